@@ -1,0 +1,48 @@
+"""Run the benchmarks and print one table."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+# name -> module (each has run() -> list[(figure, value)])
+BENCHMARKS = {
+    "engine": "benchmarks.engine_bench",
+    "render": "benchmarks.render_bench",
+    "store": "benchmarks.store_bench",
+    "load": "benchmarks.load_bench",
+    "ai": "benchmarks.ai_bench",
+}
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(BENCHMARKS)
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
+        return 2
+    rows: list[tuple[str, str, str]] = []
+    for name in names:
+        try:
+            module = importlib.import_module(BENCHMARKS[name])
+        except ModuleNotFoundError as e:
+            if e.name != BENCHMARKS[name]:
+                raise
+            rows.append((name, "(not built yet)", "-"))
+            continue
+        start = time.perf_counter()
+        for figure, value in module.run():
+            rows.append((name, figure, value))
+        print(f"[{name}] done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    width = [max(len(r[i]) for r in [("benchmark", "figure", "value"), *rows]) for i in range(3)]
+    line = "  ".join("-" * w for w in width)
+    print("  ".join(h.ljust(w) for h, w in zip(("benchmark", "figure", "value"), width, strict=True)))
+    print(line)
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, width, strict=True)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

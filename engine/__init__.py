@@ -1,0 +1,65 @@
+"""Cubist rules engine: pure Python, no I/O beyond reading its bundled card data.
+
+from engine import Game, parse_move
+game = Game.new(players=2, seed=7)
+move = game.legal_moves()[0]
+game.apply(move)             # raises IllegalMove (a ValueError) and changes nothing if illegal
+text = dump_game(game)       # JSON; load_game(text) == game
+"""
+
+from .cards import ArtistCard, ArtistKind, CardDataError, Deck, InstallationCard, MuseumCard, default_deck, load_deck
+from .errors import IllegalMove, SavedGameError
+from .game import Game
+from .moves import (
+    Abandon,
+    Complete,
+    DieRef,
+    EndTurn,
+    Move,
+    MoveSyntaxError,
+    Place,
+    Release,
+    Remove,
+    Skip,
+    Switch,
+    ToArtist,
+    ToMuseum,
+    Undo,
+    UseArtist,
+    parse_move,
+)
+from .saved import dump_game, load_game
+from .state import GameOptions
+
+__all__ = [
+    "Abandon",
+    "ArtistCard",
+    "ArtistKind",
+    "CardDataError",
+    "Complete",
+    "Deck",
+    "DieRef",
+    "EndTurn",
+    "Game",
+    "GameOptions",
+    "IllegalMove",
+    "InstallationCard",
+    "Move",
+    "MoveSyntaxError",
+    "MuseumCard",
+    "Place",
+    "Release",
+    "Remove",
+    "SavedGameError",
+    "Skip",
+    "Switch",
+    "ToArtist",
+    "ToMuseum",
+    "Undo",
+    "UseArtist",
+    "default_deck",
+    "dump_game",
+    "load_deck",
+    "load_game",
+    "parse_move",
+]

@@ -1,0 +1,163 @@
+"""The built-in greedy player: completes installations when it can, otherwise builds
+toward the offered plans, feeds the museum, and uses the dice-giving artists.
+
+It is simple on purpose (self-play needs games that finish); stronger players come
+later.  It uses only the engine's public API.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+
+from ..cards import ArtistKind, Deck
+from ..game import Game
+from ..geometry import WORKROOM_SIZE, neighbour_table, rotations
+from ..moves import (
+    Abandon,
+    Complete,
+    EndTurn,
+    Move,
+    Place,
+    Release,
+    ToArtist,
+    ToMuseum,
+    UseArtist,
+)
+from ..solver import completable
+
+W = WORKROOM_SIZE
+_GRID = 8  # plans are checked on a roomier grid so that shifts never fall off it
+_START_CELL = 2 * W + 2  # c3: a new structure starts near the middle of the workroom
+_GIVERS = (ArtistKind.MALEVICH, ArtistKind.BOCCIONI, ArtistKind.MARC, ArtistKind.ROZANOVA)
+
+PlanRot = tuple[tuple[tuple[int, int], int], ...]
+
+
+@lru_cache(maxsize=8)
+def _plans(deck: Deck) -> dict[int, tuple[dict[tuple[int, int], int], ...]]:
+    return {c.id: tuple({(x, y): h for x, y, h in r} for r in rotations(c.cells)) for c in deck.installations}
+
+
+def fits(cols: dict[int, tuple[int, int]], plan_rots: tuple[dict[tuple[int, int], int], ...]) -> bool:
+    """Can the workroom still grow into this plan (footprint and heights inside it, values feasible)?"""
+    if not cols:
+        return True
+    dice = [(c % W, c // W, v, h) for c, (v, h) in cols.items()]
+    ax, ay = dice[0][0], dice[0][1]
+    nb = neighbour_table(_GRID)
+    for rot in plan_rots:
+        for px, py in rot:
+            dx, dy = px - ax, py - ay
+            if all(rot.get((x + dx, y + dy), 0) >= h for x, y, _v, h in dice):
+                fixed = {(y + dy) * _GRID + (x + dx): v for x, y, v, _h in dice}
+                cells = [y * _GRID + x for x, y in rot]
+                if completable(cells, fixed, nb):
+                    return True
+    return False
+
+
+class GreedyPlayer:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    # Scores a workroom: progress toward the best offered plan it can still become.
+    def _fit(self, game: Game, cols: dict[int, tuple[int, int]]) -> float:
+        if not cols:
+            return 0.0
+        plans = _plans(game.deck)
+        dice = sum(h for _v, h in cols.values())
+        best = -1.0
+        for card in game.state.offer:
+            if card is None:
+                continue
+            plan = game.deck.installation(card)
+            if dice <= plan.dice and fits(cols, plans[card]):
+                best = max(best, dice / plan.dice + 0.02 * plan.points)
+        return best
+
+    def choose(self, game: Game) -> Move:
+        moves = game.legal_moves()
+        completes = [m for m in moves if isinstance(m, Complete)]
+        if completes:
+            return max(completes, key=lambda m: game.deck.installation(m.card).points)
+        if game.is_abandoning():
+            return Release()
+        me = game.state.players[game.current_player]
+        if not game.has_rolled():
+            uses = [m for m in moves if isinstance(m, UseArtist)]
+            if uses:
+                return uses[0]
+            abandons = [m for m in moves if isinstance(m, Abandon)]
+            return min(abandons, key=lambda m: self._fit(game, me.workrooms[m.room]))
+        museum = [m for m in moves if isinstance(m, ToMuseum)]
+        if museum:
+            return museum[0]
+        use = self._choose_use(game, moves)
+        if use is not None:
+            return use
+        for room in (0, 1):
+            if me.workrooms[room] and self._fit(game, me.workrooms[room]) < 0:
+                return Abandon(room)
+        place = self._best_place(game, moves)
+        if place is not None:
+            return place
+        artist = self._choose_artist(game, moves)
+        if artist is not None:
+            return artist
+        return self._end(game, moves)
+
+    def _choose_use(self, game: Game, moves: list[Move]) -> Move | None:
+        uses = [m for m in moves if isinstance(m, UseArtist)]
+        for m in uses:
+            card = game.artist_card(m.slot)
+            if card is not None and card.artist in _GIVERS:
+                return m
+        return None
+
+    def _best_place(self, game: Game, moves: list[Move]) -> Move | None:
+        me = game.state.players[game.current_player]
+        base = [self._fit(game, w) for w in me.workrooms]
+        best: tuple[float, Move] | None = None
+        seen: set[tuple[int, int, int]] = set()
+        for m in moves:
+            if not isinstance(m, Place):
+                continue
+            cols = me.workrooms[m.room]
+            if not cols and m.cell != _START_CELL:
+                continue
+            value = m.die.value if m.die.kind == "s" else me.completed[m.die.card].dice[m.die.space]
+            assert value is not None
+            key = (m.room, m.cell, value)
+            if key in seen and m.die.kind == "s":
+                continue
+            seen.add(key)
+            new = dict(cols)
+            col = new.get(m.cell)
+            new[m.cell] = (value, 1 if col is None else col[1] + 1)
+            gain = self._fit(game, new) - base[m.room]
+            if not cols and any(me.workrooms[1 - m.room]) and base[1 - m.room] >= 0:
+                gain -= 0.05  # prefer finishing the structure already started
+            if m.die.kind != "s":
+                gain -= 0.1  # card dice are better spent in the museum
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, m)
+        return None if best is None else best[1]
+
+    def _choose_artist(self, game: Game, moves: list[Move]) -> Move | None:
+        for m in moves:
+            if not isinstance(m, ToArtist) or any(d.kind != "s" for d in m.dice):
+                continue
+            card = game.artist_card(m.slot)
+            slot = game.state.artists[m.slot]
+            if card is not None and card.artist in _GIVERS and slot.owner is None:
+                return m
+        return None
+
+    def _end(self, game: Game, moves: list[Move]) -> Move:
+        ends = [m for m in moves if isinstance(m, EndTurn)]
+        room = Counter(game.state.players[game.current_player].storeroom)
+        return max(ends, key=lambda m: (len(m.keep), sum(room[v] for v in m.keep), m.keep))

@@ -1,0 +1,181 @@
+"""Saved games: JSON in and out, validated by pydantic at this edge.
+
+The JSON carries a ``version``; ``load_game`` migrates older versions when there are
+some (there is one version so far).  A saved game holds the seed, options and move log
+(enough to replay it) and the state itself (fast to load), plus the undo checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .cards import Deck, default_deck
+from .errors import SavedGameError
+from .game import Game
+from .moves import MoveSyntaxError, parse_move
+from .state import ArtistSlot, Completed, GameOptions, GameState, MuseumColumn, PlayerState
+
+VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PlayerJSON(_Model):
+    supply: int
+    storeroom: list[int]
+    storage: list[int]
+    workrooms: list[list[tuple[int, int, int]]]  # per room: [cell, value, height]
+    completed: list[tuple[int, list[int | None]]]
+    removed: bool = False
+
+
+class StateJSON(_Model):
+    museum_card: int
+    museum: list[tuple[int, int, list[int]]]  # [cell, value, owners]
+    artists: list[tuple[int | None, int | None, int, int, int]]
+    artist_deck: list[int]
+    offer: list[int | None]
+    installation_deck: list[int]
+    players: list[PlayerJSON]
+    current: int
+    turn: int
+    rolled: bool
+    pool: list[int]
+    rng: str
+    over: bool
+    turn_moves: list[str]
+    last_turn: tuple[int, list[str]] | None
+    last_roll: list[int]
+
+
+class GameJSON(_Model):
+    version: int
+    seed: int
+    players: int
+    options: GameOptions
+    log: list[str]
+    state: StateJSON
+    checkpoint: StateJSON
+    since: list[str]
+
+
+def _state_json(s: GameState) -> dict[str, Any]:
+    return {
+        "museum_card": s.museum_card,
+        "museum": [[c, col.value, list(col.owners)] for c, col in sorted(s.museum.items())],
+        "artists": [[a.card, a.owner, a.value, a.count, a.placed_turn] for a in s.artists],
+        "artist_deck": list(s.artist_deck),
+        "offer": list(s.offer),
+        "installation_deck": list(s.installation_deck),
+        "players": [
+            {
+                "supply": p.supply,
+                "storeroom": list(p.storeroom),
+                "storage": list(p.storage),
+                "workrooms": [[[c, v, h] for c, (v, h) in sorted(w.items())] for w in p.workrooms],
+                "completed": [[c.card, list(c.dice)] for c in p.completed],
+                "removed": p.removed,
+            }
+            for p in s.players
+        ],
+        "current": s.current,
+        "turn": s.turn,
+        "rolled": s.rolled,
+        "pool": list(s.pool),
+        "rng": format(s.rng, "016x"),
+        "over": s.over,
+        "turn_moves": list(s.turn_moves),
+        "last_turn": None if s.last_turn is None else [s.last_turn[0], list(s.last_turn[1])],
+        "last_roll": list(s.last_roll),
+    }
+
+
+def _state_from(j: StateJSON, options: GameOptions) -> GameState:
+    return GameState(
+        options=options,
+        museum_card=j.museum_card,
+        museum={c: MuseumColumn(v, list(o)) for c, v, o in j.museum},
+        artists=[ArtistSlot(*a) for a in j.artists],
+        artist_deck=list(j.artist_deck),
+        offer=list(j.offer),
+        installation_deck=list(j.installation_deck),
+        players=[
+            PlayerState(
+                p.supply,
+                list(p.storeroom),
+                list(p.storage),
+                [{c: (v, h) for c, v, h in w} for w in p.workrooms],
+                [Completed(card, list(d)) for card, d in p.completed],
+                p.removed,
+            )
+            for p in j.players
+        ],
+        current=j.current,
+        turn=j.turn,
+        rolled=j.rolled,
+        pool=list(j.pool),
+        rng=int(j.rng, 16),
+        over=j.over,
+        turn_moves=list(j.turn_moves),
+        last_turn=None if j.last_turn is None else (j.last_turn[0], list(j.last_turn[1])),
+        last_roll=list(j.last_roll),
+    )
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    return {
+        "version": VERSION,
+        "seed": game.seed,
+        "players": game.num_players,
+        "options": game.options.model_dump(),
+        "log": [str(m) for m in game.log],
+        "state": _state_json(game.state),
+        "checkpoint": _state_json(game._checkpoint),
+        "since": [str(m) for m in game._since],
+    }
+
+
+def dump_game(game: Game) -> str:
+    """Compact, deterministic JSON text of a game."""
+    return json.dumps(game_to_dict(game), separators=(",", ":"))
+
+
+def _migrate(data: dict[str, Any]) -> dict[str, Any]:
+    version = data.get("version")
+    if version == VERSION:
+        return data
+    if not isinstance(version, int):
+        raise SavedGameError("saved game has no version number")
+    if version > VERSION:
+        raise SavedGameError(f"saved game is version {version}, newer than this engine ({VERSION})")
+    raise SavedGameError(f"no migration from saved-game version {version}")
+
+
+def load_game(data: str | bytes | dict[str, Any], deck: Deck | None = None) -> Game:
+    """A game from its JSON text (or parsed dict).  Raises SavedGameError saying what is wrong."""
+    try:
+        raw = json.loads(data) if isinstance(data, str | bytes) else data
+    except json.JSONDecodeError as e:
+        raise SavedGameError(f"saved game is not valid JSON: {e}") from None
+    if not isinstance(raw, dict):
+        raise SavedGameError("saved game is not a JSON object")
+    raw = _migrate(raw)
+    try:
+        j = GameJSON.model_validate(raw)
+        log = [parse_move(t) for t in j.log]
+        since = [parse_move(t) for t in j.since]
+    except ValidationError as e:
+        raise SavedGameError(f"saved game does not have the expected shape: {e}") from None
+    except MoveSyntaxError as e:
+        raise SavedGameError(f"saved game has an unreadable move: {e}") from None
+    state = _state_from(j.state, j.options)
+    if len(state.players) != j.players:
+        raise SavedGameError(f"saved game says {j.players} players but holds {len(state.players)}")
+    return Game._from_parts(
+        deck or default_deck(), state, j.seed, j.players, j.options, log, _state_from(j.checkpoint, j.options), since
+    )
