@@ -1,0 +1,129 @@
+"""A drawing surface that records the boxes of its panels and texts (for layout tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from .fonts import Font, fit
+
+Rect = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    kind: str  # "panel" or "text"
+    name: str
+    rect: Rect
+    parent: str  # the panel it belongs to ("" for top-level panels)
+
+
+class Canvas:
+    def __init__(self, width: int, height: int, background: tuple[int, int, int],
+                 base: tuple[Image.Image, tuple[Box, ...]] | None = None) -> None:
+        """A blank canvas, or a copy of ``base`` (a prepared picture and its boxes)."""
+        if base is not None:
+            self.img = base[0].copy()
+            self.boxes: list[Box] = list(base[1])
+        else:
+            self.img = Image.new("RGB", (width, height), background)
+            self.boxes = []
+        self.draw = ImageDraw.Draw(self.img)
+
+    def freeze(self) -> tuple[Image.Image, tuple[Box, ...]]:
+        """The picture so far and its boxes, to start other canvases from."""
+        return (self.img.copy(), tuple(self.boxes))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.img.size
+
+    def panel(self, name: str, rect: Rect, *, fill: tuple[int, int, int] | None, outline: tuple[int, int, int] | None,
+              width: int = 2, radius: int = 12, parent: str = "") -> None:
+        if fill is not None or outline is not None:
+            self.draw.rounded_rectangle(rect, radius=radius, fill=fill, outline=outline, width=width)
+        self.boxes.append(Box("panel", name, rect, parent))
+
+    def text(self, xy: tuple[float, float], text: str, f: Font, fill: tuple[int, int, int], *,
+             anchor: str = "la", max_width: float | None = None, parent: str = "") -> Rect:
+        """Draw text (through a cached glyph mask) and record its box."""
+        if max_width is not None:
+            text = _fit(text, f, int(max_width))
+        mask, dx, dy = text_mask(text, f, anchor)
+        x, y = round(xy[0]) + dx, round(xy[1]) + dy
+        w, h = mask.size
+        if w and h:
+            self.img.paste(fill, (x, y, x + w, y + h), mask)
+        rect = (x, y, x + w, y + h)
+        self.boxes.append(Box("text", text, rect, parent))
+        return rect
+
+    def paste(self, im: Image.Image, xy: tuple[int, int]) -> None:
+        if im.mode == "RGBA":
+            self.img.paste(im, xy, im)
+        else:
+            self.img.paste(im, xy)
+
+    def layer(self, layer: Layer, xy: tuple[int, int], parent: str) -> None:
+        """Paste a cached layer and record its text boxes, shifted to ``xy``."""
+        self.paste(layer.image, xy)
+        x, y = xy
+        for name, (left, top, right, bottom) in layer.texts:
+            self.boxes.append(Box("text", name, (left + x, top + y, right + x, bottom + y), parent))
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """A prepared picture (a card, a floor grid) and the text boxes drawn on it."""
+
+    image: Image.Image
+    texts: tuple[tuple[str, Rect], ...]
+
+
+class LayerBuilder:
+    """Draw a layer once, remembering where its texts went."""
+
+    def __init__(self, width: int, height: int, mode: str = "RGBA",
+                 background: tuple[int, ...] = (0, 0, 0, 0)) -> None:
+        self.img = Image.new(mode, (width, height), background)
+        self.draw = ImageDraw.Draw(self.img)
+        self.texts: list[tuple[str, Rect]] = []
+
+    def text(self, xy: tuple[float, float], text: str, f: Font, fill: tuple[int, ...], *,
+             anchor: str = "la", max_width: float | None = None) -> Rect:
+        if max_width is not None:
+            text = fit(text, f, max_width)
+        self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
+        left, top, right, bottom = self.draw.textbbox(xy, text, font=f, anchor=anchor)
+        rect = (int(left), int(top), int(right), int(bottom))
+        self.texts.append((text, rect))
+        return rect
+
+    def paste(self, im: Image.Image, xy: tuple[int, int]) -> None:
+        if im.mode == "RGBA":
+            if self.img.mode == "RGBA":
+                self.img.alpha_composite(im, xy)
+            else:
+                self.img.paste(im, xy, im)
+        else:
+            self.img.paste(im, xy)
+
+    def build(self) -> Layer:
+        return Layer(self.img, tuple(self.texts))
+
+
+@lru_cache(maxsize=4096)
+def _fit(text: str, f: Font, max_width: int) -> str:
+    return fit(text, f, max_width)
+
+
+@lru_cache(maxsize=8192)
+def text_mask(text: str, f: Font, anchor: str) -> tuple[Image.Image, int, int]:
+    """The antialiased glyph mask of ``text`` and its offset from the anchor point."""
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+    im = Image.new("L", (max(0, right - left), max(0, bottom - top)), 0)
+    if right > left and bottom > top:
+        ImageDraw.Draw(im).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return im, left, top

@@ -1,0 +1,112 @@
+"""Seeded demo games at several stages (for people to look at, for goldens, for benchmarks).
+
+Everything here is deterministic: fixed seeds, the engine's GreedyPlayer with fixed seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import Game
+from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
+from engine.players import GreedyPlayer
+from engine.state import CORNERSTONE, MuseumColumn
+
+DEMO_NAMES = ["Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri"]
+
+
+def play(players: int, seed: int, *, turns: int | None = None, max_moves: int = 5000) -> Game:
+    """A GreedyPlayer game from ``seed``, stopped when ``turns`` turns have been played
+    (at the start of the next turn, after its roll) or when it is over."""
+    game = Game.new(players=players, seed=seed)
+    bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
+    for _ in range(max_moves):
+        if game.is_over or (turns is not None and game.state.turn >= turns):
+            break
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+def busy_late_game(seed: int = 3) -> Game:
+    """A 4-player position for the benchmark: late in a greedy game, then dressed up so that
+    every workroom holds dice and half of the museum is built (not reachable by the rules as
+    such, but every structure is well formed)."""
+    game = play(4, seed, turns=44)
+    s = game.state
+    heights = game.museum_heights()
+    corner = next(c for c, col in s.museum.items() if col.owners == [CORNERSTONE])
+    cv = s.museum[corner].value
+    cx, cy = corner % MUSEUM_SIZE, corner // MUSEUM_SIZE
+    other = cv + 1 if cv < 6 else cv - 1
+    cells = sorted(heights)
+    want = sum(heights.values()) // 2
+    built = sum(len(col.owners) for col in s.museum.values())
+    seat = 0
+    for cell in cells:
+        if built >= want:
+            break
+        if cell in s.museum:
+            continue
+        x, y = cell % MUSEUM_SIZE, cell // MUSEUM_SIZE
+        value = cv if (x + y - cx - cy) % 2 == 0 else other
+        owners = []
+        for _ in range(heights[cell]):
+            owners.append(seat % 4)
+            seat += 1
+        s.museum[cell] = MuseumColumn(value, owners)
+        built += len(owners)
+    start = 2 * WORKROOM_SIZE + 2  # c3
+    for p in s.players:
+        for room in p.workrooms:
+            if not room:
+                room[start] = (3, 2)
+                room[start + 1] = (4, 1)
+                room[start + WORKROOM_SIZE] = (2, 1)
+    return game
+
+
+Stage = tuple[str, Callable[[], Game], str]  # name, game, picture kind
+
+
+def stages() -> list[Stage]:
+    """The demo pictures: (file stem, game factory, 'table' | 'studio:N' | 'museum')."""
+    return [
+        ("start-4p", lambda: play(4, 11, turns=0), "table"),
+        ("mid-3p", lambda: play(3, 5, turns=18), "table"),
+        ("late-4p", lambda: play(4, 3, turns=44), "table"),
+        ("late-4p-numerals", lambda: play(4, 3, turns=44), "table-numerals"),
+        ("late-4p-studio-p2", lambda: play(4, 3, turns=44), "studio:1"),
+        ("late-4p-museum", lambda: play(4, 3, turns=44), "museum"),
+        ("busy-4p", busy_late_game, "table"),
+        ("finished-2p", lambda: play(2, 8), "table"),
+    ]
+
+
+def picture(game: Game, kind: str, names: list[str] | None) -> bytes:
+    from . import museum_png, studio_png, table_png
+
+    if kind == "table":
+        return table_png(game, names)
+    if kind == "table-numerals":
+        return table_png(game, names, numerals=True)
+    if kind.startswith("studio:"):
+        return studio_png(game, int(kind.split(":")[1]), names)
+    if kind == "museum":
+        return museum_png(game)
+    raise ValueError(kind)
+
+
+def write_demo(directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    cache: dict[str, Game] = {}
+    for stem, make, kind in stages():
+        key = stem.split("-")[0] + stem.split("-")[1]
+        game = cache.get(key) or make()
+        cache[key] = game
+        names = DEMO_NAMES[: game.num_players] if game.num_players != 3 else None
+        path = directory / f"{stem}.png"
+        path.write_bytes(picture(game, kind, names))
+        out.append(path)
+    return out

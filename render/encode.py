@@ -1,0 +1,84 @@
+"""PNG encoding, tuned by measurement (see benchmarks/render_bench.py).
+
+Deflating a full-colour table (about 2.3 million pixels, 7 MB) costs 40-60 ms whatever the
+settings; a paletted image is a third of the data.  Mapping to a *fixed* 256-colour palette
+costs about 5 ms (Pillow caches the nearest colours) against 35-250 ms for an adaptive
+quantizer, so the palette is computed once, from a swatch of everything the pictures are
+made of (dice of every colour, faces, highlights, ghosts, texts on each background), and
+reused for every picture.  Same picture in, same bytes out.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from . import dice
+from . import palette as pal
+from .fonts import font
+
+COMPRESS_LEVEL = 3  # measured: 1 is no faster on paletted data, 6+ costs 2-10x for 20% less
+PALETTE_COLOURS = 256
+
+
+def _swatch() -> Image.Image:
+    from .cards import KIND_COLOURS
+
+    keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.NEUTRAL_KEY, pal.PLAN_KEY]
+    backgrounds = [pal.PANEL, pal.FLOOR, pal.MUSEUM_FLOOR, pal.CARD]
+    s = 26
+    sw, sh = dice.sprite_size(s)
+    per_row = 7 + 2 + 2
+    tile_w, tile_h = per_row * sw, len(keys) * sh + 120
+    img = Image.new("RGB", (tile_w, tile_h * len(backgrounds) + 60 * (len(KIND_COLOURS) + 4)), pal.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    inks = [pal.INK, pal.MUTED, (150, 96, 0), (255, 255, 255), *(pal.player_ink(i) for i in range(4))]
+    f = font(24)
+    fb = font(26, bold=True)
+    for bi, bg in enumerate(backgrounds):
+        y0 = bi * tile_h
+        d.rectangle((0, y0, tile_w, y0 + tile_h), fill=bg)
+        for ki, key in enumerate(keys):
+            x = 0
+            for value, hl, num in [(v, False, False) for v in range(7)] + [(3, True, False), (4, False, True)]:
+                sp = dice.cube(s, key, value, hl, num)
+                img.paste(sp, (x, y0 + ki * sh), sp)
+                x += sw
+            for sp in (dice.ghost(s), dice.slot(s)):
+                img.paste(sp, (x, y0 + ki * sh), sp)
+                x += sw
+        ty = y0 + len(keys) * sh + 4
+        for ii, ink in enumerate(inks):
+            d.text((10 + (ii % 4) * 300, ty + (ii // 4) * 40), "Museum pts 0123456789 wxyz", font=f, fill=ink)
+            d.text((10 + (ii % 4) * 300, ty + 80), "p1 p2 #17", font=fb, fill=ink)
+    y = tile_h * len(backgrounds)
+    for i, colour in enumerate(pal.PLAYER_COLOURS):  # the current player's header band
+        d.rectangle((0, y, tile_w, y + 60), fill=pal.mix(colour, pal.PANEL, 0.78))
+        d.text((20, y + 14), "p1 Ann ▶ to play supply 7 12 pts", font=fb, fill=pal.player_ink(i))
+        y += 60
+    for colour in KIND_COLOURS.values():
+        d.rectangle((0, y, tile_w, y + 60), fill=colour)
+        d.text((20, y + 14), "Malevich Popova 1234", font=fb, fill=(255, 255, 255))
+        y += 60
+    return img
+
+
+@lru_cache(maxsize=1)
+def shared_palette() -> Image.Image:
+    """A 'P' image whose palette every picture is mapped to."""
+    return _swatch().quantize(PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def to_palette(img: Image.Image) -> Image.Image:
+    rgb = img if img.mode == "RGB" else img.convert("RGB")
+    return rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+
+
+def png_bytes(img: Image.Image, *, paletted: bool = True) -> bytes:
+    """PNG bytes of ``img``: mapped to the shared palette (fast, small) unless ``paletted`` is False."""
+    buf = io.BytesIO()
+    out = to_palette(img) if paletted else img
+    out.save(buf, "PNG", compress_level=COMPRESS_LEVEL, optimize=False)
+    return buf.getvalue()

@@ -1,0 +1,60 @@
+"""Fonts: the bundled DejaVu Sans (free licence), loaded once per size."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent / "assets"
+REGULAR = FONT_DIR / "DejaVuSans.ttf"
+BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+
+Font = ImageFont.FreeTypeFont
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> Font:
+    path = BOLD if bold else REGULAR
+    try:
+        return ImageFont.truetype(str(path), size)
+    except OSError:  # pragma: no cover - only if the bundled file went missing
+        return ImageFont.load_default(size=size)
+
+
+def fit(text: str, f: Font, max_width: float) -> str:
+    """``text``, cut with an ellipsis so that it is at most ``max_width`` pixels wide."""
+    if f.getlength(text) <= max_width:
+        return text
+    ell = "…"
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid].rstrip() + ell) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ell if lo else ell
+
+
+def wrap(text: str, f: Font, max_width: float, max_lines: int) -> list[str]:
+    """Greedy word wrap into at most ``max_lines`` lines (the last one cut with an ellipsis)."""
+    words = text.split()
+    lines: list[str] = []
+    cur = ""
+    for i, w in enumerate(words):
+        trial = f"{cur} {w}".strip()
+        if f.getlength(trial) <= max_width or not cur:
+            cur = trial
+            continue
+        lines.append(cur)
+        cur = w
+        if len(lines) == max_lines - 1:
+            cur = " ".join(words[i:])
+            break
+    if cur:
+        lines.append(cur)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+    return [fit(line, f, max_width) for line in lines]
