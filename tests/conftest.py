@@ -8,3 +8,5 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+pytest_plugins = ["tests.standin_fixtures"]

@@ -1,0 +1,274 @@
+"""The gateway: one WebSocket endpoint speaking Discord's JSON gateway protocol (v10).
+
+Frames are sent uncompressed as text; discord.py only inflates binary frames, so it accepts
+them even though it asks for zlib-stream. Every dispatch goes into the session's log so a
+RESUME can replay what the client missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import StandIn
+
+HELLO = 10
+HEARTBEAT = 1
+HEARTBEAT_ACK = 11
+IDENTIFY = 2
+PRESENCE_UPDATE = 3
+VOICE_STATE_UPDATE = 4
+RESUME = 6
+RECONNECT = 7
+REQUEST_GUILD_MEMBERS = 8
+INVALID_SESSION = 9
+DISPATCH = 0
+
+GUILD_MEMBERS_INTENT = 1 << 1
+REPLAY_LOG_MAX = 50_000
+
+
+class Connection:
+    """One WebSocket with a writer task, so frames leave in exactly the order they were queued."""
+
+    def __init__(self, ws: web.WebSocketResponse, request: web.Request) -> None:
+        self.ws = ws
+        self.request = request
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self._queue.put_nowait(frame)
+
+    async def _write(self) -> None:
+        while True:
+            frame = await self._queue.get()
+            try:
+                await self.ws.send_str(json.dumps(frame))
+            except (ConnectionResetError, RuntimeError):
+                return  # socket gone; dispatches stay in the session log for a RESUME
+
+    def stop(self) -> None:
+        self._writer.cancel()
+
+
+class GatewaySession:
+    def __init__(self, intents: int, shard: list[int] | None) -> None:
+        self.id = secrets.token_hex(16)
+        self.intents = intents
+        self.shard = shard
+        self.seq = 0
+        self.log: deque[dict[str, Any]] = deque(maxlen=REPLAY_LOG_MAX)
+        self.conn: Connection | None = None
+
+
+class Gateway:
+    def __init__(self, server: StandIn, heartbeat_interval_ms: int = 41_250) -> None:
+        self.server = server
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.sessions: dict[str, GatewaySession] = {}
+        self.current: GatewaySession | None = None
+        self.connections: set[Connection] = set()
+        # Request path of every gateway connection, e.g. to check resumes use resume_gateway_url.
+        self.connection_paths: list[str] = []
+        self.identify_count = 0
+        self.resume_count = 0
+        self._changed = asyncio.Event()
+
+    # -- state for tests ----------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self.current is not None and self.current.conn is not None
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_until(self, predicate: Any, timeout: float, what: str) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"gateway: {what} did not happen within {timeout}s")
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except TimeoutError:
+                continue
+
+    async def wait_identified(self, count: int = 1, timeout: float = 10.0) -> None:
+        await self.wait_until(lambda: self.identify_count >= count and self.connected, timeout, "IDENTIFY")
+
+    async def wait_resumed(self, count: int = 1, timeout: float = 10.0) -> None:
+        await self.wait_until(lambda: self.resume_count >= count and self.connected, timeout, "RESUME")
+
+    # -- faults -------------------------------------------------------------------------
+
+    async def drop(self, code: int = 4000, abrupt: bool = False) -> None:
+        """Close the bot's socket (code 4000 "unknown error": clients resume) or cut TCP."""
+        conn = self._require_conn()
+        if abrupt:
+            transport = conn.request.transport
+            if transport is not None:
+                transport.abort()
+        else:
+            await conn.ws.close(code=code, message=b"stand-in dropped the connection")
+
+    async def send_reconnect(self) -> None:
+        self._require_conn().send({"op": RECONNECT, "d": None, "s": None, "t": None})
+
+    async def invalidate_session(self, resumable: bool = False) -> None:
+        conn = self._require_conn()
+        if not resumable and self.current is not None:
+            self.sessions.pop(self.current.id, None)
+        conn.send({"op": INVALID_SESSION, "d": resumable, "s": None, "t": None})
+
+    def _require_conn(self) -> Connection:
+        if self.current is None or self.current.conn is None:
+            raise RuntimeError("no bot is connected to the stand-in gateway")
+        return self.current.conn
+
+    # -- dispatch -----------------------------------------------------------------------
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event to the bot's session (kept for replay if the socket is down).
+
+        Synchronous on purpose: the sequence number and the order on the wire are fixed
+        at the moment of the call, so world changes and interactions never overtake.
+        """
+        session = self.current
+        if session is None:
+            raise RuntimeError(f"cannot dispatch {event}: the bot never identified")
+        self._dispatch_to(session, event, data)
+
+    @staticmethod
+    def _dispatch_to(session: GatewaySession, event: str, data: dict[str, Any]) -> None:
+        session.seq += 1
+        frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.log.append(frame)
+        if session.conn is not None:
+            session.conn.send(frame)
+
+    # -- the WebSocket endpoint ---------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = Connection(ws, request)
+        self.connections.add(conn)
+        self.connection_paths.append(request.path)
+        session: GatewaySession | None = None
+        try:
+            conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    self.server.record_error("gateway", f"unexpected {msg.type.name} frame")
+                    continue
+                try:
+                    frame = json.loads(msg.data)
+                except ValueError:
+                    self.server.record_error("gateway", f"undecodable frame {msg.data[:200]!r}")
+                    await ws.close(code=4002, message=b"Error while decoding payload.")
+                    break
+                session = await self._handle_frame(conn, session, frame) or session
+        except ConnectionResetError:
+            pass
+        finally:
+            conn.stop()
+            self.connections.discard(conn)
+            if session is not None and session.conn is conn:
+                session.conn = None
+            self._notify()
+        return ws
+
+    async def _handle_frame(
+        self, conn: Connection, session: GatewaySession | None, frame: dict[str, Any]
+    ) -> GatewaySession | None:
+        op, data = frame.get("op"), frame.get("d")
+        if op == HEARTBEAT:
+            conn.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        elif op == IDENTIFY:
+            if session is not None:
+                await conn.ws.close(code=4005, message=b"Already authenticated.")
+                return None
+            return await self._identify(conn, data or {})
+        elif op == RESUME:
+            return await self._resume(conn, data or {})
+        elif op == REQUEST_GUILD_MEMBERS:
+            await self._request_members(conn, session, data or {})
+        elif op == PRESENCE_UPDATE:
+            pass  # presence is cosmetic here
+        else:
+            self.server.record_error("gateway", f"unsupported gateway op {op}: {frame}")
+        return None
+
+    async def _identify(self, conn: Connection, data: dict[str, Any]) -> GatewaySession | None:
+        if data.get("token") != self.server.token:
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        session = GatewaySession(int(data.get("intents") or 0), data.get("shard"))
+        self.sessions[session.id] = session
+        self.current = session
+        session.conn = conn
+        self._dispatch_to(session, "READY", self.server.ready_payload(session))
+        for guild in self.server.bot_guilds():
+            self._dispatch_to(session, "GUILD_CREATE", self.server.guild_create_payload(guild, session.intents))
+        self.identify_count += 1
+        self._notify()
+        return session
+
+    async def _resume(self, conn: Connection, data: dict[str, Any]) -> GatewaySession | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or data.get("token") != self.server.token:
+            conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return None
+        seq = int(data.get("seq") or 0)
+        if session.log and session.log[0]["s"] > seq + 1:
+            # What the client missed fell off the replay log: it must identify anew.
+            conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return None
+        self.current = session
+        if session.conn is not None and session.conn is not conn:
+            session.conn.stop()  # a stale socket must not receive anything more
+        for frame in session.log:
+            if frame["s"] > seq:
+                conn.send(frame)
+        session.conn = conn
+        self._dispatch_to(session, "RESUMED", {})
+        self.resume_count += 1
+        self._notify()
+        return session
+
+    async def _request_members(self, conn: Connection, session: GatewaySession | None, data: dict[str, Any]) -> None:
+        if session is None:
+            self.server.record_error("gateway", "REQUEST_GUILD_MEMBERS before IDENTIFY")
+            return
+        guild_id = int(data.get("guild_id") or 0)
+        guild = self.server.guilds.get(guild_id)
+        members = list(guild.members.values()) if guild else []
+        wanted = data.get("user_ids")
+        if wanted is not None:
+            ids = {int(u) for u in (wanted if isinstance(wanted, list) else [wanted])}
+            members = [m for m in members if m.user.id in ids]
+        elif data.get("query"):
+            members = [m for m in members if m.user.name.lower().startswith(str(data["query"]).lower())]
+        limit = int(data.get("limit") or 0)
+        if limit:
+            members = members[:limit]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild_id),
+            "members": [m.payload() for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        self._dispatch_to(session, "GUILD_MEMBERS_CHUNK", chunk)
