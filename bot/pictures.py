@@ -1,0 +1,66 @@
+"""Pictures for the bot: rendered off the event loop and cached by game version.
+
+Rendering is CPU work (tens of milliseconds), so it runs in a worker: a thread by
+default, or a process pool when ``workers`` > 0 (the load benchmark uses both cores that
+way).  The cache key is (game id, version, picture, seat): a game at a given version
+always draws the same bytes, so a cached picture is never stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+import render
+from engine import Game, dump_game, load_game
+
+Key = tuple[int, int, str, int]
+
+
+def _draw(kind: str, game_json: str, names: list[str], seat: int) -> bytes:
+    game = load_game(game_json)
+    if kind == "table":
+        return render.table_png(game, names)
+    if kind == "studio":
+        return render.studio_png(game, seat, names)
+    if kind == "museum":
+        return render.museum_png(game)
+    raise ValueError(f"unknown picture {kind!r}")
+
+
+class Pictures:
+    def __init__(self, workers: int = 0, cache_size: int = 256) -> None:
+        self._pool: Executor | None = ProcessPoolExecutor(workers) if workers > 0 else None
+        self._cache: OrderedDict[Key, bytes] = OrderedDict()
+        self._cache_size = cache_size
+
+    async def _get(self, key: Key, game: Game, names: list[str]) -> bytes:
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        kind, seat = key[2], key[3]
+        loop = asyncio.get_running_loop()
+        if self._pool is not None:
+            png = await loop.run_in_executor(self._pool, _draw, kind, dump_game(game), names, seat)
+        else:
+            # A thread gets its own copy: the caller's game may change while we draw.
+            png = await asyncio.to_thread(_draw, kind, dump_game(game), names, seat)
+        self._cache[key] = png
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return png
+
+    async def table(self, game_id: int, version: int, game: Game, names: list[str]) -> bytes:
+        return await self._get((game_id, version, "table", -1), game, names)
+
+    async def studio(self, game_id: int, version: int, game: Game, names: list[str], seat: int) -> bytes:
+        return await self._get((game_id, version, "studio", seat), game, names)
+
+    async def museum(self, game_id: int, version: int, game: Game, names: list[str]) -> bytes:
+        return await self._get((game_id, version, "museum", -1), game, names)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,282 @@
+"""The bot's game service: translates player requests into store and engine calls.
+
+Nothing here knows about discord.py: methods take plain ids and texts and return records,
+games and outcomes, or raise ``UserError`` with the message the player should see
+(ephemerally).  Every rule decision comes from the engine; every change goes through the
+store in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, parse_move
+from engine.moves import EndTurn, Move, Undo
+
+from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
+from .texts import COLOUR_NAMES
+
+MAX_TEXT_CHOICES = 25
+
+
+class TableSettings(BaseModel):
+    """Settings of a table that are the bot's business, not the rules' (stored with the game)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    max_players: int = Field(default=4, ge=2, le=4)
+    turn_hours: int = Field(default=72, ge=1, le=24 * 14)
+    reminder_hours: int = Field(default=12, ge=1, le=24 * 7)
+
+
+class UserError(Exception):
+    """A request that cannot be done; the message says why and what is possible."""
+
+
+@dataclass
+class MoveOutcome:
+    record: GameRecord
+    game: Game
+    move: Move
+    seat: int  # who moved
+    turn_ended: bool
+    finished: bool
+    turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
+
+
+def _legal_hint(game: Game, limit: int = 8) -> str:
+    moves = [str(m) for m in game.legal_moves()]
+    if not moves:
+        return "No move is possible now."
+    shown = ", ".join(f"`{m}`" for m in moves[:limit])
+    more = (
+        f" and {len(moves) - limit} more (type `/cubist move` and let autocomplete list them)"
+        if len(moves) > limit
+        else ""
+    )
+    return f"Possible now: {shown}{more}."
+
+
+class GameService:
+    def __init__(
+        self, store: Store, *, clock: Callable[[], float] = time.time, seed_source: random.Random | None = None
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._seeds = seed_source or random.SystemRandom()
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # --- finding games ---------------------------------------------------------------------
+
+    async def channel_record(self, channel_id: int) -> GameRecord:
+        record = await self.store.active_game_for_channel(channel_id)
+        if record is None:
+            raise UserError("There is no Cubist game in this channel. Start one with `/cubist new`.")
+        return record
+
+    async def channel_game(self, channel_id: int) -> tuple[GameRecord, Game]:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.ACTIVE:
+            raise UserError(
+                f"The game here has not started yet ({len(record.seats)} player(s) in the lobby). "
+                "Join with `/cubist join`; the creator starts it with `/cubist start`."
+            )
+        return await self.store.load_game(record.id)
+
+    async def game(self, game_id: int) -> tuple[GameRecord, Game]:
+        return await self.store.load_game(game_id)
+
+    @staticmethod
+    def names(record: GameRecord) -> list[str]:
+        return [s.display_name for s in record.seats]
+
+    @staticmethod
+    def seat_of(record: GameRecord, user_id: int) -> int:
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise UserError("You are not playing in this game. Watch with `/cubist board`, or join the next one.")
+        return seat.seat
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    async def new(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        *,
+        options: GameOptions,
+        settings: TableSettings,
+    ) -> GameRecord:
+        try:
+            record = await self.store.create_lobby(guild_id, channel_id, user_id, options, settings.model_dump_json())
+        except ChannelBusy:
+            existing = await self.store.active_game_for_channel(channel_id)
+            state = "in its lobby" if existing and existing.status == Status.LOBBY else "in play"
+            raise UserError(
+                f"A Cubist game is already {state} in this channel: one game per channel. "
+                "Finish it, or ask its creator (or someone with Manage Channels) to `/cubist cancel` it."
+            ) from None
+        await self.store.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
+        return await self.store.get_game(record.id)
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.LOBBY:
+            raise UserError("The game here has already started: you can watch it with `/cubist board`.")
+        if record.seat_of(user_id) is not None:
+            raise UserError("You are already in this game's lobby.")
+        settings = self.table_settings(record)
+        if len(record.seats) >= settings.max_players:
+            raise UserError(f"The table is full ({settings.max_players} players).")
+        taken = {s.colour for s in record.seats}
+        colour = next(c for c in COLOUR_NAMES if c not in taken)
+        try:
+            await self.store.join_seat(record.id, user_id, name, colour=colour)
+        except SeatError as e:
+            raise UserError(f"You cannot join: {e}.") from None
+        return await self.store.get_game(record.id)
+
+    async def leave(self, channel_id: int, user_id: int) -> GameRecord:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.LOBBY:
+            raise UserError(
+                "The game has started: you cannot just leave. The other players can vote to skip or remove "
+                "an away player, or an admin can `/cubist cancel` the game."
+            )
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise UserError("You are not in this game's lobby.")
+        if user_id == record.creator_id:
+            raise UserError("You created this game: cancel it with `/cubist cancel` instead of leaving.")
+        await self.store.leave_seat(record.id, seat.seat)
+        return await self.store.get_game(record.id)
+
+    async def start(self, channel_id: int, user_id: int) -> tuple[GameRecord, Game]:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.LOBBY:
+            raise UserError("The game here has already started.")
+        if user_id != record.creator_id:
+            raise UserError("Only the player who created the game can start it.")
+        if len(record.seats) < 2:
+            raise UserError("Cubist needs at least 2 players: ask someone to `/cubist join` first.")
+        order = [s.seat for s in record.seats]
+        self._seeds.shuffle(order)
+        seed = self._seeds.randrange(1, 2**63)
+        return await self.store.start_game(record.id, seed, order)
+
+    async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
+        record = await self.channel_record(channel_id)
+        if user_id != record.creator_id and not can_manage:
+            raise UserError("Only the game's creator or a member with Manage Channels can cancel it.")
+        return await self.store.cancel(record.id)
+
+    async def rematch(self, game_id: int, user_id: int) -> tuple[GameRecord, Game]:
+        old = await self.store.get_game(game_id)
+        if old.status != Status.FINISHED:
+            raise UserError("A rematch can start once this game is finished.")
+        if old.seat_of(user_id) is None:
+            raise UserError("Only the players of this game can start its rematch.")
+        options = old.options
+        record = await self.new(
+            old.guild_id,
+            old.channel_id,
+            user_id,
+            next(s.display_name for s in old.seats if s.user_id == user_id),
+            options=options,
+            settings=self.table_settings(old),
+        )
+        for s in old.seats:
+            if s.user_id is not None and s.user_id != user_id:
+                taken = {x.colour for x in record.seats}
+                colour = next(c for c in COLOUR_NAMES if c not in taken)
+                await self.store.join_seat(record.id, s.user_id, s.display_name, colour=colour)
+                record = await self.store.get_game(record.id)
+        return await self.start(old.channel_id, user_id)
+
+    @staticmethod
+    def table_settings(record: GameRecord) -> TableSettings:
+        return TableSettings.model_validate_json(record.settings or "{}")
+
+    # --- moves ----------------------------------------------------------------------------
+
+    async def play(self, channel_id: int, user_id: int, text: str) -> MoveOutcome:
+        """Apply a player's move text.  Raises UserError (nothing stored) when it cannot be done."""
+        record, _game = await self.channel_game(channel_id)
+        return await self.play_in(record.id, user_id, text)
+
+    async def play_in(self, game_id: int, user_id: int | None, text: str, *, as_seat: int | None = None) -> MoveOutcome:
+        """Apply a move in game ``game_id`` for ``user_id`` (or, for computer seats and table
+        moves, for ``as_seat``).  Serialized per game; the store's version check guards
+        against other processes."""
+        try:
+            move = parse_move(text)
+        except MoveSyntaxError as e:
+            raise UserError(f"`{text.strip()[:100]}` is not a move: {e}. See `/cubist rules notation`.") from None
+        async with self._lock(game_id):
+            record, game = await self.store.load_game(game_id)
+            if record.status != Status.ACTIVE or game.is_over:
+                raise UserError("This game is over." if game.is_over else "This game is not in play.")
+            seat = as_seat if as_seat is not None else self.seat_of(record, user_id or 0)
+            if seat != game.current_player:
+                current = record.seats[game.current_player]
+                raise UserError(f"It is not your turn: {current.display_name} is playing.")
+            if isinstance(move, Undo) and not game.can_undo():
+                raise UserError(
+                    "Nothing to undo: you cannot undo past the start of your turn, the roll or a card drawn."
+                )
+            if move not in game.legal_moves():
+                try:
+                    game.clone().apply(move)
+                except IllegalMove as e:
+                    raise UserError(f"`{move}` is not allowed: {e}.\n{_legal_hint(game)}") from None
+                raise UserError(f"`{move}` is not allowed now.\n{_legal_hint(game)}")
+            turn = game.state.turn
+            before_moves = list(game.state.turn_moves)
+            try:
+                new_game, _version = await self.store.apply_move(
+                    game_id, record.version, str(move), user_id, reminder=None
+                )
+            except StaleGame:
+                raise UserError("The game moved on while you were choosing: look again and retry.") from None
+            except IllegalMove as e:  # the stored game differed from the cached one
+                raise UserError(f"`{move}` is not allowed: {e}.") from None
+            turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
+            finished = new_game.is_over
+            record = await self.store.get_game(game_id)
+            if finished and record.status == Status.ACTIVE:
+                await self.store.finish(game_id)
+                record = await self.store.get_game(game_id)
+            moves = []
+            if turn_ended and new_game.state.last_turn is not None:
+                moves = list(new_game.state.last_turn[1])
+            elif finished:
+                moves = [*before_moves, str(move)]
+            return MoveOutcome(record, new_game, move, seat, turn_ended or finished, finished, moves)
+
+    def choices(self, game: Game, record: GameRecord, user_id: int, typed: str) -> list[str]:
+        """Legal move texts for autocomplete: the current player's only, filtered by what
+        was typed (prefix first, then anywhere), at most 25."""
+        seat = record.seat_of(user_id)
+        if seat is None or game.is_over or seat.seat != game.current_player:
+            return []
+        typed = " ".join(typed.lower().split())
+        texts = [str(m) for m in game.legal_moves()]
+        if not typed:
+            return texts[:MAX_TEXT_CHOICES]
+        first = [t for t in texts if t.startswith(typed)]
+        rest = [t for t in texts if typed in t and not t.startswith(typed)]
+        return (first + rest)[:MAX_TEXT_CHOICES]

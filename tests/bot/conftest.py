@@ -1,0 +1,62 @@
+"""Fixtures for end-to-end bot tests: the real bot, the stand-in, a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.client import CubistBot
+from bot.standin import Channel, Guild, Player, StandIn
+
+NAMES = ("ada", "bruno", "chloe", "dmitri", "eve")
+
+
+@dataclass
+class Table:
+    standin: StandIn
+    bot: CubistBot
+    guild: Guild
+    channel: Channel
+    users: list[Player]
+    db: Path
+    run_bot: object
+
+    async def snapshot(self) -> tuple[int, str] | None:
+        """(version, snapshot JSON) of the channel's game, straight from the database file."""
+        import sqlite3
+
+        with sqlite3.connect(self.db) as conn:
+            row = conn.execute(
+                "SELECT g.version, s.json FROM games g LEFT JOIN snapshots s ON s.game_id = g.id"
+                " WHERE g.channel_id = ? ORDER BY g.id DESC LIMIT 1",
+                (self.channel.id,),
+            ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    async def moves_logged(self) -> int:
+        import sqlite3
+
+        with sqlite3.connect(self.db) as conn:
+            return conn.execute("SELECT count(*) FROM moves").fetchone()[0]
+
+
+def make_bot(db: Path) -> CubistBot:
+    return CubistBot(db, guild_ready_timeout=0.05, seed=1)
+
+
+@pytest.fixture
+async def table(standin: StandIn, run_bot, tmp_path: Path) -> Table:
+    guild = standin.add_guild("Cubist Club")
+    channel = standin.add_channel(guild, "cubist")
+    users = [standin.add_user(n) for n in NAMES]
+    db = tmp_path / "cubist.db"
+    bot = make_bot(db)
+    await run_bot(bot)
+    return Table(standin, bot, guild, channel, users, db, run_bot)
+
+
+def loads(text: str) -> dict:
+    return json.loads(text)

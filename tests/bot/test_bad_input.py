@@ -1,0 +1,105 @@
+"""Every bad input gets an ephemeral answer saying what was wrong, and changes nothing."""
+
+from __future__ import annotations
+
+from engine import Game
+
+from .conftest import Table
+
+
+async def started(table: Table, players: int = 2) -> tuple[int, Game, list]:
+    """A started game; returns its id, the engine game and the users in seat order."""
+    a = table.users[0]
+    await a.slash(table.channel, "cubist new", players=players)
+    for u in table.users[1:players]:
+        await u.slash(table.channel, "cubist join")
+    r = await a.slash(table.channel, "cubist start")
+    assert not r.failed
+    await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
+    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    assert record is not None
+    record, game = await table.bot.service.game(record.id)
+    by_id = {u.id: u for u in table.users}
+    return record.id, game, [by_id[s.user_id] for s in record.seats]
+
+
+async def refused(table: Table, user, command: str, fragment: str, **options) -> str:
+    before = await table.snapshot()
+    moves = await table.moves_logged()
+    result = await user.slash(table.channel, command, **options)
+    assert not result.failed, result
+    assert result.ephemeral, f"{command} answered publicly: {result.content}"
+    assert fragment.lower() in result.content.lower(), result.content
+    assert await table.snapshot() == before
+    assert await table.moves_logged() == moves
+    return result.content
+
+
+async def test_no_game_here(table: Table) -> None:
+    a = table.users[0]
+    for command, options in [
+        ("cubist move", {"move": "end"}),
+        ("cubist join", {}),
+        ("cubist leave", {}),
+        ("cubist start", {}),
+        ("cubist cancel", {}),
+        ("cubist board", {}),
+        ("cubist studio", {}),
+        ("cubist museum", {}),
+        ("cubist cards", {}),
+        ("cubist status", {}),
+        ("cubist turn", {}),
+        ("cubist end", {}),
+        ("cubist undo", {}),
+    ]:
+        await refused(table, a, command, "no Cubist game in this channel", **options)
+
+
+async def test_lobby_mistakes(table: Table) -> None:
+    a, b, c = table.users[:3]
+    await a.slash(table.channel, "cubist new", players=2)
+    await refused(table, a, "cubist new", "already in its lobby")
+    await refused(table, a, "cubist join", "already in this game's lobby")
+    await refused(table, a, "cubist start", "at least 2 players")
+    await refused(table, b, "cubist leave", "not in this game's lobby")
+    await refused(table, a, "cubist leave", "cancel it")
+    await refused(table, a, "cubist move", "not started", move="end")
+    await refused(table, a, "cubist board", "not started")
+    await b.slash(table.channel, "cubist join")
+    await refused(table, c, "cubist join", "table is full (2 players)")
+    await refused(table, b, "cubist start", "Only the player who created the game")
+    await refused(table, b, "cubist cancel", "Only the game's creator")
+
+
+async def test_started_game_mistakes(table: Table) -> None:
+    _gid, game, seated = await started(table)
+    current = seated[game.current_player]
+    other = seated[1 - game.current_player]
+    outsider = table.users[3]
+    await refused(table, outsider, "cubist join", "already started")
+    await refused(table, table.users[0], "cubist start", "already started")
+    await refused(table, other, "cubist move", "not your turn", move=str(game.legal_moves()[0]))
+    await refused(table, outsider, "cubist move", "not playing in this game", move="end")
+    await refused(table, other, "cubist end", "not your turn")
+    await refused(table, other, "cubist turn", "not your turn")
+    await refused(table, current, "cubist move", "is not a move", move="fly to the moon")
+    await refused(table, current, "cubist move", "not a cell", move="place 4 w1 z9")
+    text = await refused(table, current, "cubist move", "not allowed", move="complete w1 #99")
+    assert "not on offer" in text and "Possible now" in text
+    await refused(table, current, "cubist undo", "Nothing to undo")
+    await refused(table, current, "cubist end", "not a die value", keep="9")
+    absent = next(v for v in range(1, 7) if v not in game.state.players[game.current_player].storeroom)
+    await refused(table, current, "cubist end", "keep only dice from your storeroom", keep=str(absent))
+    await refused(table, outsider, "cubist studio", "not playing", player=outsider.user)
+    await refused(table, table.users[0], "cubist new", "already in play")
+
+
+async def test_illegal_placement_gives_the_engine_reason(table: Table) -> None:
+    _gid, game, seated = await started(table)
+    current = seated[game.current_player]
+    low, high = sorted(game.state.players[game.current_player].storeroom)
+    first = await current.slash(table.channel, "cubist move", move=f"place {low} w1 c3")
+    assert first.ephemeral and f"You placed a {low} on w1 c3" in first.content
+    assert first.attachments and first.attachments[0].filename == "studio.png"
+    text = await refused(table, current, "cubist move", "f6 does not touch the structure", move=f"place {high} w1 f6")
+    assert "not allowed" in text

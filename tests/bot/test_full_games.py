@@ -1,0 +1,40 @@
+"""Whole games through the real bot and the stand-in, from /cubist new to the final scores."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.demo import play_demo_game
+from bot.store import Status
+
+from .conftest import Table
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_a_whole_game_from_new_to_final_scores(table: Table, players: int) -> None:
+    users = table.users[:players]
+    game_id = await play_demo_game(table.standin, table.bot, users, table.channel, seed=players)
+    record, game = await table.bot.service.game(game_id)
+    assert game.is_over and record.status == Status.FINISHED
+    posts = table.standin.channel_messages(table.channel)
+    final = posts[-1]
+    assert "The game is over" in final.content
+    assert "The new museum is named after" in final.content
+    for s in record.seats:
+        assert s.display_name in final.content
+    assert final.attachments and final.attachments[0].image().size[0] > 500
+    assert any(
+        "cubist:" in c.get("custom_id", "") and c["custom_id"].endswith(":b:rematch")
+        for row in final.components
+        for c in row.get("components", [])
+    )
+    # Every finished turn was posted with its table picture.
+    turn_posts = [m for m in posts if "it is your turn" in m.content or "The game is over" in m.content]
+    assert len(turn_posts) == game.state.turn + 1 + 1  # the start announcement, then one per turn
+    assert all(m.attachments for m in turn_posts)
+    with sqlite3.connect(table.db) as conn:
+        results = conn.execute("SELECT seat, score, winner FROM results WHERE game_id = ?", (game_id,)).fetchall()
+    assert sorted((s, sc) for s, sc, _w in results) == [(i, game.score(i)) for i in range(players)]
+    assert {s for s, _sc, w in results if w} == set(game.winners())
