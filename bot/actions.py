@@ -83,9 +83,13 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         from .components import game_buttons
         from .replies import png_file
 
-        await channel.send(
+        message = await channel.send(
             whose_turn(new_record, new_game), file=png_file(png, "table.png"), view=game_buttons(new_record.id)
         )  # type: ignore[union-attr]
+        await bot.reminders.after_table_post(new_record, new_game, message)
+        return
+    if action in ("snooze", "stop"):
+        await reminder_button(bot, interaction, record, action)
         return
     if record.status != Status.ACTIVE:
         await send_error(interaction, "This game is not in play any more.")
@@ -131,6 +135,27 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         )
         return
     await send_error(interaction, f"Unknown button {action!r}.")
+
+
+async def reminder_button(bot: CubistBot, interaction: discord.Interaction, record, action: str) -> None:
+    """The buttons under a reminder DM: snooze a few hours, or stop this game's reminders."""
+    if record.seat_of(interaction.user.id) is None:
+        await send_error(interaction, "You are not playing in this game.")
+        return
+    if action == "snooze":
+        until = await bot.reminders.snooze(record.id, interaction.user.id)
+        if until is None:
+            await send_error(interaction, "This game is not in play any more: nothing to snooze.")
+            return
+        await send_error(interaction, f"Snoozed: no reminder for game {record.id} before <t:{int(until)}:t>.")
+        return
+    if not await bot.reminders.stop_game(record.id, interaction.user.id):
+        await send_error(interaction, "This game is not in play any more.")
+        return
+    await send_error(
+        interaction,
+        f"No more reminders for game {record.id}. Turn them back on with `/cubist reminders enabled:True`.",
+    )
 
 
 def _why_no_end(game) -> str:
@@ -195,11 +220,12 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
         f"{MARKS[i]} p{i + 1} **{n}** ({record.seats[i].colour or COLOUR_NAMES[i]})" for i, n in enumerate(names)
     )
     png = await bot.pictures.table(record.id, record.version, game, names)
-    await channel.send(
+    message = await channel.send(
         f"The game begins! Seating: {seats}.\n{whose_turn(record, game)}",
         file=png_file(png, "table.png"),
         view=game_buttons(record.id),
     )
+    await bot.reminders.after_table_post(record, game, message)
 
 
 __all__ = ["announce_start", "on_button", "on_select", "play_move", "post_turn"]

@@ -11,9 +11,11 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from .away import VoteButton
 from .commands import CubistCog
 from .components import GameButton, GameSelect
 from .pictures import Pictures
+from .reminders import Reminders
 from .service import GameService
 from .store import Store
 
@@ -32,6 +34,7 @@ class CubistBot(commands.Bot):
         render_workers: int = 0,
         seed: int | None = None,
         clock: Callable[[], float] = time.time,
+        reminder_poll_seconds: float | None = 30.0,
         **kwargs: object,
     ) -> None:
         intents = discord.Intents.default()
@@ -45,6 +48,9 @@ class CubistBot(commands.Bot):
         self.pictures = Pictures(render_workers)
         self.store: Store
         self.service: GameService
+        # Real seconds between polls of due reminders and turn clocks (None: only when
+        # ``reminders.poll_once()`` is called, as the tests do with their own clock).
+        self.reminders = Reminders(self, poll_seconds=reminder_poll_seconds)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
@@ -53,7 +59,7 @@ class CubistBot(commands.Bot):
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
-        self.add_dynamic_items(GameButton, GameSelect)
+        self.add_dynamic_items(GameButton, GameSelect, VoteButton)
         await self.add_cog(CubistCog(self))
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
@@ -61,9 +67,17 @@ class CubistBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        self.reminders.start()
         log.info("store %s open; commands synced", self.db_path)
 
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A player who leaves the server is away: the vote on their turn opens at once.
+        (Discord sends this only with the members intent.)"""
+        if payload.guild_id:
+            await self.reminders.member_left(payload.guild_id, payload.user.id)
+
     async def close(self) -> None:
+        await self.reminders.stop()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

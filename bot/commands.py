@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import functools
 import logging
+import re
+import zoneinfo
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,7 +17,10 @@ from discord.ext import commands
 from engine import GameOptions
 
 from .actions import announce_start, play_move
-from .replies import missing_permissions, png_file, send_error, studio_reply
+from .away import admin_move
+from .history import move_line, recap_lines, seats_of_moves
+from .reminders import prefs_text, table_link
+from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError
 from .store import Status
 from .texts import MARKS, RULES_TOPICS, scores_lines
@@ -25,6 +33,53 @@ log = logging.getLogger(__name__)
 
 def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+def _clip_lines(text: str, limit: int = 2000) -> str:
+    """Drops whole lines from the middle (keeping the heading) to fit Discord's limit."""
+    lines = text.split("\n")
+    while len("\n".join(lines)) > limit and len(lines) > 2:
+        del lines[1]
+    return clip("\n".join(lines), limit)
+
+
+_QUIET = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
+
+
+@functools.cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def parse_reminder_options(
+    enabled: bool | None, every_hours: int | None, quiet: str | None, time_zone: str | None
+) -> dict[str, object]:
+    """The fields of ReminderPrefs to change; raises UserError (nothing changes) on bad input."""
+    changes: dict[str, object] = {}
+    if enabled is not None:
+        changes["enabled"] = enabled
+        changes["snoozed_until"] = None
+    if every_hours is not None:
+        changes["interval"] = every_hours * 3600
+    if time_zone is not None:
+        tz = time_zone.strip()
+        if tz not in _time_zones() and tz != "UTC":
+            raise UserError(f"`{tz[:64]}` is not a time zone I know: use a name like `Europe/Paris` or `UTC`.")
+        changes["time_zone"] = tz
+    if quiet is not None:
+        if quiet.strip().lower() in ("off", "none", "no"):
+            changes["quiet_start"] = changes["quiet_end"] = None
+        else:
+            m = _QUIET.match(quiet)
+            if m is None:
+                raise UserError(f"`{quiet[:20]}` is not a time range: write quiet hours like `22-7` or `22:30-07:00`.")
+            h1, m1, h2, m2 = int(m[1]), int(m[2] or 0), int(m[3]), int(m[4] or 0)
+            if not (0 <= h1 <= 23 and 0 <= h2 <= 23 and m1 < 60 and m2 < 60):
+                raise UserError(f"`{quiet[:20]}`: hours go from 0 to 23 and minutes from 00 to 59.")
+            if (h1, m1) == (h2, m2):
+                raise UserError("Quiet hours must start and end at different times (or `off`).")
+            changes["quiet_start"], changes["quiet_end"] = h1 * 60 + m1, h2 * 60 + m2
+    return changes
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:
@@ -82,10 +137,17 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             settings=TableSettings(max_players=players, turn_hours=turn_hours, reminder_hours=reminder_hours),
         )
         rule = "on" if clear_full_artist_row else "off"
+        reachable = await self.bot.reminders.probe_dm(
+            interaction.user.id,
+            f"You opened Cubist game {record.id} in <#{record.channel_id}>. I will DM you when it is your turn; "
+            "change that with `/cubist reminders`.",
+        )
+        dm = "" if reachable else " (I cannot DM you: your DMs are closed, so I will mention you here instead.)"
         await interaction.response.send_message(
             f"**{_name(interaction.user)}** opened a game of Cubist for up to {players} players "
             f"(full artist row clears: {rule}; turn clock {turn_hours} h; reminders every {reminder_hours} h). "
             f"Join with `/cubist join`; {_name(interaction.user)} starts it with `/cubist start`. (game {record.id})"
+            + dm
         )
 
     @app_commands.command()
@@ -93,9 +155,20 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Join the game waiting in this channel's lobby."""
         record = await self.service.join(interaction.channel_id or 0, interaction.user.id, _name(interaction.user))
         names = ", ".join(s.display_name for s in record.seats)
+        # A short welcome DM tells us (and the player) whether turn reminders can reach them.
+        reachable = await self.bot.reminders.probe_dm(
+            interaction.user.id,
+            f"You joined Cubist game {record.id} in <#{record.channel_id}>. I will DM you when it is your turn; "
+            "change that with `/cubist reminders`.",
+        )
+        dm = (
+            "I can DM them when it is their turn."
+            if reachable
+            else "I cannot DM them (their DMs are closed), so I will mention them here instead."
+        )
         await interaction.response.send_message(
             f"**{_name(interaction.user)}** joined. Players: {names} ({len(record.seats)}/"
-            f"{self.service.table_settings(record).max_players})."
+            f"{self.service.table_settings(record).max_players}). {dm}"
         )
 
     @app_commands.command()
@@ -233,6 +306,113 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def rules(self, interaction: discord.Interaction, topic: str = "turn") -> None:
         """Short help on the rules of Cubist."""
         await interaction.response.send_message(RULES_TOPICS[topic], ephemeral=True)
+
+    # --- asynchronous play -------------------------------------------------------------------
+
+    @app_commands.command()
+    @app_commands.describe(
+        enabled="Reminders on or off",
+        every_hours="Hours between reminders (1-168)",
+        quiet="Quiet hours in your time, e.g. 22-7 or 22:30-07:00; 'off' for none",
+        time_zone="Your time zone, e.g. Europe/Paris (for the quiet hours)",
+    )
+    async def reminders(
+        self,
+        interaction: discord.Interaction,
+        enabled: bool | None = None,
+        every_hours: app_commands.Range[int, 1, 168] | None = None,
+        quiet: app_commands.Range[str, 1, 20] | None = None,
+        time_zone: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        """Your turn reminders (all your games): on/off, interval, quiet hours in your time zone."""
+        changes = parse_reminder_options(enabled, every_hours, quiet, time_zone)  # UserError: nothing changed
+        records = await self.service.store.open_games_of(interaction.user.id)
+        if not records:
+            raise UserError("You are not in any open Cubist game: settings are kept per game; join one first.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        prefs = None
+        for record in records:
+            seat = record.seat_of(interaction.user.id)
+            assert seat is not None
+            prefs = dataclasses.replace(seat.prefs, **changes)
+            await self.service.store.set_seat_preferences(record.id, seat.seat, prefs)
+        assert prefs is not None
+        # Something changed (or the player asked): try DMing again.
+        reachable = await self.bot.reminders.probe_dm(
+            interaction.user.id, f"Your Cubist reminders: {prefs_text(prefs)}."
+        )
+        games = ", ".join(str(r.id) for r in records)
+        dm = "I can DM you." if reachable else "I cannot DM you (your DMs are closed): I will mention you instead."
+        head = "Saved" if changes else "Your settings"
+        await interaction.followup.send(f"{head} for game(s) {games}: {prefs_text(prefs)}. {dm}", ephemeral=True)
+
+    @reminders.autocomplete("time_zone")
+    async def time_zone_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        zones = sorted(z for z in _time_zones() if typed in z.lower())
+        return [app_commands.Choice(name=z, value=z) for z in zones[:25]]
+
+    @app_commands.command()
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        """Every game, on any server, where it is your turn."""
+        records = await self.service.store.games_waiting_on(interaction.user.id)
+        if not records:
+            await interaction.response.send_message("It is not your turn in any game.", ephemeral=True)
+            return
+        lines = [f"It is your turn in {len(records)} game(s):"]
+        for r in records[:20]:
+            post = await self.service.store.table_post(r.id)
+            since = f", waiting since <t:{int(r.updated_at)}:R>"
+            lines.append(
+                f"• Game {r.id} in <#{r.channel_id}> (turn {(r.turn or 0) + 1}{since}): "
+                f"{table_link(r.guild_id, r.channel_id, post and post[0])}"
+            )
+        await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
+
+    @app_commands.command()
+    async def recap(self, interaction: discord.Interaction) -> None:
+        """What happened since your last turn."""
+        record, game = await self.service.channel_game(interaction.channel_id or 0)
+        seat = self.service.seat_of(record, interaction.user.id)
+        names = self.service.names(record)
+        lines = await asyncio.to_thread(recap_lines, game, seat, names)
+        if not lines:
+            text = "Nothing has happened since your last turn."
+        else:
+            text = "**Since your last turn:**\n" + "\n".join(lines)
+        if game.current_player == seat and not game.is_over:
+            text += "\nIt is your turn now."
+        await interaction.response.send_message(_clip_lines(text), ephemeral=True)
+
+    @app_commands.command()
+    @app_commands.describe(n="How many moves (1-50, default 10)")
+    async def history(self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10) -> None:
+        """The last n moves of this channel's game."""
+        record, game = await self.service.channel_game(interaction.channel_id or 0)
+        moves = await self.service.store.last_moves(record.id, n)
+        if not moves:
+            await interaction.response.send_message("No move has been played yet.", ephemeral=True)
+            return
+        seats = await asyncio.to_thread(seats_of_moves, game)
+        names = self.service.names(record)
+        lines = [move_line(m.ply, seats[m.ply - 1], m.move, names) for m in moves]
+        await interaction.response.send_message(
+            _clip_lines(f"**The last {len(moves)} move(s) of game {record.id}:**\n" + "\n".join(lines)),
+            ephemeral=True,
+        )
+
+    @app_commands.command()
+    async def skip(self, interaction: discord.Interaction) -> None:
+        """Skip the current player's turn (the game's creator or Manage Channels)."""
+        await admin_move(self.bot, interaction, kick=None, can_manage=_can_manage(interaction))
+
+    @app_commands.command()
+    @app_commands.describe(player="The player to remove from the game")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """Remove a player from the game (the game's creator or Manage Channels)."""
+        await admin_move(self.bot, interaction, kick=player, can_manage=_can_manage(interaction))
 
     @app_commands.command()
     async def status(self, interaction: discord.Interaction) -> None:

@@ -1,7 +1,8 @@
 """Persistent buttons and selects.  Their custom_id carries the game, so they keep working
 after a restart (registered with ``add_dynamic_items`` in ``setup_hook``).
 
-    cubist:<game>:b:<action>          buttons: turn, end, undo, studio, board, rematch
+    cubist:<game>:b:<action>          buttons: turn, end, undo, studio, board, rematch, snooze, stop
+    cubist:<game>:v:<choice>:<turn>   votes on an away player (bot/away.py)
     cubist:<game>:s:<action>[:<arg>]  selects: pick (a group), dest (a move of group <arg>), end
 
 The callbacks only translate: the game service decides everything.
@@ -31,6 +32,8 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "studio": ("My studio", discord.ButtonStyle.secondary),
     "board": ("Board", discord.ButtonStyle.secondary),
     "rematch": ("Rematch", discord.ButtonStyle.primary),
+    "snooze": ("Snooze 4 h", discord.ButtonStyle.secondary),
+    "stop": ("Stop reminders for this game", discord.ButtonStyle.secondary),
 }
 
 

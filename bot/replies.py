@@ -5,6 +5,7 @@ Shared by the slash commands and the persistent components so both answer alike.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from engine.moves import Undo
 
 from . import panel
 from .components import game_buttons, panel_view, rematch_view
+from .replay_gif import replay_gif
 from .service import MoveOutcome
 from .store import GameRecord
 from .texts import MARKS, describe, scores_lines, tie_break_text, turn_summary
@@ -70,12 +72,15 @@ def whose_turn(record: GameRecord, game: Game) -> str:
     return f"{MARKS[game.current_player]} {who}, it is your turn.{rolled}"
 
 
-async def post_turn(bot: CubistBot, channel: discord.abc.Messageable, outcome: MoveOutcome) -> discord.Message:
-    """The channel post after every turn: table picture, what was done, who is next."""
+async def post_turn(
+    bot: CubistBot, channel: discord.abc.Messageable, outcome: MoveOutcome, *, headline: str | None = None
+) -> discord.Message:
+    """The channel post after every turn: table picture, what was done, who is next (with
+    the replay GIF at the end of the game).  Then the next player gets their DM."""
     record, game = outcome.record, outcome.game
     names = [s.display_name for s in record.seats]
     mover = names[outcome.seat]
-    lines = [f"{MARKS[outcome.seat]} **{mover}** {turn_summary(outcome.turn_moves, game)}."]
+    lines = [headline or f"{MARKS[outcome.seat]} **{mover}** {turn_summary(outcome.turn_moves, game)}."]
     if outcome.finished:
         lines.append("**The game is over.**")
         lines += scores_lines(game, names)
@@ -89,7 +94,17 @@ async def post_turn(bot: CubistBot, channel: discord.abc.Messageable, outcome: M
         lines.append(whose_turn(record, game))
         view = game_buttons(record.id)
     png = await bot.pictures.table(record.id, record.version, game, names)
-    return await channel.send(clip("\n".join(lines)), file=png_file(png, "table.png"), view=view)
+    files = [png_file(png, "table.png")]
+    if outcome.finished:
+        try:
+            gif = await asyncio.to_thread(replay_gif, game, names)
+            files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
+            lines.append("🎞 The replay of the game is attached.")
+        except Exception:  # the result matters more than the animation
+            log.exception("replay GIF of game %s failed", record.id)
+    message = await channel.send(clip("\n".join(lines)), files=files, view=view)
+    await bot.reminders.after_table_post(record, game, message)
+    return message
 
 
 async def studio_reply(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, parse_move
-from engine.moves import EndTurn, Move, Undo
+from engine.moves import EndTurn, Move, Remove, Skip, Undo
 
 from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
 from .texts import COLOUR_NAMES
@@ -176,7 +176,11 @@ class GameService:
         order = [s.seat for s in record.seats]
         self._seeds.shuffle(order)
         seed = self._seeds.randrange(1, 2**63)
-        return await self.store.start_game(record.id, seed, order)
+        settings = self.table_settings(record)
+        # The first player's turn-start DM is due at once; the turn clock starts now.
+        return await self.store.start_game(
+            record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
+        )
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
@@ -248,7 +252,13 @@ class GameService:
             before_moves = list(game.state.turn_moves)
             try:
                 new_game, _version = await self.store.apply_move(
-                    game_id, record.version, str(move), user_id, reminder=None
+                    game_id,
+                    record.version,
+                    str(move),
+                    user_id,
+                    reminder=self.clock(),  # a new turn: its start DM is due at once
+                    keep_reminder=True,  # moves inside a turn keep the reminder schedule
+                    turn_seconds=self.table_settings(record).turn_hours * 3600,
                 )
             except StaleGame:
                 raise UserError("The game moved on while you were choosing: look again and retry.") from None
@@ -266,6 +276,44 @@ class GameService:
             elif finished:
                 moves = [*before_moves, str(move)]
             return MoveOutcome(record, new_game, move, seat, turn_ended or finished, finished, moves)
+
+    async def table_move(self, game_id: int, user_id: int | None, text: str, *, turn: int | None = None) -> MoveOutcome:
+        """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin: the
+        caller has checked who may ask; the engine decides whether it can be done.  ``turn``,
+        when given, must still be the turn in play (a vote about an earlier turn is void)."""
+        move = parse_move(text)
+        if not isinstance(move, Skip | Remove):
+            raise UserError(f"`{text}` is not a table move.")
+        async with self._lock(game_id):
+            record, game = await self.store.load_game(game_id)
+            if record.status != Status.ACTIVE or game.is_over:
+                raise UserError("This game is not in play any more.")
+            if turn is not None and game.state.turn != turn:
+                raise UserError("That turn is over already: the vote no longer counts.")
+            try:
+                game.clone().apply(move)
+            except IllegalMove as e:
+                raise UserError(f"`{move}` cannot be done: {e}.") from None
+            seat, old_turn = game.current_player, game.state.turn
+            try:
+                new_game, _version = await self.store.apply_move(
+                    game_id,
+                    record.version,
+                    str(move),
+                    user_id,
+                    reminder=self.clock(),
+                    keep_reminder=True,
+                    turn_seconds=self.table_settings(record).turn_hours * 3600,
+                )
+            except StaleGame:
+                raise UserError("The game moved on meanwhile: look again and retry.") from None
+            record = await self.store.get_game(game_id)
+            turn_ended = new_game.state.turn != old_turn or new_game.is_over
+            moves = [str(move)]
+            if new_game.state.turn != old_turn and new_game.state.last_turn is not None:
+                moves = list(new_game.state.last_turn[1])
+            acted = move.seat if isinstance(move, Remove) else seat
+            return MoveOutcome(record, new_game, move, acted, turn_ended, new_game.is_over, moves)
 
     def choices(self, game: Game, record: GameRecord, user_id: int, typed: str) -> list[str]:
         """Legal move texts for autocomplete: the current player's only, filtered by what

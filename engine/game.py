@@ -152,10 +152,11 @@ class Game:
         log: list[Move],
         checkpoint: GameState | None,
         since: list[Move],
+        tables: _Tables | None = None,
     ) -> Game:
         g = cls.__new__(cls)
         g.deck = deck
-        g._tables = _tables(deck)
+        g._tables = tables if tables is not None else _tables(deck)
         g.state = state
         g.seed = seed
         g.num_players = players
@@ -191,6 +192,7 @@ class Game:
             list(self.log),
             self._checkpoint.clone(),
             list(self._since),
+            self._tables,  # hashing the pydantic deck for the cache costs more than the copy
         )
 
     def __eq__(self, other: object) -> bool:

@@ -1,0 +1,393 @@
+"""Bringing players back: the turn-start DM, reminders, quiet hours, closed DMs, turn clocks.
+
+The schedule lives in the store (``reminders`` and ``turn_clocks``); this module only reads
+what is due, claims it (``mark_reminder_sent`` / ``claim_turn_vote``, guarded by the game's
+version, so a turn already played or a game already over is never reminded) and only then
+sends it: after a restart nothing is sent twice.  A poll loop started in ``setup_hook`` runs
+``poll_once``; tests call ``poll_once`` themselves after moving the injected clock.
+
+A reminder's ``sent_count`` says what comes next: 0 the turn-start DM, 1..MAX_REMINDERS
+the reminders, MAX_REMINDERS + 1 the note in the channel (then nothing more this turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+import discord
+
+from engine import Game
+
+from .history import since_last_turn, turns_of
+from .replies import clip, png_file
+from .store import DueReminder, GameRecord, ReminderPrefs, Status
+from .store.records import DEFAULT_REMINDER_INTERVAL
+from .texts import MARKS, turn_summary
+
+if TYPE_CHECKING:
+    from .client import CubistBot
+
+log = logging.getLogger(__name__)
+
+MAX_REMINDERS = 3
+SNOOZE_HOURS = 4
+START_GRACE = 120.0  # s: the turn post sends the start DM itself; the poller only recovers missed ones
+INVALID_RECIPIENT = 50033  # Discord's code for a user that cannot be found / DMed at all
+
+
+def table_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    base = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return f"{base}/{message_id}" if message_id else base
+
+
+def in_quiet_hours(prefs: ReminderPrefs, now: float) -> float | None:
+    """When the quiet hours around ``now`` end (Unix time), or None when DMs may go out now."""
+    start, end = prefs.quiet_start, prefs.quiet_end
+    if start is None or end is None or start == end:
+        return None
+    tz = ZoneInfo(prefs.time_zone)
+    local = datetime.fromtimestamp(now, tz)
+    minute = local.hour * 60 + local.minute
+    quiet = start <= minute < end if start < end else (minute >= start or minute < end)
+    if not quiet:
+        return None
+    wake = datetime(local.year, local.month, local.day, end // 60, end % 60, tzinfo=tz)  # wall clock: DST-safe
+    if wake.timestamp() <= now:
+        day = local.date() + timedelta(days=1)
+        wake = datetime(day.year, day.month, day.day, end // 60, end % 60, tzinfo=tz)
+    return wake.timestamp()
+
+
+def interval_of(prefs: ReminderPrefs, table_hours: int) -> float:
+    """The player's own interval if they chose one, else the table's."""
+    return float(prefs.interval) if prefs.interval != DEFAULT_REMINDER_INTERVAL else table_hours * 3600.0
+
+
+def prefs_text(prefs: ReminderPrefs) -> str:
+    if not prefs.enabled:
+        return "reminders off"
+    quiet = (
+        f"quiet {prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}-"
+        f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d} ({prefs.time_zone})"
+        if prefs.quiet_start is not None and prefs.quiet_end is not None
+        else f"no quiet hours ({prefs.time_zone})"
+    )
+    every = "the table's interval" if prefs.interval == DEFAULT_REMINDER_INTERVAL else f"{prefs.interval // 3600} h"
+    return f"reminders on, every {every}, {quiet}"
+
+
+class Reminders:
+    def __init__(self, bot: CubistBot, *, poll_seconds: float | None = 30.0) -> None:
+        self.bot = bot
+        self.poll_seconds = poll_seconds
+        self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def store(self):
+        return self.bot.store
+
+    def now(self) -> float:
+        return self.bot.clock()
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.poll_seconds is not None and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="cubist-reminders")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        assert self.poll_seconds is not None
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.poll_once()
+            except Exception:  # keep polling; one bad game must not stop every reminder
+                log.exception("reminder poll failed")
+            await asyncio.sleep(self.poll_seconds)
+
+    async def poll_once(self) -> int:
+        """Sends what is due now; returns how many reminders and votes were handled."""
+        async with self._lock:
+            now = self.now()
+            done = 0
+            for due in await self.store.due_reminders(now + 1e-6):
+                try:
+                    done += await self._handle(due, now)
+                except Exception:
+                    log.exception("reminder for game %s failed", due.game_id)
+            for clock in await self.store.expired_turn_clocks(now + 1e-6):
+                try:
+                    done += await self._post_vote(clock.game_id, clock.turn, clock.seat)
+                except Exception:
+                    log.exception("turn clock of game %s failed", clock.game_id)
+            return done
+
+    # --- one due reminder ------------------------------------------------------------------
+
+    async def _handle(self, due: DueReminder, now: float) -> int:
+        step = due.sent_count
+        if step == 0 and due.due_at > now - START_GRACE:
+            post = await self.store.table_post(due.game_id)
+            if post is None or post[1] != due.version:
+                return 0  # the turn post is on its way and sends it (or we do after the grace)
+        record, game = await self.bot.service.game(due.game_id)
+        settings = self.bot.service.table_settings(record)
+        prefs = due.prefs
+        is_dm = step <= MAX_REMINDERS
+        if is_dm and prefs.enabled and due.dm_reachable is not False:
+            later = max(prefs.snoozed_until or 0.0, in_quiet_hours(prefs, now) or 0.0)
+            if later > now:  # snoozed, or night-time where the player lives: wait
+                await self.store.reschedule_reminder(due.game_id, due.version, later)
+                return 1
+        interval = interval_of(prefs, settings.reminder_hours)
+        next_due = now + interval if step <= MAX_REMINDERS else None
+        if not await self.store.mark_reminder_sent(due.game_id, due.version, next_due, expected_count=step):
+            return 0  # the turn was played meanwhile
+        if due.user_id is None:
+            return 1
+        if step >= 1 and not await self._user_exists(due.user_id):
+            log.info("user %s no longer exists; treating them as away in game %s", due.user_id, due.game_id)
+            await self.mark_away(due.game_id, game)
+            return 1
+        if step == 0:
+            if prefs.enabled and due.dm_reachable is not False:
+                await self.send_turn_start(record, game)
+        elif is_dm:
+            if prefs.enabled:
+                await self._remind(record, game, due, step)
+        else:
+            await self._channel_note(record, game, due, now)
+        return 1
+
+    async def _remind(self, record: GameRecord, game: Game, due: DueReminder, step: int) -> None:
+        post = await self.store.table_post(record.id)
+        link = table_link(record.guild_id, record.channel_id, post and post[0])
+        clock = await self.store.turn_clock(record.id)
+        left = (
+            f" Your turn clock runs out <t:{int(clock.expires_at)}:R>."
+            if clock and clock.turn == game.state.turn
+            else ""
+        )
+        text = (
+            f"⏰ Reminder {step}/{MAX_REMINDERS}: it is still your turn in Cubist game {record.id} "
+            f"(<#{record.channel_id}>): {link}.{left}"
+        )
+        if due.dm_reachable is False:
+            await self._to_channel(record, f"<@{due.user_id}> {text}")
+            return
+        await self.dm(record, game, due.user_id or 0, text, view=reminder_view(record.id))
+
+    async def _channel_note(self, record: GameRecord, game: Game, due: DueReminder, now: float) -> None:
+        hours = max(1, round((now - (due.last_sent_at or due.due_at)) / 3600))
+        clock = await self.store.turn_clock(record.id)
+        when = (
+            f" Their turn clock runs out <t:{int(clock.expires_at)}:R>; then you may vote to skip their turn."
+            if clock and clock.turn == game.state.turn and clock.expires_at > now
+            else ""
+        )
+        seat = record.seats[game.current_player]
+        await self._to_channel(
+            record,
+            f"📣 {MARKS[seat.seat]} <@{due.user_id}> has not finished their turn in game {record.id} "
+            f"after {MAX_REMINDERS} reminders (last {hours} h ago).{when}",
+        )
+
+    # --- the turn-start DM -------------------------------------------------------------------
+
+    async def after_table_post(self, record: GameRecord, game: Game, message: discord.Message | None) -> None:
+        """Called after every table post: remembers it (reminders link to it) and sends the
+        player whose turn begins their DM."""
+        if message is not None:
+            await self.store.set_table_post(record.id, message.id, record.version)
+        if game.is_over or record.status != Status.ACTIVE:
+            return
+        seat = record.seats[game.current_player]
+        if seat.user_id is None:
+            return  # hook: computer players move by themselves
+        pending = await self.store.reminder(record.id)
+        if pending is None or pending[1] != 0:
+            return
+        now = self.now()
+        wake = in_quiet_hours(seat.prefs, now) if seat.prefs.enabled else None
+        if wake is not None:  # night-time where the player lives: the poller sends it in the morning
+            await self.store.reschedule_reminder(record.id, record.version, wake)
+            return
+        interval = interval_of(seat.prefs, self.bot.service.table_settings(record).reminder_hours)
+        if not await self.store.mark_reminder_sent(record.id, record.version, now + interval, expected_count=0):
+            return  # somebody (the poller, another process) sent it, or the game moved
+        if seat.prefs.enabled and seat.dm_reachable is not False:
+            await self.send_turn_start(record, game)
+
+    async def send_turn_start(self, record: GameRecord, game: Game) -> None:
+        seat = game.current_player
+        user_id = record.seats[seat].user_id
+        if user_id is None:
+            return
+        names = [s.display_name for s in record.seats]
+        post = await self.store.table_post(record.id)
+        link = table_link(record.guild_id, record.channel_id, post and post[0])
+        roll = game.state.last_roll
+        rolled = (
+            f"Rolled for you: **{' and '.join(map(str, roll))}**."
+            if roll
+            else "Your supply is short: return dice first, then the roll comes."
+        )
+        entries = await asyncio.to_thread(lambda: since_last_turn(turns_of(game), seat))
+        changes = [
+            f"• {MARKS[e.seat]} {names[e.seat]} " + ("left the game" if e.table else turn_summary(list(e.moves), game))
+            for e in entries
+            if e.seat != seat or e.table
+        ]
+        lines = [
+            f"🎲 Your turn in Cubist game {record.id} in <#{record.channel_id}> (turn {game.state.turn + 1}): {link}",
+            rolled,
+        ]
+        if changes:
+            lines.append("Since your last turn:")
+            lines += changes[-12:]
+        lines.append("Play with `/cubist turn` in the channel, or the Turn panel button under the table.")
+        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat)
+        await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id), png=png)
+
+    # --- sending -------------------------------------------------------------------------
+
+    async def dm(
+        self,
+        record: GameRecord,
+        game: Game,
+        user_id: int,
+        text: str,
+        *,
+        view: discord.ui.View | None = None,
+        png: bytes | None = None,
+    ) -> bool:
+        """DMs a player; on closed DMs remembers it and mentions them in the channel instead;
+        on a user who is gone, ends their turn clock so the others may vote at once."""
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            kwargs: dict[str, object] = {}
+            if view is not None:
+                kwargs["view"] = view
+            if png is not None:
+                kwargs["file"] = png_file(png, "studio.png")
+            await channel.send(clip(text), **kwargs)  # type: ignore[arg-type]
+        except discord.Forbidden:
+            log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
+            await self.store.set_dm_reachable(user_id, False)
+            await self._to_channel(record, f"<@{user_id}>, it is your turn in game {record.id} (I cannot DM you).")
+            return False
+        except discord.HTTPException as e:
+            if isinstance(e, discord.NotFound) or e.code == INVALID_RECIPIENT:
+                log.info("user %s cannot be found; treating them as away in game %s", user_id, record.id)
+                await self.mark_away(record.id, game)
+                return False
+            log.warning("DM to user %s failed: %s", user_id, e)
+            return False
+        seat = record.seat_of(user_id)
+        if seat is not None and seat.dm_reachable is not True:
+            await self.store.set_dm_reachable(user_id, True)
+        return True
+
+    async def _user_exists(self, user_id: int) -> bool:
+        """A user lookup (one request per reminder): False only when Discord says the account is gone."""
+        try:
+            await self.bot.fetch_user(user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as e:
+            log.warning("user lookup of %s failed: %s", user_id, e)
+        return True
+
+    async def probe_dm(self, user_id: int, text: str) -> bool:
+        """A short DM (at join, after a settings change): records and returns whether it went."""
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            await channel.send(clip(text))
+        except discord.HTTPException as e:
+            level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
+            log.log(level, "cannot DM user %s: %s", user_id, e)
+            await self.store.set_dm_reachable(user_id, False)
+            return False
+        await self.store.set_dm_reachable(user_id, True)
+        return True
+
+    async def _to_channel(self, record: GameRecord, text: str, view: discord.ui.View | None = None) -> None:
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        try:
+            if view is not None:
+                await channel.send(clip(text), view=view)
+            else:
+                await channel.send(clip(text))
+        except discord.HTTPException as e:
+            log.warning("cannot post in channel %s of game %s: %s", record.channel_id, record.id, e)
+
+    # --- away players ----------------------------------------------------------------------
+
+    async def mark_away(self, game_id: int, game: Game) -> None:
+        """The player in turn is gone (left the server, account deleted): the vote opens now."""
+        if await self.store.expire_turn_clock(game_id, game.state.turn, self.now()):
+            await self.poll_once_soon()
+
+    async def poll_once_soon(self) -> None:
+        if not self._lock.locked():
+            await self.poll_once()
+
+    async def member_left(self, guild_id: int, user_id: int) -> None:
+        for record in await self.store.games_waiting_on(user_id):
+            if record.guild_id == guild_id:
+                _record, game = await self.bot.service.game(record.id)
+                await self.mark_away(record.id, game)
+
+    async def _post_vote(self, game_id: int, turn: int, seat: int) -> int:
+        from .away import vote_text, vote_view
+
+        if not await self.store.claim_turn_vote(game_id, turn):
+            return 0
+        record, game = await self.bot.service.game(game_id)
+        await self._to_channel(
+            record, vote_text(record, game, self.bot.service.table_settings(record)), vote_view(record, game)
+        )
+        return 1
+
+    # --- player settings -----------------------------------------------------------------
+
+    async def snooze(self, game_id: int, user_id: int) -> float | None:
+        record = await self.store.get_game(game_id)
+        seat = record.seat_of(user_id)
+        if seat is None or record.status != Status.ACTIVE:
+            return None
+        until = self.now() + SNOOZE_HOURS * 3600
+        await self.store.set_seat_preferences(game_id, seat.seat, dataclasses.replace(seat.prefs, snoozed_until=until))
+        if record.current_seat == seat.seat:  # "remind me later": the next reminder comes when the snooze ends
+            pending = await self.store.reminder(game_id)
+            if pending is not None and pending[1] > 0:
+                await self.store.reschedule_reminder(game_id, record.version, until)
+        return until
+
+    async def stop_game(self, game_id: int, user_id: int) -> bool:
+        record = await self.store.get_game(game_id)
+        seat = record.seat_of(user_id)
+        if seat is None or record.status not in (Status.ACTIVE, Status.LOBBY):
+            return False
+        await self.store.set_seat_preferences(game_id, seat.seat, dataclasses.replace(seat.prefs, enabled=False))
+        return True
+
+
+def reminder_view(game_id: int) -> discord.ui.View:
+    from .components import GameButton, _view
+
+    return _view(GameButton(game_id, "snooze"), GameButton(game_id, "stop"))

@@ -1,0 +1,97 @@
+"""Game storage in SQLite that never loses a move.
+
+Design
+------
+* A game is its seed, options, player count and **move list** (table ``moves``, one row per
+  ply): that is the source of truth.  Beside it, ``snapshots`` holds the engine JSON
+  (``engine.dump_game``) of the latest position, for loading without a replay.
+* ``games.version`` = number of moves applied = the optimistic-concurrency token.
+  ``Store.apply_move(game_id, expected_version, move, user_id, reminder=...)`` is one
+  ``BEGIN IMMEDIATE`` transaction: check status and version (``StaleGame`` if another move
+  got there first), apply the move with the engine (``IllegalMove``/``MoveSyntaxError``
+  propagate), insert the move row, rewrite the snapshot, bump the version, replace the
+  reminder schedule, and for the move that ends the game mark it finished and write
+  ``results``.  Any error rolls everything back: nothing is written.
+* One open game (lobby or in play) per channel, enforced by a partial unique index; any number
+  of finished/cancelled games stay for history.  Lobby: ``create_lobby``, ``join_seat``,
+  ``leave_seat``, then ``start_game(seed, seating)`` fixes the seats and stores the first
+  snapshot.
+* Each public call is a whole transaction run as one function on the aiosqlite connection's
+  thread (``games.py`` says why); writes use one connection, reads another (WAL readers see
+  committed data only).  A small cache of loaded games keyed by (id, version) skips parsing
+  the snapshot (see the benchmark); it never serves a version other than the database's.
+* Loading checks the snapshot against its row (version, seed, players, options, length of
+  its log).  ``verify_game``/``verify_all`` (run ``verify_all()`` at start-up) also replay the
+  move list and compare; a bad game raises/returns ``CorruptGame(game_id, reason)`` and is
+  refused until fixed (``rebuild_snapshot`` rewrites a snapshot from the moves); every other
+  game keeps working.  ``python -m bot.store verify DB`` does the same from the shell.
+* Schema changes are numbered files in ``migrations/``, applied at open in one transaction
+  and recorded in ``schema_migrations``; a database from newer code raises ``SchemaTooNew``.
+* ``Store.backup(dest)`` / ``python -m bot.store backup DB DEST``: SQLite's online backup API
+  from a separate connection (a consistent snapshot; writers carry on).
+
+Durability: WAL, ``synchronous=NORMAL``, a WAL checkpoint every second
+------------------------------------------------------------------------
+Measured with ``apply_move`` (median / p95), 2-core VM:
+
+====================================  ======================  =============================
+setting                               quiet disk (1,200 mv)   shared, busy disk (600 moves,
+                                                              1,000 games; load avg ~6)
+====================================  ======================  =============================
+WAL + synchronous=OFF                 1.07 / 1.36 ms          -
+WAL + NORMAL (cached game)            0.93 / 1.34 ms          0.74-0.9 / 5.0-5.9 ms
+WAL + NORMAL (no cache)               1.68 / 2.98 ms          1.29 / 6.35 ms
+WAL + FULL (cached game)              1.46 / 2.18 ms          2.3-6.0 / 10.6-13.2 ms
+WAL + FULL (no cache)                 2.24 / 3.68 ms          2.54 / 9.91 ms
+WAL + EXTRA                           1.50 / 2.77 ms          -
+====================================  ======================  =============================
+
+(A bare 4 KiB write+fsync on this disk: 0.36 ms median when quiet.)  FULL costs an fsync
+per move; on a quiet disk that is ~0.5 ms, but its latency follows everybody else's I/O
+and broke the 5 ms p95 budget by 2-3x under load, where NORMAL stayed within ~1 ms of it.
+
+What NORMAL gives up: nothing for the failures this bot meets (restarts, redeploys, crashes,
+``kill -9``): in WAL mode a transaction is in the WAL file when COMMIT returns, so it
+survives the process dying, and the file is never corrupted (``tests/store/test_crash.py``
+SIGKILLs a writer 20 times and finds every reported move).  Only an OS crash or power cut
+can take back the commits since the last checkpoint, which fsyncs; the store's background
+checkpoint (``checkpoint_interval``, 1 s) bounds that window to about a second, and keeps
+the WAL short so that commits rarely run a checkpoint themselves.  ``Store.open(path,
+synchronous="FULL")`` makes every commit power-cut proof where the disk is quiet enough.
+"""
+
+from .errors import (
+    ChannelBusy,
+    CorruptGame,
+    GameNotFound,
+    GameStateError,
+    MigrationError,
+    SchemaTooNew,
+    SeatError,
+    StaleGame,
+    StoreError,
+)
+from .games import Store, backup_database
+from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
+
+__all__ = [
+    "ChannelBusy",
+    "CorruptGame",
+    "DueReminder",
+    "GameNotFound",
+    "GameRecord",
+    "GameStateError",
+    "MigrationError",
+    "MoveRecord",
+    "ReminderPrefs",
+    "ResultRecord",
+    "SchemaTooNew",
+    "SeatError",
+    "SeatRecord",
+    "StaleGame",
+    "Status",
+    "Store",
+    "StoreError",
+    "TurnClock",
+    "backup_database",
+]

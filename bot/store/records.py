@@ -1,0 +1,197 @@
+"""Plain, immutable views of the store's rows.
+
+Times are Unix seconds (float, UTC); ids are Discord snowflakes (int).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import GameOptions
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN_STATUSES = (Status.LOBBY, Status.ACTIVE)
+
+DEFAULT_REMINDER_INTERVAL = 12 * 3600  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderPrefs:
+    """A seat's reminder preferences.  Quiet hours are minutes after local midnight
+    (start may be after end: 22:00-07:00 wraps), in ``time_zone`` (an IANA name)."""
+
+    enabled: bool = True
+    interval: int = DEFAULT_REMINDER_INTERVAL
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    time_zone: str = "UTC"
+    snoozed_until: float | None = None
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.interval <= 0:
+            out.append("the reminder interval must be positive")
+        if (self.quiet_start is None) != (self.quiet_end is None):
+            out.append("quiet hours need both a start and an end")
+        for name in ("quiet_start", "quiet_end"):
+            v = getattr(self, name)
+            if v is not None and not 0 <= v < 24 * 60:
+                out.append(f"{name} must be minutes after midnight (0..1439), not {v}")
+        try:
+            from zoneinfo import ZoneInfo
+
+            ZoneInfo(self.time_zone)
+        except Exception:
+            out.append(f"unknown time zone {self.time_zone!r}")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    game_id: int
+    seat: int
+    user_id: int | None  # None for a computer player
+    display_name: str
+    colour: str | None
+    is_computer: bool
+    ai_level: int | None
+    dm_reachable: bool | None  # None: not known yet
+    prefs: ReminderPrefs
+    joined_at: float
+
+    @classmethod
+    def from_row(cls, r: sqlite3.Row) -> SeatRecord:
+        return cls(
+            game_id=r["game_id"],
+            seat=r["seat"],
+            user_id=r["user_id"],
+            display_name=r["display_name"],
+            colour=r["colour"],
+            is_computer=bool(r["is_computer"]),
+            ai_level=r["ai_level"],
+            dm_reachable=None if r["dm_reachable"] is None else bool(r["dm_reachable"]),
+            prefs=ReminderPrefs(
+                enabled=bool(r["reminders_enabled"]),
+                interval=r["reminder_interval"],
+                quiet_start=r["quiet_start"],
+                quiet_end=r["quiet_end"],
+                time_zone=r["time_zone"],
+                snoozed_until=r["snoozed_until"],
+            ),
+            joined_at=r["joined_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One row of ``games`` plus its seats (ordered by seat)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    creator_id: int
+    options: GameOptions
+    status: Status
+    created_at: float
+    updated_at: float
+    started_at: float | None
+    finished_at: float | None
+    seed: int | None
+    players: int | None
+    version: int  # number of moves applied; the optimistic-concurrency token
+    current_seat: int | None
+    turn: int | None
+    seats: tuple[SeatRecord, ...] = field(default=())
+    settings: str = "{}"  # the bot's table settings (JSON)
+
+    @classmethod
+    def from_row(cls, r: sqlite3.Row, seats: tuple[SeatRecord, ...] = ()) -> GameRecord:
+        return cls(
+            id=r["id"],
+            guild_id=r["guild_id"],
+            channel_id=r["channel_id"],
+            creator_id=r["creator_id"],
+            options=GameOptions.model_validate_json(r["options"]),
+            status=Status(r["status"]),
+            created_at=r["created_at"],
+            updated_at=r["updated_at"],
+            started_at=r["started_at"],
+            finished_at=r["finished_at"],
+            seed=r["seed"],
+            players=r["players"],
+            version=r["version"],
+            current_seat=r["current_seat"],
+            turn=r["turn"],
+            seats=seats,
+            settings=r["settings"] if "settings" in r.keys() else "{}",  # noqa: SIM118
+        )
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    game_id: int
+    ply: int  # 1-based; after ply n the game is at version n
+    move: str
+    user_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    game_id: int
+    seat: int
+    user_id: int | None
+    score: int
+    museum_dice: int
+    rank: int  # 1 = best; ties share a rank
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DueReminder:
+    """A game whose reminder is due, with the seat it is waiting on."""
+
+    game_id: int
+    version: int  # pass back to mark_reminder_sent: a move since then makes the mark a no-op
+    guild_id: int | None
+    channel_id: int
+    seat: int
+    user_id: int | None
+    due_at: float
+    sent_count: int
+    last_sent_at: float | None
+    dm_reachable: bool | None
+    prefs: ReminderPrefs
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The clock of a game's turn in progress: after ``expires_at`` the others may vote."""
+
+    game_id: int
+    turn: int
+    seat: int
+    started_at: float
+    expires_at: float
+    vote_posted: bool
+
+    @classmethod
+    def from_row(cls, r: sqlite3.Row) -> TurnClock:
+        return cls(r["game_id"], r["turn"], r["seat"], r["started_at"], r["expires_at"], bool(r["vote_posted"]))
+
+
+def row_dict(r: sqlite3.Row) -> dict[str, Any]:
+    return {k: r[k] for k in r.keys()}  # noqa: SIM118 (sqlite3.Row is not a mapping)

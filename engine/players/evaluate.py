@@ -1,0 +1,239 @@
+"""Position evaluation for the strong player, from what a player can see.
+
+Everything here reads only public information: workrooms, completed cards, the museum,
+the artist row, the face-up installation offer, scores.  Hidden things (deck order, the
+generator state) are never looked at.
+
+The value of a position for a seat is its score plus an estimate of what its workrooms,
+card dice, artist dice and storage are worth, each discounted by how many turns it would
+take to cash in against how many turns the game probably has left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..cards import ArtistKind, Deck
+from ..game import Game
+from ..geometry import WORKROOM_SIZE, neighbour_table, rotations
+from ..solver import completable
+from ..state import INSTALLATIONS_TO_END
+
+W = WORKROOM_SIZE
+_GRID = 8  # plans are matched on a roomier grid so that shifts never fall off it
+_NB = neighbour_table(_GRID)
+_NEAR = {v: frozenset(w for w in (v - 1, v + 1) if 1 <= w <= 6) for v in range(1, 7)}
+
+DICE_PER_TURN = 2.4  # two rolled dice plus a share of storage and artist dice
+GAMMA = 0.86  # value kept per turn of waiting
+CARD_DIE = 1.55  # a bonus die on a completed card: most become 2 museum points
+BONUS_DIE = 1.5  # what each bonus space of a card is worth when completing it
+LATE = 0.12  # factor for a plan that probably cannot be finished before the end
+
+RoomKey = tuple[tuple[int, int, int], ...]  # sorted (cell, value, height)
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """How a workroom can still become an installation card."""
+
+    remaining: int  # dice still to add
+    cost: float  # expected random dice needed (harder-to-get values cost more)
+    useful: frozenset[int]  # die values that can go in right now toward the plan
+
+
+def room_key(cols: dict[int, tuple[int, int]]) -> RoomKey:
+    return tuple(sorted((c, v, h) for c, (v, h) in cols.items()))
+
+
+# Caches keyed by id(deck): hashing a pydantic Deck costs tens of microseconds.
+_ROTS: dict[int, dict[int, tuple[dict[tuple[int, int], int], ...]]] = {}
+_FITS: dict[int, dict[tuple[RoomKey, int], Fit | None]] = {}
+_FIT_CACHE_LIMIT = 300_000
+
+
+def _plan_rots(deck: Deck) -> dict[int, tuple[dict[tuple[int, int], int], ...]]:
+    rots = _ROTS.get(id(deck))
+    if rots is None:
+        rots = {c.id: tuple({(x, y): h for x, y, h in r} for r in rotations(c.cells)) for c in deck.installations}
+        _ROTS[id(deck)] = rots
+    return rots
+
+
+def _die_cost(k: int) -> float:
+    """Expected dice to draw for a slot that accepts k of the six values (dampened)."""
+    return 1.0 if k >= 3 else 1.35 if k == 2 else 2.1
+
+
+def fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
+    """The cheapest way for the workroom ``key`` to grow into ``card`` (None: impossible)."""
+    cache = _FITS.setdefault(id(deck), {})
+    k = (key, card)
+    if k in cache:
+        return cache[k]
+    if len(cache) > _FIT_CACHE_LIMIT:
+        cache.clear()
+    out = cache[k] = _fit(key, card, deck)
+    return out
+
+
+def _fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
+    plan = deck.installation(card)
+    rots = _plan_rots(deck)[card]
+    if not key:
+        cost = 0.0
+        for _x, _y, h in plan.cells:
+            cost += 1.2 + (h - 1) * _die_cost(1)
+        return Fit(plan.dice, cost - 0.2, frozenset(range(1, 7)))
+    dice = [(c % W, c // W, v, h) for c, v, h in key]
+    have = sum(d[3] for d in dice)
+    if have > plan.dice:
+        return None
+    ax, ay = dice[0][0], dice[0][1]
+    best: float | None = None
+    useful: set[int] = set()
+    for rot in rots:
+        for px, py in rot:
+            dx, dy = px - ax, py - ay
+            placed: dict[tuple[int, int], tuple[int, int]] = {}
+            ok = True
+            for x, y, v, h in dice:
+                target = rot.get((x + dx, y + dy), 0)
+                if target < h:
+                    ok = False
+                    break
+                placed[(x + dx, y + dy)] = (v, h)
+            if not ok:
+                continue
+            fixed = {y * _GRID + x: v for (x, y), (v, _h) in placed.items()}
+            if not completable([y * _GRID + x for x, y in rot], fixed, _NB):
+                continue
+            cost = 0.0
+            here: set[int] = set()
+            for (x, y), height in rot.items():
+                col = placed.get((x, y))
+                if col is not None:
+                    missing = height - col[1]
+                    if missing:
+                        cost += missing * _die_cost(1)
+                        here.add(col[0])
+                    continue
+                dom: frozenset[int] | None = None
+                for n in _NB[y * _GRID + x]:
+                    v = fixed.get(n)
+                    if v is not None:
+                        dom = _NEAR[v] if dom is None else dom & _NEAR[v]
+                k = 3 if dom is None else len(dom)
+                cost += _die_cost(k) + (height - 1) * _die_cost(1)
+                if dom is not None:
+                    here |= dom
+            useful |= here
+            if best is None or cost < best:
+                best = cost
+    if best is None:
+        return None
+    return Fit(plan.dice - have, best, frozenset(useful))
+
+
+# Value of one's own dice lying on an artist card, by kind (what the action is worth).
+_ARTIST_VALUE = {
+    ArtistKind.MARC: 0.95,
+    ArtistKind.BOCCIONI: 0.7,
+    ArtistKind.MALEVICH: 0.6,
+    ArtistKind.POPOVA: 0.45,
+    ArtistKind.LA_FRESNAYE: 0.4,
+    ArtistKind.ROZANOVA: 0.45,
+    ArtistKind.PASCIN: 0.35,
+    ArtistKind.GRIS: 0.3,
+}
+
+
+def artist_value(kind: ArtistKind) -> float:
+    return _ARTIST_VALUE[kind]
+
+
+def museum_room(game: Game) -> int:
+    """Dice the museum still takes."""
+    museum = game.state.museum
+    return sum(max(0, h - (len(museum[c].owners) if c in museum else 0)) for c, h in game.museum_heights().items())
+
+
+def turns_left(game: Game) -> float:
+    """Rough number of turns each player still gets (the game's clock)."""
+    s = game.state
+    most = max(len(p.completed) for p in s.players)
+    by_cards = 3.0 * (INSTALLATIONS_TO_END - most) - 1.0
+    players = max(1, len(game.active_players()))
+    by_museum = museum_room(game) / (0.8 * players)
+    return max(0.5, min(by_cards, by_museum))
+
+
+@dataclass(slots=True)
+class Plan:
+    """A workroom's best target: card, value now, turns to finish."""
+
+    card: int | None
+    value: float
+    turns: float
+
+
+def plan_value(fitted: Fit, points: float, horizon: float, risk: float) -> tuple[float, float]:
+    turns = fitted.cost / DICE_PER_TURN
+    v = points * GAMMA**turns * (1.0 - risk)
+    if turns > horizon + 0.5:
+        v *= LATE
+    return v, turns
+
+
+def card_worth(game: Game, card: int, room_left: int) -> float:
+    plan = game.deck.installation(card)
+    bonus = min(len(plan.bonus), room_left) * BONUS_DIE + max(0, len(plan.bonus) - room_left) * 0.4
+    return plan.points + bonus
+
+
+def rooms_value(
+    game: Game,
+    seat: int,
+    offer: Iterable[int],
+    horizon: float,
+    risks: dict[int, float] | None = None,
+    room_left: int = 99,
+) -> tuple[float, list[Plan]]:
+    """Best joint value of a seat's two workrooms aimed at different offered cards."""
+    deck = game.deck
+    rooms = game.state.players[seat].workrooms
+    cards = list(offer)
+    options: list[list[tuple[float, int | None, float]]] = []
+    for cols in rooms:
+        key = room_key(cols)
+        opts: list[tuple[float, int | None, float]] = [(0.0, None, 99.0)]
+        for c in cards:
+            f = fit(key, c, deck)
+            if f is None:
+                continue
+            v, t = plan_value(f, card_worth(game, c, room_left), horizon, (risks or {}).get(c, 0.0))
+            if not key:
+                v *= 0.6  # an empty room is only a possibility
+            opts.append((v, c, t))
+        options.append(opts)
+    best = (-1.0, [Plan(None, 0.0, 99.0), Plan(None, 0.0, 99.0)])
+    for a in options[0]:
+        for b in options[1]:
+            if a[1] is not None and a[1] == b[1]:
+                continue
+            total = a[0] + b[0]
+            if total > best[0]:
+                best = (total, [Plan(a[1], a[0], a[2]), Plan(b[1], b[0], b[2])])
+    return best
+
+
+def useful_values(game: Game, seat: int, plans: list[Plan]) -> set[int]:
+    out: set[int] = set()
+    for room, plan in zip(game.state.players[seat].workrooms, plans, strict=True):
+        if plan.card is None:
+            continue
+        f = fit(room_key(room), plan.card, game.deck)
+        if f is not None:
+            out |= f.useful
+    return out

@@ -1,0 +1,464 @@
+"""The strong player: plans its whole turn with a beam search over the turn's actions.
+
+Each candidate sequence of actions (placements, artist placements and uses, completions,
+museum moves, abandons) is played out on a copy of the game and the position reached is
+valued by ``evaluate``: score plus what workrooms, card dice, artist dice and storage
+promise, minus the same for the opponents, with the end of the game valued exactly.
+
+No peeking: the copy's hidden parts (installation and artist deck order, the generator)
+are re-shuffled from the player's own generator before searching, cards drawn during the
+plan are treated as unknown (no move uses them, the valuation ignores them), and a plan
+stops at the roll.  ``choose`` follows the plan and plans again after anything new
+appears (a card drawn, the roll) or when the game is not where the plan expected.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..cards import ARTIST_NAMES
+from ..game import Game
+from ..geometry import WORKROOM_SIZE
+from ..moves import (
+    CARD,
+    Abandon,
+    Complete,
+    EndTurn,
+    Move,
+    Place,
+    Switch,
+    ToArtist,
+    ToMuseum,
+    Undo,
+    UseArtist,
+)
+from ..state import INSTALLATIONS_TO_END, STORAGE_SLOTS
+from . import evaluate as ev
+from .greedy import GreedyPlayer
+
+_START_CELL = 2 * WORKROOM_SIZE + 2  # c3: where a new structure starts (position never matters)
+WIN = 1000.0
+
+
+@dataclass(slots=True)
+class _Node:
+    game: Game
+    moves: list[Move]
+    value: float = 0.0
+    keep: tuple[int, ...] = ()
+    can_end: bool = False
+    stop: bool = False  # new information appeared (the roll): the plan ends here
+    forbidden: frozenset[int] = frozenset()  # artist slots holding a card drawn during the plan
+    draws: list[bool] = field(default_factory=list)  # per move: did it draw a card / roll
+
+
+class _Context:
+    """What stays fixed during one search: who plans, what was visible at the start."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.visible_offer = frozenset(c for c in game.state.offer if c is not None)
+        self.opponents = [o for o in game.active_players() if o != seat]
+        self._opp_cache: dict[tuple, float] = {}
+        self._risk_cache: dict[tuple, dict[int, float]] = {}
+
+    def offer(self, game: Game) -> list[int]:
+        return [c for c in game.state.offer if c is not None and c in self.visible_offer]
+
+    def risks(self, game: Game, offer: list[int], horizon: float) -> dict[int, float]:
+        """Chance that an opponent completes each offered card before we do."""
+        key = (tuple(offer), round(horizon, 1))
+        got = self._risk_cache.get(key)
+        if got is not None:
+            return got
+        out: dict[int, float] = {}
+        for c in offer:
+            keep = 1.0
+            for o in self.opponents:
+                best = 99.0
+                for cols in game.state.players[o].workrooms:
+                    if not cols:
+                        continue
+                    f = ev.fit(ev.room_key(cols), c, game.deck)
+                    if f is not None:
+                        best = min(best, f.cost / ev.DICE_PER_TURN)
+                p = 0.5 if best <= 1.0 else 0.3 if best <= 2.0 else 0.12 if best <= 3.5 else 0.0
+                keep *= 1.0 - p
+            out[c] = 1.0 - keep
+        self._risk_cache[key] = out
+        return out
+
+    def opponent_rooms(self, game: Game, seat: int, offer: list[int], horizon: float, room_left: int) -> float:
+        key = (seat, tuple(offer), round(horizon, 1), min(room_left, 4))
+        got = self._opp_cache.get(key)
+        if got is None:
+            got = self._opp_cache[key] = ev.rooms_value(game, seat, offer, horizon, None, room_left)[0]
+        return got
+
+
+def _artists_value(game: Game, seat: int, forbidden: frozenset[int]) -> float:
+    total = 0.0
+    for slot, a in enumerate(game.state.artists):
+        if a.owner != seat or a.card is None or slot in forbidden:
+            continue
+        # Low dice are easier to bump off before they can be used.
+        total += ev.artist_value(game.deck.artist(a.card).artist) * (0.7 + 0.05 * a.value)
+    return total
+
+
+def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon: float, room_left: int) -> float:
+    p = game.state.players[seat]
+    value = float(game.score(seat))
+    if seat == ctx.seat:
+        value += ev.rooms_value(game, seat, offer, horizon, ctx.risks(game, offer, horizon), room_left)[0]
+    else:
+        value += ctx.opponent_rooms(game, seat, offer, horizon, room_left)
+    card_die = ev.CARD_DIE if room_left > 0 else 0.3
+    value += min(p.card_dice(), room_left + 1) * card_die
+    value += _artists_value(game, seat, frozenset())
+    value += 0.25 * len(p.storage)
+    if p.supply < 4:
+        value -= 0.4 * (4 - p.supply)
+    return value
+
+
+def _final_value(game: Game, seat: int) -> float:
+    """The game ends after this turn: win, share or lose, plus the margin as a tie-break."""
+    scores = game.scores()
+    others = max(scores[o] for o in game.active_players() if o != seat)
+    winners = game.winners()
+    margin = scores[seat] - others
+    if winners == [seat]:
+        return WIN + margin
+    if seat in winners:
+        return WIN / 2 + margin
+    return -WIN + margin
+
+
+def evaluate(game: Game, ctx: _Context, forbidden: frozenset[int]) -> tuple[float, tuple[int, ...]]:
+    """Value of ending the turn now (for ``ctx.seat``) and the dice to keep in storage."""
+    s = game.state
+    seat = ctx.seat
+    if any(len(p.completed) >= INSTALLATIONS_TO_END for p in s.players) or game.is_museum_complete():
+        return _final_value(game, seat), _keep_any(game)
+    horizon = ev.turns_left(game)
+    room_left = ev.museum_room(game)
+    offer = ctx.offer(game)
+    mine = _seat_value(game, seat, ctx, offer, horizon, room_left)
+    mine -= _artists_value(game, seat, frozenset()) - _artists_value(game, seat, forbidden)
+    opps = [_seat_value(game, o, ctx, offer, horizon, room_left) for o in ctx.opponents]
+    value = mine - (0.6 * max(opps) + 0.4 * sum(opps) / len(opps)) if opps else mine
+    # Being close to the end when ahead is good: the clock then works for us.
+    keep_value, keep = _keep(game, ctx, offer, horizon, room_left)
+    return value + keep_value, keep
+
+
+def _keep_any(game: Game) -> tuple[int, ...]:
+    return tuple(sorted(game.state.players[game.current_player].storeroom, reverse=True)[:STORAGE_SLOTS])
+
+
+def _keep(game: Game, ctx: _Context, offer: list[int], horizon: float, room_left: int) -> tuple[float, tuple[int, ...]]:
+    store = game.state.players[ctx.seat].storeroom
+    if not store:
+        return 0.0, ()
+    _v, plans = ev.rooms_value(game, ctx.seat, offer, horizon, None, room_left)
+    useful = ev.useful_values(game, ctx.seat, plans)
+    ranked = sorted(store, key=lambda v: (v in useful, v), reverse=True)[:STORAGE_SLOTS]
+    value = sum(0.5 if v in useful else 0.15 for v in ranked)
+    return value, tuple(ranked)
+
+
+def _die_value(game: Game, move: Place | ToMuseum) -> int:
+    d = move.die
+    if d.kind == CARD:
+        v = game.state.players[game.current_player].completed[d.card].dice[d.space]
+        assert v is not None
+        return v
+    return d.value
+
+
+class StrongPlayer:
+    """Plans the whole turn (beam search over actions, valued by ``evaluate``)."""
+
+    name = "strong"
+
+    def __init__(
+        self, seed: int = 0, beam: int = 5, depth: int = 12, budget: int = 1000, turn_budget: int = 1400
+    ) -> None:
+        self.seed = seed
+        self.beam = beam
+        self.depth = depth
+        # Positions valued per plan and per turn (replans included): deterministic stand-ins
+        # for a time limit.
+        self.budget = budget
+        self.turn_budget = turn_budget
+        self._spent: tuple[tuple[int, int], int] = ((-1, -1), 0)  # ((seat, turn), positions valued)
+        self._plan: list[Move] = []
+        self._draws: list[bool] = []
+        self._at: tuple[int, int, int] | None = None  # (seat, turn, log length) where _plan[0] applies
+        self._fallback = GreedyPlayer(seed)
+        self._last_spent = 0
+
+    # --- public API -------------------------------------------------------------------
+
+    def plan_turn(self, game: Game) -> list[Move]:
+        """The rest of this turn as moves that apply in order (ending with ``end`` when the
+        turn can end; a turn still waiting for its roll is planned up to the roll)."""
+        return list(self._search(game)[0])
+
+    def choose(self, game: Game) -> Move:
+        if self._at is not None and self._plan:
+            seat, turn, at = self._at
+            if (seat, turn, at) == (game.current_player, game.state.turn, len(game.log)) and (
+                self._plan[0] in game.legal_moves()
+            ):
+                return self._next(game)
+        turn = (game.current_player, game.state.turn)
+        used = self._spent[1] if self._spent[0] == turn else 0
+        budget = max(self.budget // 5, min(self.budget, self.turn_budget - used))
+        moves, draws = self._search(game, budget)
+        self._spent = (turn, used + self._last_spent)
+        self._plan, self._draws = moves, draws
+        self._at = (game.current_player, game.state.turn, len(game.log))
+        if not self._plan or self._plan[0] not in game.legal_moves():
+            self._plan = []
+            return self._fallback.choose(game)
+        return self._next(game)
+
+    def explain(self, game: Game) -> str:
+        """One line: why the plan's main action is good (for hints)."""
+        if game.is_over:
+            return "the game is over"
+        moves = self.plan_turn(game)
+        return describe(game, moves)
+
+    # --- internals --------------------------------------------------------------------
+
+    def _next(self, game: Game) -> Move:
+        move = self._plan.pop(0)
+        drew = self._draws.pop(0)
+        if drew or isinstance(move, EndTurn):
+            self._plan, self._draws, self._at = [], [], None  # something new: plan again next time
+        else:
+            self._at = (game.current_player, game.state.turn, len(game.log) + 1)
+        return move
+
+    def _hidden_shuffled(self, game: Game) -> Game:
+        """A copy whose hidden parts are re-drawn from our own generator (no peeking)."""
+        rng = random.Random(f"{self.seed}:{game.current_player}:{game.state.turn}:{len(game.log)}")
+        g = game.clone()
+        rng.shuffle(g.state.installation_deck)
+        rng.shuffle(g.state.artist_deck)
+        g.state.rng = rng.getrandbits(64)
+        return g
+
+    def _search(self, game: Game, budget: int | None = None) -> tuple[list[Move], list[bool]]:
+        budget = self.budget if budget is None else budget
+        self._last_spent = 0
+        if game.is_over:
+            return [], []
+        root_game = self._hidden_shuffled(game)
+        ctx = _Context(root_game, game.current_player)
+        root = _Node(root_game, [])
+        self._value(root, ctx)
+        best: _Node | None = root if root.can_end else None
+        beam = [root]
+        seen: set[tuple] = {self._key(root_game)}
+        spent = 0
+        for _ in range(self.depth):
+            children: list[_Node] = []
+            for node in beam:
+                for child in self._expand(node, seen):
+                    self._value(child, ctx)
+                    spent += 1
+                    children.append(child)
+                    if (child.can_end or child.stop) and (best is None or child.value > best.value):
+                        best = child
+                if spent >= budget:
+                    break
+            if not children or spent >= budget:
+                break
+            children.sort(key=lambda n: n.value, reverse=True)
+            beam = [c for c in children if not c.stop][: self.beam]
+            if not beam:
+                break
+        self._last_spent = spent
+        if best is None:
+            return [], []
+        moves = list(best.moves)
+        draws = list(best.draws)
+        if best.can_end:
+            moves.append(EndTurn(best.keep))
+            draws.append(True)
+        return moves, draws
+
+    def _value(self, node: _Node, ctx: _Context) -> None:
+        g = node.game
+        node.can_end = g.has_rolled() and not g.is_abandoning() and not node.stop
+        value, keep = evaluate(g, ctx, node.forbidden)
+        if node.can_end or node.stop:
+            node.value, node.keep = value, keep
+        else:
+            node.value = value - 0.01  # mid-abandon: still valued, never a place to stop
+        if node.stop:
+            node.keep = ()
+
+    @staticmethod
+    def _key(g: Game) -> tuple:
+        s = g.state
+        me = s.players[s.current]
+        return (
+            tuple(ev.room_key(w) for w in me.workrooms),
+            tuple(me.storeroom),
+            tuple(tuple(c.dice) for c in me.completed),
+            tuple(sorted((c, col.value, len(col.owners)) for c, col in s.museum.items())),
+            tuple((a.card, a.owner, a.value, a.count) for a in s.artists),
+            tuple(s.offer),
+            tuple(s.pool),
+            s.rolled,
+        )
+
+    def _candidates(self, node: _Node) -> list[Move]:
+        g = node.game
+        me = g.state.players[g.current_player]
+        visible = set(g.state.offer)
+        out: list[Move] = []
+        seen: set[tuple] = set()
+        for m in g.legal_moves():
+            if isinstance(m, Undo | EndTurn):
+                continue
+            if isinstance(m, Place):
+                if not me.workrooms[m.room] and m.cell != _START_CELL:
+                    continue
+                k: tuple = ("p", m.room, m.cell, _die_value(g, m))
+            elif isinstance(m, ToMuseum):
+                k = ("m", m.cell, _die_value(g, m))
+            elif isinstance(m, ToArtist):
+                if m.slot in node.forbidden or any(d.kind == CARD for d in m.dice):
+                    continue
+                k = ("a", m.slot, m.dice)
+            elif isinstance(m, UseArtist):
+                if m.slot in node.forbidden:
+                    continue
+                k = ("u", m)
+            elif isinstance(m, Complete):
+                if m.card not in visible:
+                    continue
+                k = ("c", m)
+            else:  # Abandon, Release, Switch
+                k = ("o", m)
+            if k in seen:
+                continue
+            seen.add(k)
+            out.append(m)
+        return out
+
+    def _expand(self, node: _Node, seen: set[tuple]) -> list[_Node]:
+        g = node.game
+        out = []
+        for m in self._candidates(node):
+            c = g.clone()
+            before_artists = [a.card for a in c.state.artists]
+            before_offer = list(c.state.offer)
+            rolled = c.has_rolled()
+            c.apply(m)
+            key = self._key(c)
+            if key in seen:
+                continue
+            seen.add(key)
+            changed = frozenset(i for i, a in enumerate(c.state.artists) if a.card != before_artists[i])
+            drew = bool(changed) or c.state.offer != before_offer
+            stop = not rolled and c.has_rolled()
+            out.append(
+                _Node(
+                    c,
+                    [*node.moves, m],
+                    forbidden=node.forbidden | changed,
+                    stop=stop,
+                    draws=[*node.draws, drew or stop],
+                )
+            )
+        return out
+
+
+# --- explaining a plan -----------------------------------------------------------------
+
+
+def _card_text(game: Game, card: int) -> str:
+    plan = game.deck.installation(card)
+    return f"#{card} '{plan.name}'"
+
+
+def describe(game: Game, moves: list[Move]) -> str:
+    """A one-line reason for a planned turn, naming its most important action."""
+    if not moves:
+        return "nothing useful to do: end the turn"
+    completes = [m for m in moves if isinstance(m, Complete)]
+    museum = [m for m in moves if isinstance(m, ToMuseum)]
+    places = [m for m in moves if isinstance(m, Place)]
+    uses = [m for m in moves if isinstance(m, UseArtist)]
+    artists = [m for m in moves if isinstance(m, ToArtist)]
+    parts: list[str] = []
+    if completes:
+        m = completes[0]
+        plan = game.deck.installation(m.card)
+        parts.append(f"completes {_card_text(game, m.card)} for {plan.points} points with w{m.room + 1}")
+    if museum:
+        n = len(museum)
+        parts.append(f"puts {n} card {'die' if n == 1 else 'dice'} in the museum for {2 * n} points")
+    if places and not completes:
+        rooms = sorted({m.room for m in places})
+        target = _target_text(game, moves, rooms)
+        dice = len(places)
+        parts.append(
+            f"builds {' and '.join(f'w{r + 1}' for r in rooms)} with {dice} {'die' if dice == 1 else 'dice'}{target}"
+        )
+    if uses and not parts:
+        card = game.artist_card(uses[0].slot)
+        name = ARTIST_NAMES[card.artist] if card else "an artist"
+        parts.append(f"uses {name} ({uses[0]})")
+    if artists and not parts:
+        m = artists[0]
+        card = game.artist_card(m.slot)
+        slot = game.state.artists[m.slot]
+        name = ARTIST_NAMES[card.artist] if card else "an artist"
+        bump = f", bumping p{slot.owner + 1}'s dice" if slot.owner is not None else ""
+        parts.append(f"puts {len(m.dice)} dice on {name}{bump} for a later turn")
+    if any(isinstance(m, Abandon) for m in moves) and not completes:
+        parts.append("abandons a workroom that no offered card fits")
+    if not parts:
+        end = moves[-1]
+        if isinstance(end, EndTurn) and end.keep:
+            return f"keeps {' and '.join(map(str, end.keep))} in storage for next turn: nothing better fits now"
+        if any(isinstance(m, Switch) for m in moves):
+            return "tidies up (" + ", ".join(str(m) for m in moves) + ")"
+        return "nothing useful to do: end the turn"
+    return "; ".join(parts)
+
+
+def _target_text(game: Game, moves: list[Move], rooms: list[int]) -> str:
+    """' toward #7 'Broken Arch' (3 points, 2 dice to go)' for the first built room."""
+    g = game.clone()
+    for m in moves:
+        if isinstance(m, EndTurn):
+            break
+        try:
+            g.apply(m)
+        except ValueError:
+            break
+    seat = game.current_player
+    offer = [c for c in game.state.offer if c is not None]
+    _v, plans = ev.rooms_value(g, seat, offer, ev.turns_left(g), None, ev.museum_room(g))
+    for r in rooms:
+        card = plans[r].card
+        if card is None:
+            continue
+        f = ev.fit(ev.room_key(g.state.players[seat].workrooms[r]), card, g.deck)
+        if f is None:
+            continue
+        pts = g.deck.installation(card).points
+        return (
+            f" toward {_card_text(g, card)} ({pts} points, {f.remaining} {'die' if f.remaining == 1 else 'dice'} to go)"
+        )
+    return ""

@@ -1,0 +1,86 @@
+"""Helpers for the asynchronous-play tests: a bot on a hand-driven clock, waiting for DMs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.client import CubistBot
+from bot.standin import Player, StandIn
+from engine import Game
+
+from .conftest import Table
+
+HOUR = 3600.0
+MANAGE_CHANNELS = 1 << 4
+
+
+class FakeClock:
+    """The bot's clock: only moves when the test says so."""
+
+    def __init__(self, start: datetime) -> None:
+        self.t = start.timestamp()
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+    def set(self, when: datetime) -> None:
+        assert when.timestamp() >= self.t
+        self.t = when.timestamp()
+
+
+def utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)  # type: ignore[misc]
+
+
+def make_clocked_bot(db: Path, clock: FakeClock) -> CubistBot:
+    return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None)
+
+
+async def wait_until(condition: Callable[[], object], timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise TimeoutError("condition not met")
+        await asyncio.sleep(0.01)
+
+
+def dms(server: StandIn, user: Player, fragment: str) -> list:
+    return [m for m in server.dms(user) if fragment in m.content]
+
+
+async def wait_dm(server: StandIn, user: Player, fragment: str, count: int = 1) -> list:
+    await wait_until(lambda: len(dms(server, user, fragment)) >= count)
+    return dms(server, user, fragment)
+
+
+def custom_ids(message) -> list[str]:
+    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
+
+
+async def start_game(table: Table, players: int = 2, **options: object) -> tuple[int, Game, list[Player]]:
+    a = table.users[0]
+    await a.slash(table.channel, "cubist new", players=players, **options)
+    for u in table.users[1:players]:
+        await u.slash(table.channel, "cubist join")
+    r = await a.slash(table.channel, "cubist start")
+    assert not r.failed
+    await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
+    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    assert record is not None
+    record, game = await table.bot.service.game(record.id)
+    by_id = {u.id: u for u in table.users}
+    seated = [by_id[s.user_id] for s in record.seats]
+    # The first player's turn-start DM goes out right after the announcement.
+    await wait_dm(table.standin, seated[game.current_player], "Your turn in Cubist")
+    return record.id, game, seated
+
+
+async def poll(table: Table) -> int:
+    return await table.bot.reminders.poll_once()  # type: ignore[attr-defined]

@@ -1,0 +1,147 @@
+"""Computer players: legality, determinism, finished games, turn plans, hints, a small tournament.
+
+No timing here: speed is measured by ``python -m benchmarks ai``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import EndTurn, Game, IllegalMove
+from engine.players import GreedyPlayer, RandomPlayer, StrongPlayer, make_player
+from engine.players.tournament import play_one, run_match, wilson
+
+LEVELS = ("random", "greedy", "strong")
+
+
+def _play(levels: list[str], seed: int, *, check: bool = True, max_turns: int = 400) -> Game:
+    game = Game.new(len(levels), seed)
+    bots = [make_player(level, seed * 10 + i) for i, level in enumerate(levels)]
+    while not game.is_over and game.state.turn < max_turns:
+        move = bots[game.current_player].choose(game)
+        if check:
+            assert move in game.legal_moves(), f"{levels[game.current_player]} chose unlisted {move}"
+        game.apply(move)
+    return game
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_every_player_makes_only_legal_moves_and_games_finish(seed: int) -> None:
+    game = _play(["strong", "greedy", "random"], seed)
+    assert game.is_over
+    assert game.check_invariants() == []
+    game = _play(["random", "strong"], seed + 10)
+    assert game.is_over
+
+
+def test_four_player_game_with_two_strong_players_finishes() -> None:
+    game = _play(["strong", "greedy", "strong", "greedy"], 7)
+    assert game.is_over and game.winners()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_players_are_deterministic_for_a_seed(level: str) -> None:
+    a = _play([level, "greedy"], 3, check=False)
+    b = _play([level, "greedy"], 3, check=False)
+    assert a.log == b.log and a.scores() == b.scores()
+
+
+def _positions(count: int, seed: int = 5) -> list[Game]:
+    """Copies of positions where the strong player is to move, from a strong-vs-greedy game."""
+    out = []
+    game = Game.new(2, seed)
+    bots = [StrongPlayer(1), GreedyPlayer(2)]
+    while not game.is_over and len(out) < count:
+        if game.current_player == 0:
+            out.append(game.clone())
+        game.apply(bots[game.current_player].choose(game))
+    return out
+
+
+def test_plan_turn_applies_in_order_and_ends_the_turn() -> None:
+    player = StrongPlayer(4)
+    positions = _positions(25)
+    assert len(positions) == 25
+    for game in positions:
+        plan = player.plan_turn(game)
+        assert plan, "a turn always has at least one move"
+        copy = game.clone()
+        seat, turn = copy.current_player, copy.state.turn
+        for move in plan:
+            try:
+                copy.apply(move)
+            except IllegalMove as e:  # pragma: no cover - the assertion message is the point
+                pytest.fail(f"plan {[str(m) for m in plan]} broke at {move}: {e}")
+        if isinstance(plan[-1], EndTurn):
+            assert copy.is_over or (copy.state.turn, copy.current_player) != (turn, seat)
+        else:  # planned up to the roll
+            assert game.has_rolled() is False
+
+
+def test_plan_does_not_depend_on_hidden_information() -> None:
+    """Reordering the unseen decks and the generator must not change the plan."""
+    player = StrongPlayer(9)
+    for game in _positions(8, seed=8):
+        other = game.clone()
+        other.state.installation_deck.reverse()
+        other.state.artist_deck[:] = other.state.artist_deck[::-1]
+        other.state.rng ^= 0x5DEECE66D
+        assert player.plan_turn(game) == player.plan_turn(other)
+
+
+def test_choose_follows_the_plan_until_something_new_appears() -> None:
+    game = _positions(6, seed=11)[-1]
+    player = StrongPlayer(2)
+    plan = player.plan_turn(game)
+    first = player.choose(game)
+    assert first == plan[0]
+
+
+def test_explain_gives_a_one_line_reason() -> None:
+    player = StrongPlayer(3)
+    for game in _positions(6, seed=12):
+        text = player.explain(game)
+        assert text and "\n" not in text
+
+
+def test_explain_names_a_completion() -> None:
+    player = StrongPlayer(3)
+    for game in _positions(40, seed=13):
+        plan = player.plan_turn(game)
+        if any(type(m).__name__ == "Complete" for m in plan):
+            text = player.explain(game)
+            assert text.startswith("completes #") and "points with w" in text
+            return
+    pytest.skip("no completion in the sampled positions")
+
+
+def test_make_player_levels() -> None:
+    assert isinstance(make_player("random", 1), RandomPlayer)
+    assert isinstance(make_player("Greedy", 1), GreedyPlayer)
+    assert isinstance(make_player("strong", 1), StrongPlayer)
+    with pytest.raises(ValueError, match="unknown player level"):
+        make_player("expert", 1)
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_shared_victory_counts_as_a_fraction() -> None:
+    record = play_one("greedy", "random", 2, 1, 0)
+    record.winners = [0, 1]
+    assert record.a_share == 0.5
+
+
+def test_small_tournament_greedy_beats_random() -> None:
+    result = run_match("greedy", "random", 20, 2, seed=100, workers=1)
+    assert result.games == 20 and all(r.finished for r in result.records)
+    assert result.win_rate >= 0.8
+
+
+def test_small_tournament_strong_beats_greedy_more_often_than_not() -> None:
+    # Fixed seeds and deterministic players: this sample is the same on every run.
+    result = run_match("strong", "greedy", 10, 2, seed=200, workers=1)
+    assert result.win_rate > 0.5, [(r.scores, r.seat_a) for r in result.records]

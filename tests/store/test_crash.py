@@ -1,0 +1,135 @@
+"""Crash safety: a child process applies moves in a loop and is SIGKILLed at random moments,
+many times.  After every kill the file passes SQLite's integrity check, every game loads and
+its snapshot equals the replay of its moves, and every move the child reported as committed
+is there."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.store import Status, Store
+
+ROOT = Path(__file__).resolve().parents[2]
+KILLS = 20
+
+
+class Child:
+    """The child process, with its stdout collected by a thread (complete lines only)."""
+
+    def __init__(self, db: Path, seed: int, stderr: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self._err = stderr.open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.store.crash_child", str(db), str(seed)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=self._err,
+        )
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            line = raw.decode()
+            if not line.endswith("\n"):  # cut off by the kill: never counted as reported
+                break
+            if line == "ready\n":
+                self.ready.set()
+            else:
+                self.lines.append(line.rstrip("\n"))
+
+    def kill(self) -> int | None:
+        """SIGKILLs the child; returns its exit status if it had already exited on its own."""
+        early = self.proc.poll()
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._thread.join(timeout=10)
+        self._err.close()
+        return early
+
+
+def check_after_kill(db: Path, reported: dict[tuple[int, int], str], started: set[int]) -> int:
+    """Checks the database after a kill; returns the number of finished games."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        conn.close()
+
+    async def verify() -> None:
+        store = await Store.open(db, cache_size=0)  # what the restarted bot does (migrating if needed)
+        try:
+            assert await store.verify_all(list(Status)) == []
+            for rec in await store.list_games(list(Status)):
+                if rec.seed is not None:
+                    await store.load_game(rec.id)
+        finally:
+            await store.close()
+
+    asyncio.run(verify())
+    conn = sqlite3.connect(db)
+    try:
+        stored = {(g, p): m for g, p, m in conn.execute("SELECT game_id, ply, move FROM moves")}
+        games = {r[0] for r in conn.execute("SELECT id FROM games WHERE seed IS NOT NULL")}
+        # A finished game has its results, written in the same transaction as its last move.
+        unscored = conn.execute(
+            "SELECT g.id FROM games g WHERE g.status = 'finished'"
+            " AND (SELECT count(*) FROM results r WHERE r.game_id = g.id) != g.players"
+        ).fetchall()
+        finished = conn.execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0]
+    finally:
+        conn.close()
+    lost = {k: v for k, v in reported.items() if stored.get(k) != v}
+    assert not lost, f"moves reported as committed but missing or different: {sorted(lost.items())[:5]}"
+    assert started <= games
+    assert unscored == []
+    return int(finished)
+
+
+@pytest.mark.slow
+def test_sigkill_never_loses_a_committed_move(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    rng = random.Random(20240607)
+    reported: dict[tuple[int, int], str] = {}
+    started: set[int] = set()
+    deadline = time.monotonic() + 60
+    for run in range(KILLS):
+        child = Child(db, seed=run, stderr=tmp_path / f"child{run}.err")
+        try:
+            if run % 4 == 0:
+                # Any moment after spawning: start-up, migration, set-up of games, or play.
+                time.sleep(rng.uniform(0.0, 1.0))
+            else:
+                assert child.ready.wait(timeout=30), "the child never got ready"
+                time.sleep(rng.uniform(0.0, 0.5))
+        finally:
+            early = child.kill()
+        err = (tmp_path / f"child{run}.err").read_text()
+        assert early is None, f"the child exited by itself ({early}): {err}"
+        for line in child.lines:
+            kind, *rest = line.split(" ", 3)
+            if kind == "M":
+                game_id, ply, move = int(rest[0]), int(rest[1]), rest[2]
+                assert (game_id, ply) not in reported, f"ply {ply} of game {game_id} committed twice"
+                reported[(game_id, ply)] = move
+            else:
+                started.add(int(rest[0]))
+        check_after_kill(db, reported, started)
+        assert time.monotonic() < deadline, "the crash test is far slower than it should be"
+    assert len(reported) >= 50, "the children hardly got to play: the test exercised little"
