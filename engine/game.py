@@ -688,14 +688,18 @@ class Game:
                 m,
             )
 
-    def _check_artist(self, m: ToArtist) -> None:
-        s = self.state
+    def _artist_at(self, m: ToArtist | UseArtist) -> tuple[ArtistSlot, ArtistCard]:
+        """The slot a move names and its card, or IllegalMove."""
         if not 0 <= m.slot < ARTIST_SLOTS:
             raise IllegalMove(f"there is no artist card {m.slot + 1}: they are numbered 1 to 4", m)
-        a = s.artists[m.slot]
+        a = self.state.artists[m.slot]
         if a.card is None:
             raise IllegalMove(f"artist slot {m.slot + 1} is empty", m)
-        card = self.deck.artist(a.card)
+        return a, self.deck.artist(a.card)
+
+    def _check_artist(self, m: ToArtist) -> None:
+        s = self.state
+        a, card = self._artist_at(m)
         if len(m.dice) != card.dice:
             raise IllegalMove(f"{card.display_name} takes exactly {card.dice} dice, not {len(m.dice)}", m)
         if s.pool and not any(d.kind == POOL for d in m.dice):
@@ -731,12 +735,7 @@ class Game:
 
     def _check_use(self, m: UseArtist) -> None:
         s = self.state
-        if not 0 <= m.slot < ARTIST_SLOTS:
-            raise IllegalMove(f"there is no artist card {m.slot + 1}: they are numbered 1 to 4", m)
-        a = s.artists[m.slot]
-        if a.card is None:
-            raise IllegalMove(f"artist slot {m.slot + 1} is empty", m)
-        card = self.deck.artist(a.card)
+        a, card = self._artist_at(m)
         if a.owner != s.current:
             raise IllegalMove(
                 f"you have no dice on {card.display_name} (artist {m.slot + 1}): "
