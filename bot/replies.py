@@ -58,10 +58,15 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
 async def send_error(interaction: discord.Interaction, message: str) -> None:
     """An ephemeral answer, whether or not the interaction was deferred already."""
     message = clip(message)
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.NotFound:
+        # The interaction expired (answered after Discord's 3 s): nobody can see an answer
+        # now, and raising here only turns one late reply into a traceback storm.
+        log.warning("interaction %s expired before its answer: %s", interaction.id, message[:80])
 
 
 def whose_turn(record: GameRecord, game: Game) -> str:
