@@ -11,7 +11,7 @@ from bot.client import CubistBot
 from bot.standin import Player, StandIn
 from engine import Game
 
-from .conftest import Table
+from .conftest import Table, started
 
 HOUR = 3600.0
 MANAGE_CHANNELS = 1 << 4
@@ -60,26 +60,11 @@ async def wait_dm(server: StandIn, user: Player, fragment: str, count: int = 1) 
     return dms(server, user, fragment)
 
 
-def custom_ids(message) -> list[str]:
-    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
-
-
 async def start_game(table: Table, players: int = 2, **options: object) -> tuple[int, Game, list[Player]]:
-    a = table.users[0]
-    await a.slash(table.channel, "cubist new", players=players, **options)
-    for u in table.users[1:players]:
-        await u.slash(table.channel, "cubist join")
-    r = await a.slash(table.channel, "cubist start")
-    assert not r.failed
-    await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
-    record = await table.bot.store.active_game_for_channel(table.channel.id)
-    assert record is not None
-    record, game = await table.bot.service.game(record.id)
-    by_id = {u.id: u for u in table.users}
-    seated = [by_id[s.user_id] for s in record.seats]
+    game_id, game, seated = await started(table, players, **options)
     # The first player's turn-start DM goes out right after the announcement.
     await wait_dm(table.standin, seated[game.current_player], "Your turn in Cubist")
-    return record.id, game, seated
+    return game_id, game, seated
 
 
 async def poll(table: Table) -> int:

@@ -10,6 +10,7 @@ import pytest
 
 from bot.client import CubistBot
 from bot.standin import Channel, Guild, Player, StandIn
+from engine import Game
 
 NAMES = ("ada", "bruno", "chloe", "dmitri", "eve")
 
@@ -60,3 +61,23 @@ async def table(standin: StandIn, run_bot, tmp_path: Path) -> Table:
 
 def loads(text: str) -> dict:
     return json.loads(text)
+
+
+def custom_ids(message) -> list[str]:
+    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
+
+
+async def started(table: Table, players: int = 2, **options: object) -> tuple[int, Game, list[Player]]:
+    """A started game; returns its id, the engine game and the users in seat order."""
+    a = table.users[0]
+    await a.slash(table.channel, "cubist new", players=players, **options)
+    for u in table.users[1:players]:
+        await u.slash(table.channel, "cubist join")
+    r = await a.slash(table.channel, "cubist start")
+    assert not r.failed
+    await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
+    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    assert record is not None
+    record, game = await table.bot.service.game(record.id)
+    by_id = {u.id: u for u in table.users}
+    return record.id, game, [by_id[s.user_id] for s in record.seats]

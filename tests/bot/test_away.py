@@ -12,8 +12,8 @@ from PIL import Image
 
 from bot.standin import StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, custom_ids, make_clocked_bot, poll, start_game, utc
-from .conftest import NAMES, Table
+from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, start_game, utc
+from .conftest import NAMES, Table, custom_ids
 
 
 @pytest.fixture

@@ -2,25 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Game
-
-from .conftest import Table
-
-
-async def started(table: Table, players: int = 2) -> tuple[int, Game, list]:
-    """A started game; returns its id, the engine game and the users in seat order."""
-    a = table.users[0]
-    await a.slash(table.channel, "cubist new", players=players)
-    for u in table.users[1:players]:
-        await u.slash(table.channel, "cubist join")
-    r = await a.slash(table.channel, "cubist start")
-    assert not r.failed
-    await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
-    record = await table.bot.store.active_game_for_channel(table.channel.id)
-    assert record is not None
-    record, game = await table.bot.service.game(record.id)
-    by_id = {u.id: u for u in table.users}
-    return record.id, game, [by_id[s.user_id] for s in record.seats]
+from .conftest import Table, started
 
 
 async def refused(table: Table, user, command: str, fragment: str, **options) -> str:

@@ -7,12 +7,7 @@ import asyncio
 from engine import parse_move
 from engine.players import GreedyPlayer
 
-from .conftest import Table, make_bot
-from .test_bad_input import started
-
-
-def custom_ids(message) -> list[str]:
-    return [c["custom_id"] for row in message.components for c in row.get("components", []) if "custom_id" in c]
+from .conftest import Table, custom_ids, make_bot, started
 
 
 async def test_turn_post_buttons_end_turn_and_show_studio(table: Table) -> None:

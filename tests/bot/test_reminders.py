@@ -15,7 +15,6 @@ from bot.standin import StandIn
 from .asyncplay import (
     HOUR,
     FakeClock,
-    custom_ids,
     dms,
     make_clocked_bot,
     poll,
@@ -24,7 +23,7 @@ from .asyncplay import (
     wait_dm,
     wait_until,
 )
-from .conftest import NAMES, Table
+from .conftest import NAMES, Table, custom_ids
 
 
 @pytest.fixture
