@@ -20,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
         "--demo", metavar="DIR", type=Path, help="play an offline demo game and write its pictures to DIR"
     )
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="players in the demo game")
+    parser.add_argument(
+        "--computers", type=int, default=1, choices=(0, 1, 2, 3), help="of the demo's players, how many are computers"
+    )
     parser.add_argument("--seed", type=int, default=7, help="seed of the demo game")
     args = parser.parse_args(argv)
     settings = Settings()
@@ -30,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
         out = args.demo or Path("demo-out")
         if args.demo is None:
             print("No DISCORD_TOKEN in the environment or .env: playing the offline demo instead.")
-        return asyncio.run(run_demo(out, players=args.players, seed=args.seed))
+        if args.computers >= args.players:
+            parser.error("the demo needs at least one human player: --computers must be below --players")
+        return asyncio.run(run_demo(out, players=args.players, computers=args.computers, seed=args.seed))
     from .client import CubistBot
     from .discord_target import point_discord_at
 

@@ -226,6 +226,7 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
         view=game_buttons(record.id),
     )
     await bot.reminders.after_table_post(record, game, message)
+    bot.computers.wake(record, game)  # the next turn may be a computer's
 
 
 __all__ = ["announce_start", "on_button", "on_select", "play_move", "post_turn"]

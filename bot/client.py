@@ -14,6 +14,7 @@ from discord.ext import commands
 from .away import VoteButton
 from .commands import CubistCog
 from .components import GameButton, GameSelect
+from .computer import Computers
 from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService
@@ -35,6 +36,7 @@ class CubistBot(commands.Bot):
         seed: int | None = None,
         clock: Callable[[], float] = time.time,
         reminder_poll_seconds: float | None = 30.0,
+        computer_pause: float = 1.0,
         **kwargs: object,
     ) -> None:
         intents = discord.Intents.default()
@@ -51,6 +53,7 @@ class CubistBot(commands.Bot):
         # Real seconds between polls of due reminders and turn clocks (None: only when
         # ``reminders.poll_once()`` is called, as the tests do with their own clock).
         self.reminders = Reminders(self, poll_seconds=reminder_poll_seconds)
+        self.computers = Computers(self, pause=computer_pause)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
@@ -68,6 +71,7 @@ class CubistBot(commands.Bot):
         else:
             await self.tree.sync()
         self.reminders.start()
+        await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.db_path)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
@@ -78,6 +82,7 @@ class CubistBot(commands.Bot):
 
     async def close(self) -> None:
         await self.reminders.stop()
+        await self.computers.stop()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

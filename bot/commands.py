@@ -18,6 +18,7 @@ from engine import GameOptions
 
 from .actions import announce_start, play_move
 from .away import admin_move
+from .computer import advise
 from .history import move_line, recap_lines, seats_of_moves
 from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
@@ -82,6 +83,13 @@ def parse_reminder_options(
     return changes
 
 
+LEVEL_CHOICES = [
+    app_commands.Choice(name="random (easy)", value="random"),
+    app_commands.Choice(name="greedy (medium)", value="greedy"),
+    app_commands.Choice(name="strong (hard)", value="strong"),
+]
+
+
 def _can_manage(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_channels)
@@ -114,7 +122,10 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         clear_full_artist_row="Clear all four artist cards when they all hold dice (default on)",
         turn_hours="Hours a player has for a turn before the others may vote (default 72)",
         reminder_hours="Hours between DM reminders (default 12)",
+        computers="Computer players to seat now (0-3); a full table starts at once (solo play)",
+        level="How well the computer players play (default greedy)",
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -122,6 +133,8 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         clear_full_artist_row: bool = True,
         turn_hours: app_commands.Range[int, 1, 336] = 72,
         reminder_hours: app_commands.Range[int, 1, 168] = 12,
+        computers: app_commands.Range[int, 0, 3] = 0,
+        level: str = "greedy",
     ) -> None:
         """Open a new game of Cubist in this channel; others join with /cubist join."""
         missing = missing_permissions(interaction)
@@ -134,7 +147,11 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             interaction.user.id,
             _name(interaction.user),
             options=GameOptions(clear_full_artist_row=clear_full_artist_row),
-            settings=TableSettings(max_players=players, turn_hours=turn_hours, reminder_hours=reminder_hours),
+            settings=TableSettings(
+                max_players=players, turn_hours=turn_hours, reminder_hours=reminder_hours, computer_level=level
+            ),
+            computers=computers,
+            level=level,
         )
         rule = "on" if clear_full_artist_row else "off"
         reachable = await self.bot.reminders.probe_dm(
@@ -143,11 +160,21 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             "change that with `/cubist reminders`.",
         )
         dm = "" if reachable else " (I cannot DM you: your DMs are closed, so I will mention you here instead.)"
+        bots = [s.display_name for s in record.seats if s.is_computer]
+        seated = f" Computer players: {', '.join(bots)}." if bots else ""
+        if bots and len(record.seats) == players:  # a full table (solo play): no lobby to wait in
+            record, game = await self.service.start(record.channel_id, interaction.user.id)
+            await interaction.response.send_message(
+                f"**{_name(interaction.user)}** opened and started game {record.id} of Cubist.{seated}" + dm
+            )
+            assert interaction.channel is not None
+            await announce_start(self.bot, interaction.channel, record, game)  # type: ignore[arg-type]
+            return
         await interaction.response.send_message(
             f"**{_name(interaction.user)}** opened a game of Cubist for up to {players} players "
-            f"(full artist row clears: {rule}; turn clock {turn_hours} h; reminders every {reminder_hours} h). "
-            f"Join with `/cubist join`; {_name(interaction.user)} starts it with `/cubist start`. (game {record.id})"
-            + dm
+            f"(full artist row clears: {rule}; turn clock {turn_hours} h; reminders every {reminder_hours} h)."
+            f"{seated} Join with `/cubist join`; {_name(interaction.user)} starts it with `/cubist start` "
+            f"(`fill` seats computer players in the empty seats). (game {record.id})" + dm
         )
 
     @app_commands.command()
@@ -179,14 +206,16 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         await interaction.response.send_message(f"**{_name(interaction.user)}** left the lobby. Players: {names}.")
 
     @app_commands.command()
-    async def start(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(fill="Seat computer players of this level in the empty seats first")
+    @app_commands.choices(fill=LEVEL_CHOICES)
+    async def start(self, interaction: discord.Interaction, fill: str | None = None) -> None:
         """Start the game: random seating and first player."""
         missing = missing_permissions(interaction)
         if missing:
             await send_error(interaction, "I cannot run a game here: I am missing " + ", ".join(missing) + ".")
             return
         # Checked and stored before answering, so a refusal can still be private.
-        record, game = await self.service.start(interaction.channel_id or 0, interaction.user.id)
+        record, game = await self.service.start(interaction.channel_id or 0, interaction.user.id, fill=fill)
         await interaction.response.send_message(f"Game {record.id} started with {len(record.seats)} players.")
         channel = interaction.channel
         assert channel is not None
@@ -229,6 +258,24 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             raise UserError(f"It is not your turn: {record.seats[game.current_player].display_name} is playing.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         await studio_reply(self.bot, interaction, record, game, seat, "Your turn: pick a die or an action.")
+
+    @app_commands.command()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """Suggest a whole turn for you, with the reason (only you see it)."""
+        record, game = await self.service.channel_game(interaction.channel_id or 0)
+        seat = self.service.seat_of(record, interaction.user.id)
+        if game.is_over:
+            raise UserError("The game is over: no more hints.")
+        if seat != game.current_player:
+            playing = record.seats[game.current_player].display_name
+            raise UserError(f"Hints are for your own turn: {playing} is playing.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        moves, reason = await asyncio.to_thread(advise, game, (record.seed or 0) + game.state.turn)
+        if not moves:
+            await interaction.followup.send("I have no suggestion in this position.", ephemeral=True)
+            return
+        plan = " → ".join(f"`{m}`" for m in moves)
+        await interaction.followup.send(clip(f"💡 Try {plan}\nWhy: {reason}."), ephemeral=True)
 
     @app_commands.command()
     @app_commands.describe(keep="Up to two storeroom dice to keep in storage, e.g. '6 2' (empty: none)")

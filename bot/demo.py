@@ -40,25 +40,35 @@ async def start_bot(server: StandIn, bot: CubistBot) -> asyncio.Task[None]:
     return task
 
 
-async def play_demo_game(server: StandIn, bot: CubistBot, users: list[Player], channel, seed: int) -> int:
-    """Drive a whole game; returns the game id."""
-    first = await users[0].slash(channel, "cubist new", players=len(users))
+async def play_demo_game(
+    server: StandIn, bot: CubistBot, users: list[Player], channel, seed: int, *, computers: int = 0
+) -> int:
+    """Drive a whole game (with ``computers`` computer players besides ``users``); returns
+    the game id."""
+    options: dict[str, object] = {"players": len(users) + computers}
+    if computers:
+        options.update(computers=computers, level="greedy")
+    first = await users[0].slash(channel, "cubist new", **options)
     assert not first.failed, first
     for u in users[1:]:
         r = await u.slash(channel, "cubist join")
         assert not r.failed and "joined" in r.content, r.content
-    r = await users[0].slash(channel, "cubist start")
-    assert not r.failed, r.content
+    if not computers or len(users) > 1:  # a solo table starts by itself
+        r = await users[0].slash(channel, "cubist start")
+        assert not r.failed, r.content
     record = await bot.store.active_game_for_channel(channel.id)
     assert record is not None
     by_id = {u.id: u for u in users}
-    deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats}
+    deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats if s.user_id is not None}
     while True:
         record, game = await bot.service.game(record.id)
         if game.is_over:
             return record.id
         user_id = record.seats[game.current_player].user_id
-        assert user_id is not None
+        if user_id is None:  # a computer player's turn: the bot plays it
+            await bot.computers.idle()
+            await asyncio.sleep(0.01)
+            continue
         move = deciders[user_id].choose(game)
         user = by_id[user_id]
         posted = len(server.channel_messages(channel))
@@ -72,7 +82,7 @@ async def play_demo_game(server: StandIn, bot: CubistBot, users: list[Player], c
             await wait_until(lambda n=posted: len(server.channel_messages(channel)) > n)
 
 
-async def run_demo(out: Path, *, players: int = 3, seed: int = 7) -> int:
+async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int = 7) -> int:
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.db"
     for suffix in ("", "-wal", "-shm"):
@@ -82,12 +92,12 @@ async def run_demo(out: Path, *, players: int = 3, seed: int = 7) -> int:
     await server.start()
     guild = server.add_guild("Cubist Club")
     channel = server.add_channel(guild, "cubist")
-    users = [server.add_user(n) for n in NAMES[:players]]
-    bot = CubistBot(db, guild_ready_timeout=0.05, seed=seed)
+    users = [server.add_user(n) for n in NAMES[: players - computers]]
+    bot = CubistBot(db, guild_ready_timeout=0.05, seed=seed, computer_pause=0.2)
     task = await start_bot(server, bot)
     try:
-        game_id = await play_demo_game(server, bot, users, channel, seed)
-        lines = [f"# Cubist demo: game {game_id}, {players} players\n"]
+        game_id = await play_demo_game(server, bot, users, channel, seed, computers=computers)
+        lines = [f"# Cubist demo: game {game_id}, {players} players ({computers} computer)\n"]
         n = 0
         for msg in server.channel_messages(channel):
             lines.append(f"**{msg.author.name}**: {msg.content}\n")

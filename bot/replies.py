@@ -73,6 +73,8 @@ def whose_turn(record: GameRecord, game: Game) -> str:
     seat = record.seats[game.current_player]
     roll = game.state.last_roll
     rolled = f" Rolled: {' and '.join(map(str, roll))}." if roll else ""
+    if seat.is_computer:
+        return f"{MARKS[game.current_player]} **{seat.display_name}** plays next.{rolled}"
     who = f"<@{seat.user_id}>" if seat.user_id else f"**{seat.display_name}**"
     return f"{MARKS[game.current_player]} {who}, it is your turn.{rolled}"
 
@@ -109,6 +111,7 @@ async def post_turn(
             log.exception("replay GIF of game %s failed", record.id)
     message = await channel.send(clip("\n".join(lines)), files=files, view=view)
     await bot.reminders.after_table_post(record, game, message)
+    bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
 
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, parse_move
 from engine.moves import EndTurn, Move, Remove, Skip, Undo
+from engine.players import LEVELS
 
 from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
 from .texts import COLOUR_NAMES
@@ -33,6 +34,16 @@ class TableSettings(BaseModel):
     max_players: int = Field(default=4, ge=2, le=4)
     turn_hours: int = Field(default=72, ge=1, le=24 * 14)
     reminder_hours: int = Field(default=12, ge=1, le=24 * 7)
+    computer_level: str = "greedy"  # who takes over an away player's seat
+
+
+def computer_name(level: str, number: int) -> str:
+    return f"Computer {number} ({level})"
+
+
+def level_of(ai_level: int | None) -> str:
+    """The engine's level name of a stored ``ai_level`` (unknown or missing: greedy)."""
+    return LEVELS[ai_level] if ai_level is not None and 0 <= ai_level < len(LEVELS) else "greedy"
 
 
 class UserError(Exception):
@@ -120,7 +131,17 @@ class GameService:
         *,
         options: GameOptions,
         settings: TableSettings,
+        computers: int = 0,
+        level: str = "greedy",
     ) -> GameRecord:
+        """A lobby with its creator seated, and ``computers`` computer players of ``level``."""
+        if computers >= settings.max_players:
+            raise UserError(
+                f"{computers} computer player(s) leave no seat for you at a table of {settings.max_players}: "
+                f"add at most {settings.max_players - 1}."
+            )
+        if level not in LEVELS:
+            raise UserError(f"`{level[:20]}` is not a computer level: choose {', '.join(LEVELS)}.")
         try:
             record = await self.store.create_lobby(guild_id, channel_id, user_id, options, settings.model_dump_json())
         except ChannelBusy:
@@ -131,7 +152,23 @@ class GameService:
                 "Finish it, or ask its creator (or someone with Manage Channels) to `/cubist cancel` it."
             ) from None
         await self.store.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
+        if computers:
+            return await self.add_computers(record.id, computers, level)
         return await self.store.get_game(record.id)
+
+    async def add_computers(self, game_id: int, count: int, level: str) -> GameRecord:
+        """Seats ``count`` computer players of ``level`` in a lobby."""
+        record = await self.store.get_game(game_id)
+        for _ in range(count):
+            taken = {s.colour for s in record.seats}
+            colour = next(c for c in COLOUR_NAMES if c not in taken)
+            number = sum(s.is_computer for s in record.seats) + 1
+            await self.store.join_seat(
+                game_id, None, computer_name(level, number), colour=colour, is_computer=True,
+                ai_level=LEVELS.index(level),
+            )  # fmt: skip
+            record = await self.store.get_game(game_id)
+        return record
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
         record = await self.channel_record(channel_id)
@@ -165,14 +202,25 @@ class GameService:
         await self.store.leave_seat(record.id, seat.seat)
         return await self.store.get_game(record.id)
 
-    async def start(self, channel_id: int, user_id: int) -> tuple[GameRecord, Game]:
+    async def start(self, channel_id: int, user_id: int, *, fill: str | None = None) -> tuple[GameRecord, Game]:
+        """Starts the lobby; ``fill`` (a computer level) first seats computer players in the
+        free seats."""
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
             raise UserError("The game here has already started.")
         if user_id != record.creator_id:
             raise UserError("Only the player who created the game can start it.")
+        if fill is not None:
+            if fill not in LEVELS:
+                raise UserError(f"`{fill[:20]}` is not a computer level: choose {', '.join(LEVELS)}.")
+            free = self.table_settings(record).max_players - len(record.seats)
+            if free > 0:
+                record = await self.add_computers(record.id, free, fill)
         if len(record.seats) < 2:
-            raise UserError("Cubist needs at least 2 players: ask someone to `/cubist join` first.")
+            raise UserError(
+                "Cubist needs at least 2 players: ask someone to `/cubist join`, or fill the empty seats "
+                "with computer players (`/cubist start fill:greedy`)."
+            )
         order = [s.seat for s in record.seats]
         self._seeds.shuffle(order)
         seed = self._seeds.randrange(1, 2**63)
@@ -204,12 +252,32 @@ class GameService:
             settings=self.table_settings(old),
         )
         for s in old.seats:
-            if s.user_id is not None and s.user_id != user_id:
+            if s.is_computer:  # the same computer players come back
+                record = await self.add_computers(record.id, 1, level_of(s.ai_level))
+            elif s.user_id is not None and s.user_id != user_id:
                 taken = {x.colour for x in record.seats}
                 colour = next(c for c in COLOUR_NAMES if c not in taken)
                 await self.store.join_seat(record.id, s.user_id, s.display_name, colour=colour)
                 record = await self.store.get_game(record.id)
         return await self.start(old.channel_id, user_id)
+
+    async def hand_to_computer(self, game_id: int, seat: int, level: str, *, turn: int | None = None) -> GameRecord:
+        """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
+        async with self._lock(game_id):
+            record, game = await self.store.load_game(game_id)
+            if record.status != Status.ACTIVE or game.is_over:
+                raise UserError("This game is not in play any more.")
+            if turn is not None and game.state.turn != turn:
+                raise UserError("That turn is over already: the vote no longer counts.")
+            old = record.seats[seat]
+            if old.is_computer:
+                raise UserError(f"{old.display_name} is a computer player already.")
+            try:
+                return await self.store.hand_seat_to_computer(
+                    game_id, seat, LEVELS.index(level), f"{old.display_name} (computer)"
+                )
+            except SeatError as e:
+                raise UserError(f"The computer cannot take over: {e}.") from None
 
     @staticmethod
     def table_settings(record: GameRecord) -> TableSettings:

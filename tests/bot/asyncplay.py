@@ -39,7 +39,7 @@ def utc(*args: int) -> datetime:
 
 
 def make_clocked_bot(db: Path, clock: FakeClock) -> CubistBot:
-    return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None)
+    return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None, computer_pause=0)
 
 
 async def wait_until(condition: Callable[[], object], timeout: float = 5.0) -> None:

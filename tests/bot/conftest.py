@@ -45,7 +45,7 @@ class Table:
 
 
 def make_bot(db: Path) -> CubistBot:
-    return CubistBot(db, guild_ready_timeout=0.05, seed=1)
+    return CubistBot(db, guild_ready_timeout=0.05, seed=1, computer_pause=0)
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ async def test_no_game_here(table: Table) -> None:
         ("cubist turn", {}),
         ("cubist end", {}),
         ("cubist undo", {}),
+        ("cubist hint", {}),
     ]:
         await refused(table, a, command, "no Cubist game in this channel", **options)
 
