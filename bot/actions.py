@@ -6,6 +6,7 @@ unless the service applied a move.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,8 @@ import discord
 
 from . import panel
 from .components import dest_view
+from .i18n import Message, t
+from .i18n.choose import channel_language, guild_language, user_language
 from .replies import after_move, missing_permissions, post_turn, send_error, studio_reply
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
@@ -21,23 +24,31 @@ if TYPE_CHECKING:
     from .client import CubistBot
 
 log = logging.getLogger(__name__)
+DEFER_AFTER_S = 1.0  # a move not applied by then is deferred (the first answer is due within 3 s)
 
 
 async def play_move(
     bot: CubistBot, interaction: discord.Interaction, game_id: int, text: str, *, edit: bool = False
 ) -> None:
-    """Apply a move for the user and answer (studio privately, or the channel post at turn end)."""
+    """Apply a move for the user and answer (the panel privately, or the channel post at turn end)."""
     missing = missing_permissions(interaction)
     if missing:
-        await send_error(interaction, "I cannot post the game here: I am missing " + ", ".join(missing) + ".")
+        await send_error(interaction, Message("actions.missing_permissions", missing=", ".join(missing)))
         return
+    # A quick move is answered in one request; only a slow one gets the "thinking" deferral
+    # first (well inside Discord's 3 s).  Saves a request per move under load (issue 6).
+    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, text))
     if not edit:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        done, _pending = await asyncio.wait({playing}, timeout=DEFER_AFTER_S)
+        if not done:
+            await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        outcome = await bot.service.play_in(game_id, interaction.user.id, text)
+        outcome = await playing
     except UserError as e:
-        await send_error(interaction, str(e))
+        await send_error(interaction, e.args[0])
         return
+    if outcome.turn_ended and not edit and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
     await after_move(bot, interaction, outcome, edit=edit)
 
 
@@ -45,10 +56,10 @@ async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
     try:
         return await bot.service.game(game_id)
     except GameNotFound:
-        await send_error(interaction, "That game no longer exists.")
+        await send_error(interaction, Message("actions.gone"))
     except CorruptGame as e:
         log.error("game %s is corrupt: %s", game_id, e.reason)
-        await send_error(interaction, "That game's saved data is damaged; an admin has been told in the log.")
+        await send_error(interaction, Message("actions.corrupt"))
     return None
 
 
@@ -63,18 +74,20 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         png = await bot.pictures.table(record.id, record.version, game, names)
         from .replies import png_file
 
-        await interaction.followup.send("The table:", file=png_file(png, "table.png"), ephemeral=True)
+        await interaction.followup.send(
+            t("actions.table", user_language(interaction)), file=png_file(png, "table.png"), ephemeral=True
+        )
         return
     if action == "rematch":
         try:
             new_record, new_game = await bot.service.rematch(game_id, interaction.user.id)
         except UserError as e:
-            await send_error(interaction, str(e))
+            await send_error(interaction, e.args[0])
             return
         names = bot.service.names(new_record)
-        await interaction.response.send_message(
-            "Rematch! Seats: " + ", ".join(f"p{i + 1} {n}" for i, n in enumerate(names)) + "."
-        )
+        lang = await channel_language(bot, interaction)
+        seats = ", ".join(t("actions.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
+        await interaction.response.send_message(t("actions.rematch", lang, seats=seats))
         from .replies import whose_turn
 
         channel = interaction.channel
@@ -84,34 +97,39 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         from .replies import png_file
 
         message = await channel.send(
-            whose_turn(new_record, new_game), file=png_file(png, "table.png"), view=game_buttons(new_record.id)
+            whose_turn(new_record, new_game, lang),
+            file=png_file(png, "table.png"),
+            view=game_buttons(new_record.id, lang),
         )  # type: ignore[union-attr]
         await bot.reminders.after_table_post(new_record, new_game, message)
+        bot.computers.wake(new_record, new_game)
         return
     if action in ("snooze", "stop"):
         await reminder_button(bot, interaction, record, action)
         return
+    lang = user_language(interaction)
     if record.status != Status.ACTIVE:
-        await send_error(interaction, "This game is not in play any more.")
+        await send_error(interaction, Message("actions.not_in_play"))
         return
     seat = record.seat_of(interaction.user.id)
     if seat is None:
-        await send_error(interaction, "You are not playing in this game.")
+        await send_error(interaction, Message("actions.not_playing"))
         return
     if action == "studio":
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await studio_reply(bot, interaction, record, game, seat.seat, f"Your studio ({seat.display_name}).")
+        note = t("actions.your_studio", lang, name=seat.display_name)
+        await studio_reply(bot, interaction, record, game, seat.seat, note)
         return
     if seat.seat != game.current_player:
-        await send_error(
-            interaction, f"It is not your turn: {record.seats[game.current_player].display_name} is playing."
-        )
+        playing = record.seats[game.current_player].display_name
+        await send_error(interaction, Message("service.not_your_turn", name=playing))
         return
     if action == "turn":
         edit = interaction.message is not None and interaction.message.flags.ephemeral
         if not edit:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        await studio_reply(bot, interaction, record, game, seat.seat, "Your turn: pick a die or an action.", edit=edit)
+        note = t("commands.your_turn_panel", lang)
+        await studio_reply(bot, interaction, record, game, seat.seat, note, edit=edit)
         return
     if action == "undo":
         await play_move(bot, interaction, game_id, "undo")
@@ -123,54 +141,48 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
             return
         choices = panel.end_choices(game)
         if not choices:
-            await send_error(interaction, "You cannot end your turn yet: " + _why_no_end(game))
+            await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
             return
-        view, _n = dest_view(game_id, game, "end")
+        view, _n = dest_view(game_id, game, "end", lang)
         room = game.state.players[seat.seat].storeroom
         await interaction.response.send_message(
-            f"Your storeroom holds {', '.join(map(str, room))}. Up to two dice stay in storage; "
-            "the others go back to your supply. Which do you keep?",
-            view=view,
-            ephemeral=True,
+            t("actions.end_choice", lang, dice=", ".join(map(str, room))), view=view, ephemeral=True
         )
         return
-    await send_error(interaction, f"Unknown button {action!r}.")
+    await send_error(interaction, Message("actions.unknown_button", action=repr(action)))
 
 
 async def reminder_button(bot: CubistBot, interaction: discord.Interaction, record, action: str) -> None:
     """The buttons under a reminder DM: snooze a few hours, or stop this game's reminders."""
     if record.seat_of(interaction.user.id) is None:
-        await send_error(interaction, "You are not playing in this game.")
+        await send_error(interaction, Message("actions.not_playing"))
         return
     if action == "snooze":
         until = await bot.reminders.snooze(record.id, interaction.user.id)
         if until is None:
-            await send_error(interaction, "This game is not in play any more: nothing to snooze.")
+            await send_error(interaction, Message("actions.nothing_to_snooze"))
             return
-        await send_error(interaction, f"Snoozed: no reminder for game {record.id} before <t:{int(until)}:t>.")
+        await send_error(interaction, Message("actions.snoozed", game=record.id, until=int(until)))
         return
     if not await bot.reminders.stop_game(record.id, interaction.user.id):
-        await send_error(interaction, "This game is not in play any more.")
+        await send_error(interaction, Message("actions.not_in_play"))
         return
-    await send_error(
-        interaction,
-        f"No more reminders for game {record.id}. Turn them back on with `/cubist reminders enabled:True`.",
-    )
+    await send_error(interaction, Message("actions.stopped", game=record.id))
 
 
-def _why_no_end(game) -> str:
+def _why_no_end(game) -> Message:
     if game.is_abandoning():
-        return "first place the abandoned dice on an artist card or `release` them."
+        return Message("actions.why_abandoning")
     if not game.has_rolled():
-        return "your supply is short: return dice first (complete or abandon an installation, or use an artist)."
-    return "no end of turn is possible now."
+        return Message("actions.why_short")
+    return Message("actions.why_none")
 
 
 async def on_select(
     bot: CubistBot, interaction: discord.Interaction, game_id: int, action: str, arg: str, values: list[str]
 ) -> None:
     if not values:
-        await send_error(interaction, "Nothing was chosen.")
+        await send_error(interaction, Message("actions.nothing_chosen"))
         return
     value = values[0]
     loaded = await _load(bot, interaction, game_id)
@@ -179,26 +191,23 @@ async def on_select(
     record, game = loaded
     seat = record.seat_of(interaction.user.id)
     if seat is None or record.status != Status.ACTIVE or seat.seat != game.current_player:
-        await send_error(interaction, "It is not your turn in this game.")
+        await send_error(interaction, Message("actions.not_your_turn"))
         return
+    lang = user_language(interaction)
     edit = interaction.message is not None and interaction.message.flags.ephemeral
     if action == "pick":
         moves = panel.groups(game).get(value)
         if not moves:
-            await send_error(
-                interaction, f"`{value}` is not possible any more. Open the panel again with `/cubist turn`."
-            )
+            await send_error(interaction, Message("actions.gone_choice", value=value))
             return
         if len(moves) == 1:
             await play_move(bot, interaction, game_id, moves[0], edit=edit)
             return
-        view, n = dest_view(game_id, game, value)
-        more = (
-            f" Only the first {panel.MAX_OPTIONS} of {n} are listed: type `/cubist move {value}` for the rest."
-            if n > panel.MAX_OPTIONS
-            else ""
-        )
-        note = f"{panel.group_label(game, value)}: choose where.{more}"
+        view, n = dest_view(game_id, game, value, lang)
+        more = ""
+        if n > panel.MAX_OPTIONS:
+            more = t("actions.only_first", lang, max=panel.MAX_OPTIONS, count=n, value=value)
+        note = t("actions.choose_where", lang, label=panel.group_label(game, value, lang), more=more)
         if edit:
             await interaction.response.edit_message(content=note, view=view)
         else:
@@ -207,23 +216,32 @@ async def on_select(
     if action in ("dest", "end"):
         await play_move(bot, interaction, game_id, value, edit=edit)
         return
-    await send_error(interaction, f"Unknown choice {action!r}.")
+    await send_error(interaction, Message("actions.unknown_choice", action=repr(action)))
 
 
 async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, record, game) -> None:
     from .components import game_buttons
     from .replies import png_file, whose_turn
-    from .texts import COLOUR_NAMES, MARKS
+    from .texts import COLOUR_NAMES, MARKS, colour_name
 
+    lang = await guild_language(bot, record.guild_id)
     names = bot.service.names(record)
     seats = ", ".join(
-        f"{MARKS[i]} p{i + 1} **{n}** ({record.seats[i].colour or COLOUR_NAMES[i]})" for i, n in enumerate(names)
+        t(
+            "actions.seat",
+            lang,
+            mark=MARKS[i],
+            seat=i + 1,
+            name=n,
+            colour=colour_name(record.seats[i].colour or COLOUR_NAMES[i], lang),
+        )
+        for i, n in enumerate(names)
     )
-    png = await bot.pictures.table(record.id, record.version, game, names)
+    png = await bot.pictures.table(record.id, record.version, game, names, lang)
     message = await channel.send(
-        f"The game begins! Seating: {seats}.\n{whose_turn(record, game)}",
+        t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang)),
         file=png_file(png, "table.png"),
-        view=game_buttons(record.id),
+        view=game_buttons(record.id, lang),
     )
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's

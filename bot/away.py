@@ -16,6 +16,8 @@ import discord
 
 from engine import Game
 
+from .i18n import Message, has, t
+from .i18n.choose import guild_language
 from .replies import post_turn, send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
@@ -26,15 +28,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Hook: set to True once the bot has computer players; the vote then offers "a computer
-# takes over" (VoteButton choice "computer"), to be handled in ``on_vote``.
-COMPUTER_TAKEOVER_AVAILABLE = False
-
+# The choices of the vote and their buttons (labels: ``away.<choice>`` in the catalogues).
 CHOICES = {
-    "skip": ("Skip this turn", discord.ButtonStyle.primary),
-    "remove": ("Remove from the game", discord.ButtonStyle.danger),
-    "computer": ("A computer takes over", discord.ButtonStyle.secondary),
+    "skip": discord.ButtonStyle.primary,
+    "remove": discord.ButtonStyle.danger,
+    "computer": discord.ButtonStyle.secondary,
 }
+
+
+def level_text(level: str, locale: object = None) -> str:
+    """A computer level's name in the reader's language (an unknown one as it is)."""
+    return t(f"away.level.{level}", locale) if has(f"away.level.{level}") else level
 
 
 def voters(record: GameRecord, game: Game) -> list[int]:
@@ -50,14 +54,21 @@ def needed(record: GameRecord, game: Game, choice: str) -> int:
     return 1 if choice == "skip" else len(voters(record, game)) // 2 + 1
 
 
-def vote_text(record: GameRecord, game: Game, settings: TableSettings) -> str:
+def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: object = None) -> str:
+    """The channel post that opens the vote, in ``locale`` (the server's language; English
+    when not given)."""
     seat = record.seats[game.current_player]
     who = f"<@{seat.user_id}>" if seat.user_id else f"**{seat.display_name}**"
-    return (
-        f"⌛ {MARKS[seat.seat]} {who}'s turn clock ({settings.turn_hours} h) in game {record.id} has run out. "
-        f"The other players may vote: **skip this turn** (one vote is enough; their two highest storeroom "
-        f"dice stay in storage) or **remove** them from the game (needs {needed(record, game, 'remove')} of "
-        f"{len(voters(record, game))} votes). {who} can still play meanwhile."
+    return t(
+        "away.vote",
+        locale,
+        mark=MARKS[seat.seat],
+        who=who,
+        hours=settings.turn_hours,
+        game=record.id,
+        level=level_text(settings.computer_level, locale),
+        needed=needed(record, game, "remove"),
+        voters=len(voters(record, game)),
     )
 
 
@@ -66,8 +77,9 @@ class VoteButton(
 ):
     """``cubist:<game>:v:<choice>:<turn>``: a vote on the away player of that turn."""
 
-    def __init__(self, game_id: int, choice: str, turn: int) -> None:
-        label, style = CHOICES.get(choice, (choice, discord.ButtonStyle.secondary))
+    def __init__(self, game_id: int, choice: str, turn: int, locale: object = None) -> None:
+        style = CHOICES.get(choice, discord.ButtonStyle.secondary)
+        label = t(f"away.{choice}", locale) if choice in CHOICES else choice
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"cubist:{game_id}:v:{choice}:{turn}"))
         self.game_id, self.choice, self.turn = game_id, choice, turn
 
@@ -82,49 +94,64 @@ class VoteButton(
         try:
             await on_vote(bot, interaction, self.game_id, self.choice, self.turn)
         except UserError as e:
-            await send_error(interaction, str(e))
+            await send_error(interaction, e.args[0] if e.args else str(e))  # in the voter's language
 
 
-def vote_view(record: GameRecord, game: Game) -> discord.ui.View:
+def vote_view(record: GameRecord, game: Game, locale: object = None) -> discord.ui.View:
+    """The vote's buttons, labelled in ``locale`` (the server's language; English when not given)."""
     from .components import _view
 
-    choices = ["skip", "remove"] + (["computer"] if COMPUTER_TAKEOVER_AVAILABLE else [])
-    return _view(*(VoteButton(record.id, c, game.state.turn) for c in choices))
+    return _view(*(VoteButton(record.id, c, game.state.turn, locale) for c in CHOICES))
 
 
 async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int, choice: str, turn: int) -> None:
-    if choice not in ("skip", "remove"):
-        raise UserError("Computer players are not available yet.")
+    if choice not in CHOICES:
+        raise UserError(Message("away.bad_choice", choice=choice[:20]))
     record, game = await bot.service.game(game_id)
     if record.status != Status.ACTIVE or game.is_over:
-        raise UserError("This game is not in play any more.")
+        raise UserError(Message("service.not_in_play_any_more"))
     if game.state.turn != turn:
-        raise UserError("That turn is over already: this vote no longer counts.")
+        raise UserError(Message("away.vote_void"))
     seat = record.seat_of(interaction.user.id)
     if seat is None:
-        raise UserError("Only the players of this game can vote.")
+        raise UserError(Message("away.players_only"))
     if seat.seat == game.current_player:
-        raise UserError("This vote is about your own turn: just play it (`/cubist turn`).")
+        raise UserError(Message("away.own_turn"))
     if seat.seat not in voters(record, game):
-        raise UserError("You have left this game: you cannot vote.")
+        raise UserError(Message("away.left"))
     clock = await bot.store.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > bot.clock():
-        raise UserError("The turn clock has not run out yet.")
+        raise UserError(Message("away.clock_running"))
     counts = await bot.store.cast_vote(game_id, turn, seat.seat, choice)
     away = record.seats[game.current_player]
     have, need = counts.get(choice, 0), needed(record, game, choice)
+    lang = await _channel_language(bot, interaction, record)  # public posts: the server's language
     if have < need:
-        what = "skip" if choice == "skip" else "remove"
         await interaction.response.send_message(
-            f"**{seat.display_name}** votes to {what} **{away.display_name}** ({have} of {need} votes)."
+            t(f"away.votes_{choice}", lang, voter=seat.display_name, away=away.display_name, have=have, need=need)
         )
+        return
+    if choice == "computer":
+        level = bot.service.table_settings(record).computer_level
+        await bot.service.hand_to_computer(game_id, away.seat, level, turn=turn)
+        await interaction.response.send_message(
+            t(
+                "away.computer_took_over",
+                lang,
+                have=have,
+                voters=len(voters(record, game)),
+                level=level_text(level, lang),
+                name=away.display_name,
+            )
+        )
+        bot.computers.wake_id(game_id)
         return
     text = "skip" if choice == "skip" else f"remove p{away.seat + 1}"
     outcome = await bot.service.table_move(game_id, interaction.user.id, text, turn=turn)
     headline = (
-        f"By vote, **{away.display_name}**'s turn was skipped."
+        t("away.skipped_by_vote", lang, name=away.display_name)
         if choice == "skip"
-        else f"By vote ({have} of {len(voters(record, game))}), **{away.display_name}** was removed from the game."
+        else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
     )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -136,21 +163,29 @@ async def admin_move(
     """``/cubist skip`` and ``/cubist kick``: the creator or a Manage Channels member, at once."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
     if interaction.user.id != record.creator_id and not can_manage:
-        raise UserError("Only the game's creator or a member with Manage Channels can do this.")
+        raise UserError(Message("away.admins_only"))
+    lang = await _channel_language(bot, interaction, record)  # the headline is public
+    admin = interaction.user.display_name
     if kick is None:
         away = record.seats[game.current_player]
-        text, headline = "skip", f"**{interaction.user.display_name}** skipped **{away.display_name}**'s turn."
+        text, headline = "skip", t("away.admin_skipped", lang, admin=admin, name=away.display_name)
     else:
         target = record.seat_of(kick.id)
         if target is None:
-            raise UserError(f"{kick.display_name} is not playing in this game.")
+            raise UserError(Message("away.not_playing", name=kick.display_name))
         if game.state.players[target.seat].removed:
-            raise UserError(f"{target.display_name} has already left this game.")
+            raise UserError(Message("away.already_left", name=target.display_name))
         text = f"remove p{target.seat + 1}"
-        headline = f"**{interaction.user.display_name}** removed **{target.display_name}** from the game."
+        headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
     outcome = await bot.service.table_move(record.id, interaction.user.id, text)
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
+
+
+async def _channel_language(bot: CubistBot, interaction: discord.Interaction, record: GameRecord) -> str:
+    """The language of the game's channel posts: its server's."""
+    here = interaction.guild_id == record.guild_id
+    return await guild_language(bot, record.guild_id, interaction.guild_locale if here else None)
 
 
 async def announce_table_move(

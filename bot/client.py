@@ -15,6 +15,7 @@ from .away import VoteButton
 from .commands import CubistCog
 from .components import GameButton, GameSelect
 from .computer import Computers
+from .i18n.translator import CubistTranslator
 from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService
@@ -64,6 +65,7 @@ class CubistBot(commands.Bot):
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
         self.add_dynamic_items(GameButton, GameSelect, VoteButton)
         await self.add_cog(CubistCog(self))
+        await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         if self.dev_guild_id:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -20,11 +20,13 @@ from .actions import announce_start, play_move
 from .away import admin_move
 from .computer import advise
 from .history import move_line, recap_lines, seats_of_moves
+from .i18n import Message, artist_action, artist_name, card_name, catalog, t
+from .i18n.choose import channel_language, user_language
 from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError
 from .store import Status
-from .texts import MARKS, RULES_TOPICS, scores_lines
+from .texts import MARKS, RULES_TOPICS, rules_text, scores_lines
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -34,6 +36,13 @@ log = logging.getLogger(__name__)
 
 def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+def _missing_text(missing: list[str], lang: str) -> str:
+    """``missing_permissions``' English labels in ``lang``, as 'A, B, C'."""
+    english = catalog.catalogues()[catalog.DEFAULT_LANGUAGE]
+    keys = {text: key for key, text in english.items() if key.startswith("permissions.") and isinstance(text, str)}
+    return t("common.list_sep", lang).join(t(keys[m], lang) if m in keys else m for m in missing)
 
 
 def _clip_lines(text: str, limit: int = 2000) -> str:
@@ -65,20 +74,20 @@ def parse_reminder_options(
     if time_zone is not None:
         tz = time_zone.strip()
         if tz not in _time_zones() and tz != "UTC":
-            raise UserError(f"`{tz[:64]}` is not a time zone I know: use a name like `Europe/Paris` or `UTC`.")
+            raise UserError(Message("commands.bad_zone", zone=tz[:64]))
         changes["time_zone"] = tz
     if quiet is not None:
-        if quiet.strip().lower() in ("off", "none", "no"):
+        if quiet.strip().lower() in ("off", "none", "no", "non", "aucune", "aucun"):
             changes["quiet_start"] = changes["quiet_end"] = None
         else:
             m = _QUIET.match(quiet)
             if m is None:
-                raise UserError(f"`{quiet[:20]}` is not a time range: write quiet hours like `22-7` or `22:30-07:00`.")
+                raise UserError(Message("commands.bad_quiet", text=quiet[:20]))
             h1, m1, h2, m2 = int(m[1]), int(m[2] or 0), int(m[3]), int(m[4] or 0)
             if not (0 <= h1 <= 23 and 0 <= h2 <= 23 and m1 < 60 and m2 < 60):
-                raise UserError(f"`{quiet[:20]}`: hours go from 0 to 23 and minutes from 00 to 59.")
+                raise UserError(Message("commands.bad_quiet_range", text=quiet[:20]))
             if (h1, m1) == (h2, m2):
-                raise UserError("Quiet hours must start and end at different times (or `off`).")
+                raise UserError(Message("commands.quiet_same"))
             changes["quiet_start"], changes["quiet_end"] = h1 * 60 + m1, h2 * 60 + m2
     return changes
 
@@ -109,10 +118,10 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     ) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
-            await send_error(interaction, str(original))
+            await send_error(interaction, original.args[0] if original.args else str(original))
             return
         log.exception("command failed", exc_info=original)
-        await send_error(interaction, "Something went wrong on my side; the game is unchanged. Please try again.")
+        await send_error(interaction, Message("commands.error"))
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -137,9 +146,10 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         level: str = "greedy",
     ) -> None:
         """Open a new game of Cubist in this channel; others join with /cubist join."""
+        mine = user_language(interaction)
         missing = missing_permissions(interaction)
         if missing:
-            await send_error(interaction, "I cannot run a game here: I am missing " + ", ".join(missing) + ".")
+            await send_error(interaction, t("commands.missing_permissions", mine, missing=_missing_text(missing, mine)))
             return
         record = await self.service.new(
             interaction.guild_id,
@@ -153,57 +163,67 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             computers=computers,
             level=level,
         )
-        rule = "on" if clear_full_artist_row else "off"
-        reachable = await self.bot.reminders.probe_dm(
-            interaction.user.id,
-            f"You opened Cubist game {record.id} in <#{record.channel_id}>. I will DM you when it is your turn; "
-            "change that with `/cubist reminders`.",
+        reachable = await self.bot.reminders.probe_dm(  # a DM: the player's own language
+            interaction.user.id, t("commands.opened_dm", mine, game=record.id, channel=record.channel_id)
         )
-        dm = "" if reachable else " (I cannot DM you: your DMs are closed, so I will mention you here instead.)"
+        lang = await channel_language(self.bot, interaction)  # a channel post: the server's language
+        dm = "" if reachable else t("commands.opened_dms_closed", lang)
         bots = [s.display_name for s in record.seats if s.is_computer]
-        seated = f" Computer players: {', '.join(bots)}." if bots else ""
+        seated = t("commands.computers_seated", lang, names=t("common.list_sep", lang).join(bots)) if bots else ""
         if bots and len(record.seats) == players:  # a full table (solo play): no lobby to wait in
             record, game = await self.service.start(record.channel_id, interaction.user.id)
             await interaction.response.send_message(
-                f"**{_name(interaction.user)}** opened and started game {record.id} of Cubist.{seated}" + dm
+                t("commands.opened_started", lang, name=_name(interaction.user), game=record.id, seated=seated) + dm
             )
             assert interaction.channel is not None
             await announce_start(self.bot, interaction.channel, record, game)  # type: ignore[arg-type]
             return
         await interaction.response.send_message(
-            f"**{_name(interaction.user)}** opened a game of Cubist for up to {players} players "
-            f"(full artist row clears: {rule}; turn clock {turn_hours} h; reminders every {reminder_hours} h)."
-            f"{seated} Join with `/cubist join`; {_name(interaction.user)} starts it with `/cubist start` "
-            f"(`fill` seats computer players in the empty seats). (game {record.id})" + dm
+            t(
+                "commands.opened",
+                lang,
+                name=_name(interaction.user),
+                players=players,
+                rule=t("commands.on" if clear_full_artist_row else "commands.off", lang),
+                turn_hours=turn_hours,
+                reminder_hours=reminder_hours,
+                seated=seated,
+                game=record.id,
+            )
+            + dm
         )
 
     @app_commands.command()
     async def join(self, interaction: discord.Interaction) -> None:
         """Join the game waiting in this channel's lobby."""
         record = await self.service.join(interaction.channel_id or 0, interaction.user.id, _name(interaction.user))
-        names = ", ".join(s.display_name for s in record.seats)
         # A short welcome DM tells us (and the player) whether turn reminders can reach them.
         reachable = await self.bot.reminders.probe_dm(
             interaction.user.id,
-            f"You joined Cubist game {record.id} in <#{record.channel_id}>. I will DM you when it is your turn; "
-            "change that with `/cubist reminders`.",
+            t("commands.joined_dm", user_language(interaction), game=record.id, channel=record.channel_id),
         )
-        dm = (
-            "I can DM them when it is their turn."
-            if reachable
-            else "I cannot DM them (their DMs are closed), so I will mention them here instead."
-        )
+        lang = await channel_language(self.bot, interaction)
+        names = t("common.list_sep", lang).join(s.display_name for s in record.seats)
+        dm = t("commands.joined_dm_ok" if reachable else "commands.joined_dm_closed", lang)
         await interaction.response.send_message(
-            f"**{_name(interaction.user)}** joined. Players: {names} ({len(record.seats)}/"
-            f"{self.service.table_settings(record).max_players}). {dm}"
+            t(
+                "commands.joined",
+                lang,
+                name=_name(interaction.user),
+                names=names,
+                count=len(record.seats),
+                max=self.service.table_settings(record).max_players,
+                dm=dm,
+            )
         )
 
     @app_commands.command()
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the lobby of this channel's game (before it starts)."""
         record = await self.service.leave(interaction.channel_id or 0, interaction.user.id)
-        names = ", ".join(s.display_name for s in record.seats)
-        await interaction.response.send_message(f"**{_name(interaction.user)}** left the lobby. Players: {names}.")
+        lang = await channel_language(self.bot, interaction)
+        names = t("common.list_sep", lang).join(s.display_name for s in record.seats)
+        await interaction.response.send_message(t("commands.left", lang, name=_name(interaction.user), names=names))
 
     @app_commands.command()
     @app_commands.describe(fill="Seat computer players of this level in the empty seats first")
@@ -212,11 +232,13 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Start the game: random seating and first player."""
         missing = missing_permissions(interaction)
         if missing:
-            await send_error(interaction, "I cannot run a game here: I am missing " + ", ".join(missing) + ".")
+            mine = user_language(interaction)
+            await send_error(interaction, t("commands.missing_permissions", mine, missing=_missing_text(missing, mine)))
             return
         # Checked and stored before answering, so a refusal can still be private.
         record, game = await self.service.start(interaction.channel_id or 0, interaction.user.id, fill=fill)
-        await interaction.response.send_message(f"Game {record.id} started with {len(record.seats)} players.")
+        lang = await channel_language(self.bot, interaction)
+        await interaction.response.send_message(t("commands.started", lang, game=record.id, count=len(record.seats)))
         channel = interaction.channel
         assert channel is not None
         await announce_start(self.bot, channel, record, game)  # type: ignore[arg-type]
@@ -225,7 +247,10 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Cancel this channel's game (its creator, or members with Manage Channels)."""
         record = await self.service.cancel(interaction.channel_id or 0, interaction.user.id, _can_manage(interaction))
-        await interaction.response.send_message(f"Game {record.id} was cancelled by **{_name(interaction.user)}**.")
+        lang = await channel_language(self.bot, interaction)
+        await interaction.response.send_message(
+            t("commands.cancelled", lang, game=record.id, name=_name(interaction.user))
+        )
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -235,7 +260,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Make a move in your turn (any legal move; see /cubist rules notation)."""
         record = await self.service.channel_record(interaction.channel_id or 0)
         if record.status != Status.ACTIVE:
-            raise UserError("The game here has not started yet.")
+            raise UserError(Message("commands.not_started"))
         await play_move(self.bot, interaction, record.id, move)
 
     @move.autocomplete("move")
@@ -255,9 +280,10 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         seat = self.service.seat_of(record, interaction.user.id)
         if seat != game.current_player:
-            raise UserError(f"It is not your turn: {record.seats[game.current_player].display_name} is playing.")
+            raise UserError(Message("service.not_your_turn", name=record.seats[game.current_player].display_name))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await studio_reply(self.bot, interaction, record, game, seat, "Your turn: pick a die or an action.")
+        caption = t("commands.your_turn_panel", interaction.locale)
+        await studio_reply(self.bot, interaction, record, game, seat, caption)
 
     @app_commands.command()
     async def hint(self, interaction: discord.Interaction) -> None:
@@ -265,17 +291,19 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         seat = self.service.seat_of(record, interaction.user.id)
         if game.is_over:
-            raise UserError("The game is over: no more hints.")
+            raise UserError(Message("commands.hint_over"))
         if seat != game.current_player:
             playing = record.seats[game.current_player].display_name
-            raise UserError(f"Hints are for your own turn: {playing} is playing.")
+            raise UserError(Message("commands.hint_not_your_turn", name=playing))
         await interaction.response.defer(ephemeral=True, thinking=True)
+        mine = user_language(interaction)
         moves, reason = await asyncio.to_thread(advise, game, (record.seed or 0) + game.state.turn)
         if not moves:
-            await interaction.followup.send("I have no suggestion in this position.", ephemeral=True)
+            await interaction.followup.send(t("commands.hint_none", mine), ephemeral=True)
             return
         plan = " → ".join(f"`{m}`" for m in moves)
-        await interaction.followup.send(clip(f"💡 Try {plan}\nWhy: {reason}."), ephemeral=True)
+        # The reason is the engine's own sentence (English).
+        await interaction.followup.send(clip(t("commands.hint", mine, plan=plan, reason=reason)), ephemeral=True)
 
     @app_commands.command()
     @app_commands.describe(keep="Up to two storeroom dice to keep in storage, e.g. '6 2' (empty: none)")
@@ -299,7 +327,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.bot.pictures.table(record.id, record.version, game, self.service.names(record))
         await interaction.followup.send(
-            f"Game {record.id}, turn {game.state.turn + 1}.", file=png_file(png, "table.png"), ephemeral=True
+            t("commands.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
+            file=png_file(png, "table.png"),
+            ephemeral=True,
         )
 
     @app_commands.command()
@@ -310,9 +340,10 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         who = player or interaction.user
         seat = record.seat_of(who.id)
         if seat is None:
-            raise UserError(f"{_name(who)} is not playing in this game.")
+            raise UserError(Message("commands.not_playing", name=_name(who)))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await studio_reply(self.bot, interaction, record, game, seat.seat, f"The studio of {seat.display_name}.")
+        caption = t("commands.studio_of", interaction.locale, name=seat.display_name)
+        await studio_reply(self.bot, interaction, record, game, seat.seat, caption)
 
     @app_commands.command()
     async def museum(self, interaction: discord.Interaction) -> None:
@@ -321,30 +352,57 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.bot.pictures.museum(record.id, record.version, game, self.service.names(record))
         card = game.deck.museum(game.state.museum_card)
-        await interaction.followup.send(f"The museum: {card.name}.", file=png_file(png, "museum.png"), ephemeral=True)
+        name = card_name("museum", card, interaction.locale)
+        await interaction.followup.send(
+            t("commands.museum", interaction.locale, name=name), file=png_file(png, "museum.png"), ephemeral=True
+        )
 
     @app_commands.command()
     async def cards(self, interaction: discord.Interaction) -> None:
         """Explain the face-up artist and installation cards."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         names = self.service.names(record)
-        lines = ["**Artists**"]
+        mine = user_language(interaction)
+        lines = [t("commands.cards_artists", mine)]
         for slot, a in enumerate(game.state.artists):
             card = game.artist_card(slot)
             if card is None:
-                lines.append(f"{slot + 1}. (empty)")
+                lines.append(t("commands.cards_empty", mine, slot=slot + 1))
                 continue
-            holder = f" — holds {a.count}×{a.value} of {names[a.owner]}" if a.owner is not None else ""
-            lines.append(
-                f"{slot + 1}. **{card.display_name}**, *{card.title}* ({card.dice} dice): {card.description}{holder}"
+            holder = (
+                t("commands.cards_holder", mine, count=a.count, value=a.value, name=names[a.owner])
+                if a.owner is not None
+                else ""
             )
-        lines.append("**Installations on offer**")
+            lines.append(
+                t(
+                    "commands.cards_artist",
+                    mine,
+                    slot=slot + 1,
+                    artist=artist_name(card, mine),
+                    title=card_name("painting", card, mine),
+                    dice=card.dice,
+                    description=artist_action(card, mine),
+                    holder=holder,
+                )
+            )
+        lines.append(t("commands.cards_offer", mine))
         for c in game.state.offer:
             if c is None:
                 continue
             plan = game.deck.installation(c)
             bonus = ", ".join("/".join(map(str, b)) for b in plan.bonus)
-            lines.append(f"#{c} **{plan.name}**: {plan.dice} dice, {plan.points} points, bonus dice {bonus}")
+            lines.append(
+                t(
+                    "commands.cards_installation",
+                    mine,
+                    card=c,
+                    name=card_name("installation", plan, mine),
+                    dice=plan.dice,
+                    points=plan.points,
+                    bonus=bonus,
+                )
+            )
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command()
@@ -352,7 +410,8 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in RULES_TOPICS])
     async def rules(self, interaction: discord.Interaction, topic: str = "turn") -> None:
         """Short help on the rules of Cubist."""
-        await interaction.response.send_message(RULES_TOPICS[topic], ephemeral=True)
+        topic = topic if topic in RULES_TOPICS else "turn"
+        await interaction.response.send_message(rules_text(topic, user_language(interaction)), ephemeral=True)
 
     # --- asynchronous play -------------------------------------------------------------------
 
@@ -375,7 +434,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         changes = parse_reminder_options(enabled, every_hours, quiet, time_zone)  # UserError: nothing changed
         records = await self.service.store.open_games_of(interaction.user.id)
         if not records:
-            raise UserError("You are not in any open Cubist game: settings are kept per game; join one first.")
+            raise UserError(Message("commands.no_open_game"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         prefs = None
         for record in records:
@@ -384,14 +443,16 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             prefs = dataclasses.replace(seat.prefs, **changes)
             await self.service.store.set_seat_preferences(record.id, seat.seat, prefs)
         assert prefs is not None
+        mine = user_language(interaction)
+        shown = prefs_text(prefs, mine)
         # Something changed (or the player asked): try DMing again.
         reachable = await self.bot.reminders.probe_dm(
-            interaction.user.id, f"Your Cubist reminders: {prefs_text(prefs)}."
+            interaction.user.id, t("commands.reminders_dm", mine, prefs=shown)
         )
-        games = ", ".join(str(r.id) for r in records)
-        dm = "I can DM you." if reachable else "I cannot DM you (your DMs are closed): I will mention you instead."
-        head = "Saved" if changes else "Your settings"
-        await interaction.followup.send(f"{head} for game(s) {games}: {prefs_text(prefs)}. {dm}", ephemeral=True)
+        games = t("common.list_sep", mine).join(str(r.id) for r in records)
+        dm = t("commands.dm_ok" if reachable else "commands.dm_closed", mine)
+        head = "commands.saved" if changes else "commands.settings"
+        await interaction.followup.send(t(head, mine, games=games, prefs=shown, dm=dm), ephemeral=True)
 
     @reminders.autocomplete("time_zone")
     async def time_zone_autocomplete(
@@ -405,16 +466,23 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def mygames(self, interaction: discord.Interaction) -> None:
         """Every game, on any server, where it is your turn."""
         records = await self.service.store.games_waiting_on(interaction.user.id)
+        mine = user_language(interaction)
         if not records:
-            await interaction.response.send_message("It is not your turn in any game.", ephemeral=True)
+            await interaction.response.send_message(t("commands.no_turn", mine), ephemeral=True)
             return
-        lines = [f"It is your turn in {len(records)} game(s):"]
+        lines = [t("commands.my_games", mine, count=len(records))]
         for r in records[:20]:
             post = await self.service.store.table_post(r.id)
-            since = f", waiting since <t:{int(r.updated_at)}:R>"
             lines.append(
-                f"• Game {r.id} in <#{r.channel_id}> (turn {(r.turn or 0) + 1}{since}): "
-                f"{table_link(r.guild_id, r.channel_id, post and post[0])}"
+                t(
+                    "commands.my_game",
+                    mine,
+                    game=r.id,
+                    channel=r.channel_id,
+                    turn=(r.turn or 0) + 1,
+                    since=int(r.updated_at),
+                    link=table_link(r.guild_id, r.channel_id, post and post[0]),
+                )
             )
         await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
 
@@ -424,13 +492,14 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         seat = self.service.seat_of(record, interaction.user.id)
         names = self.service.names(record)
-        lines = await asyncio.to_thread(recap_lines, game, seat, names)
+        mine = user_language(interaction)
+        lines = await asyncio.to_thread(recap_lines, game, seat, names, mine)
         if not lines:
-            text = "Nothing has happened since your last turn."
+            text = t("commands.recap_nothing", mine)
         else:
-            text = "**Since your last turn:**\n" + "\n".join(lines)
+            text = t("commands.recap_head", mine) + "\n" + "\n".join(lines)
         if game.current_player == seat and not game.is_over:
-            text += "\nIt is your turn now."
+            text += "\n" + t("commands.recap_your_turn", mine)
         await interaction.response.send_message(_clip_lines(text), ephemeral=True)
 
     @app_commands.command()
@@ -439,16 +508,15 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """The last n moves of this channel's game."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         moves = await self.service.store.last_moves(record.id, n)
+        mine = user_language(interaction)
         if not moves:
-            await interaction.response.send_message("No move has been played yet.", ephemeral=True)
+            await interaction.response.send_message(t("commands.history_none", mine), ephemeral=True)
             return
         seats = await asyncio.to_thread(seats_of_moves, game)
         names = self.service.names(record)
-        lines = [move_line(m.ply, seats[m.ply - 1], m.move, names) for m in moves]
-        await interaction.response.send_message(
-            _clip_lines(f"**The last {len(moves)} move(s) of game {record.id}:**\n" + "\n".join(lines)),
-            ephemeral=True,
-        )
+        lines = [move_line(m.ply, seats[m.ply - 1], m.move, names, mine) for m in moves]
+        head = t("commands.history_head", mine, count=len(moves), game=record.id)
+        await interaction.response.send_message(_clip_lines(head + "\n" + "\n".join(lines)), ephemeral=True)
 
     @app_commands.command()
     async def skip(self, interaction: discord.Interaction) -> None:
@@ -465,16 +533,90 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def status(self, interaction: discord.Interaction) -> None:
         """Whose turn it is and the scores so far."""
         record = await self.service.channel_record(interaction.channel_id or 0)
+        mine = user_language(interaction)
         if record.status == Status.LOBBY:
-            names = ", ".join(s.display_name for s in record.seats)
-            await interaction.response.send_message(f"Lobby of game {record.id}: {names}.", ephemeral=True)
+            names = t("common.list_sep", mine).join(s.display_name for s in record.seats)
+            await interaction.response.send_message(
+                t("commands.lobby", mine, game=record.id, names=names), ephemeral=True
+            )
             return
         record, game = await self.service.game(record.id)
         names = self.service.names(record)
         seat = game.current_player
         head = (
-            "The game is over."
+            t("commands.over", mine)
             if game.is_over
-            else f"Turn {game.state.turn + 1}: {MARKS[seat]} **{names[seat]}** is playing."
+            else t("commands.playing", mine, turn=game.state.turn + 1, mark=MARKS[seat], name=names[seat])
         )
-        await interaction.response.send_message("\n".join([head, *scores_lines(game, names)]), ephemeral=True)
+        await interaction.response.send_message("\n".join([head, *scores_lines(game, names, mine)]), ephemeral=True)
+
+    # --- statistics ------------------------------------------------------------------------
+    # Public answers (people like to show them); refusals are ephemeral (UserError).
+    # Imported here so that this section stays an append to the file (texts: bot/stats.py).
+
+    @app_commands.command()
+    @app_commands.describe(player="Whose statistics (default: yours)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """A player's finished games on this server: wins, scores, best installation, rating."""
+        from .i18n.choose import channel_language, user_language
+        from .stats import no_stats_text, stats_text
+
+        who = player or interaction.user
+        stats = await self.service.store.player_stats(interaction.guild_id, who.id)
+        if stats is None:
+            mine = user_language(interaction)
+            raise UserError(no_stats_text(_name(who), yourself=who.id == interaction.user.id, locale=mine))
+        lang = await channel_language(self.bot, interaction)  # a public answer: the server's language
+        await interaction.response.send_message(
+            clip(stats_text(_name(who), stats, lang)), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        """This server's Cubist ratings, computer players included."""
+        from .i18n.choose import channel_language, user_language
+        from .rating import START
+        from .stats import LEADERBOARD_SIZE, leaderboard_text
+
+        entries = await self.service.store.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
+        if not entries:
+            raise UserError(leaderboard_text(entries, START, user_language(interaction)))
+        lang = await channel_language(self.bot, interaction)
+        await interaction.response.send_message(
+            _clip_lines(leaderboard_text(entries, START, lang)), allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    # --- languages ---------------------------------------------------------------------------
+    # Every command records the user's Discord locale (DMs sent later follow it); the server's
+    # language for channel posts is chosen here.  Imported here so this section stays an append.
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        from .i18n.choose import remember
+
+        await remember(self.bot.store, interaction)  # never raises
+        return True
+
+    @app_commands.command()
+    @app_commands.describe(language="English or French; empty: show the current one")
+    @app_commands.choices(
+        language=[app_commands.Choice(name="English", value="en"), app_commands.Choice(name="Français", value="fr")]
+    )
+    async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        """The language of this server's game posts (Manage Server or Manage Channels)."""
+        from .i18n import t
+        from .i18n.choose import channel_language, user_language
+
+        mine = user_language(interaction)  # the answer is ephemeral: the asker's own language
+        if interaction.guild_id is None:
+            raise UserError(t("language.no_guild", mine))
+        if language is None:
+            current = await channel_language(self.bot, interaction)
+            name = t(f"language.names.{current}", mine)
+            await interaction.response.send_message(t("language.current", mine, language=name), ephemeral=True)
+            return
+        perms = getattr(interaction.user, "guild_permissions", None)
+        if not (perms and (perms.manage_guild or perms.manage_channels)):
+            raise UserError(t("language.not_allowed", mine))
+        await self.service.store.set_guild_language(interaction.guild_id, language)
+        # Said in the new language: the admin sees what the channel will read from now on.
+        await interaction.response.send_message(t("language.set", language), ephemeral=True)

@@ -19,27 +19,36 @@ import discord
 from engine import Game
 
 from . import panel
+from .i18n import t
+from .i18n.choose import remember
 
 if TYPE_CHECKING:
     from .client import CubistBot
 
 log = logging.getLogger(__name__)
 
-BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "turn": ("Turn panel", discord.ButtonStyle.primary),
-    "end": ("End turn", discord.ButtonStyle.success),
-    "undo": ("Undo", discord.ButtonStyle.secondary),
-    "studio": ("My studio", discord.ButtonStyle.secondary),
-    "board": ("Board", discord.ButtonStyle.secondary),
-    "rematch": ("Rematch", discord.ButtonStyle.primary),
-    "snooze": ("Snooze 4 h", discord.ButtonStyle.secondary),
-    "stop": ("Stop reminders for this game", discord.ButtonStyle.secondary),
+# Labels are in the catalogues (``buttons.<action>``): the turn post's buttons in the
+# server's language, the panel's and DMs' in the reader's.
+BUTTONS: dict[str, discord.ButtonStyle] = {
+    "turn": discord.ButtonStyle.primary,
+    "end": discord.ButtonStyle.success,
+    "undo": discord.ButtonStyle.secondary,
+    "studio": discord.ButtonStyle.secondary,
+    "board": discord.ButtonStyle.secondary,
+    "rematch": discord.ButtonStyle.primary,
+    "snooze": discord.ButtonStyle.secondary,
+    "stop": discord.ButtonStyle.secondary,
 }
 
 
+def button_label(action: str, locale: str = "en") -> str:
+    return t(f"buttons.{action}", locale) if action in BUTTONS else action
+
+
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):b:(?P<action>[a-z]+)"):
-    def __init__(self, game_id: int, action: str) -> None:
-        label, style = BUTTONS.get(action, (action, discord.ButtonStyle.secondary))
+    def __init__(self, game_id: int, action: str, locale: str = "en") -> None:
+        style = BUTTONS.get(action, discord.ButtonStyle.secondary)
+        label = button_label(action, locale)
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"cubist:{game_id}:b:{action}"))
         self.game_id = game_id
         self.action = action
@@ -54,6 +63,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
         from .actions import on_button
 
         bot: CubistBot = interaction.client  # type: ignore[assignment]
+        await remember(bot.store, interaction)  # later DMs follow the clicker's language
         await on_button(bot, interaction, self.game_id, self.action)
 
 
@@ -91,6 +101,7 @@ class GameSelect(
         data: Any = interaction.data or {}
         values = list(data.get("values") or [])
         bot: CubistBot = interaction.client  # type: ignore[assignment]
+        await remember(bot.store, interaction)
         await on_select(bot, interaction, self.game_id, self.action, self.arg, values)
 
 
@@ -101,47 +112,52 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def game_buttons(game_id: int) -> discord.ui.View:
-    """Buttons on the channel's turn post."""
-    return _view(*(GameButton(game_id, a) for a in ("turn", "end", "undo", "studio")))
+def game_buttons(game_id: int, locale: str = "en") -> discord.ui.View:
+    """Buttons on the channel's turn post (``locale``: the server's language)."""
+    return _view(*(GameButton(game_id, a, locale) for a in ("turn", "end", "undo", "studio")))
 
 
-def rematch_view(game_id: int) -> discord.ui.View:
-    return _view(GameButton(game_id, "rematch"), GameButton(game_id, "board"))
+def rematch_view(game_id: int, locale: str = "en") -> discord.ui.View:
+    return _view(GameButton(game_id, "rematch", locale), GameButton(game_id, "board", locale))
 
 
-def panel_view(game_id: int, game: Game) -> discord.ui.View:
-    """The turn panel: a select of what to do (grouped legal moves) and the frequent buttons."""
+def panel_view(game_id: int, game: Game, locale: str = "en") -> discord.ui.View:
+    """The turn panel: a select of what to do (grouped legal moves) and the frequent buttons
+    (``locale``: the player's own language; the panel is ephemeral)."""
     groups = panel.groups(game)
     keys = list(groups)[: panel.MAX_OPTIONS]
     options = [
-        discord.SelectOption(label=panel.group_label(game, k)[:100], value=k, description=_describe_group(groups[k]))
+        discord.SelectOption(
+            label=panel.group_label(game, k, locale)[:100], value=k, description=_describe_group(groups[k], locale)
+        )
         for k in keys
     ]
     items: list[discord.ui.Item[Any]] = []
     if options:
-        items.append(GameSelect(game_id, "pick", options=options, placeholder="Choose a die or an action…"))
-    items += [GameButton(game_id, "end"), GameButton(game_id, "undo"), GameButton(game_id, "board")]
+        items.append(GameSelect(game_id, "pick", options=options, placeholder=t("components.pick", locale)))
+    items += [GameButton(game_id, a, locale) for a in ("end", "undo", "board")]
     return _view(*items)
 
 
-def _describe_group(moves: list[str]) -> str:
+def _describe_group(moves: list[str], locale: str = "en") -> str:
     if len(moves) == 1:
         return moves[0][:100]
-    return f"{len(moves)} choices"
+    return t("components.choices", locale, count=len(moves))
 
 
-def dest_view(game_id: int, game: Game, key: str) -> tuple[discord.ui.View, int]:
+def dest_view(game_id: int, game: Game, key: str, locale: str = "en") -> tuple[discord.ui.View, int]:
     """The second step: the moves of one group (at most 25); returns the view and the group size."""
     moves = panel.groups(game).get(key, [])
-    label = panel.end_label if key == "end" else (lambda _g, t: t)
-    options = [discord.SelectOption(label=label(game, t)[:100], value=t) for t in moves[: panel.MAX_OPTIONS]]
+    options = [
+        discord.SelectOption(label=(panel.end_label(game, m, locale) if key == "end" else m)[:100], value=m)
+        for m in moves[: panel.MAX_OPTIONS]
+    ]
     items: list[discord.ui.Item[Any]] = []
     if options:
-        items.append(GameSelect(game_id, "dest", key, options=options, placeholder="…then where"))
-    items.append(GameButton(game_id, "turn"))
+        items.append(GameSelect(game_id, "dest", key, options=options, placeholder=t("components.dest", locale)))
+    items.append(GameButton(game_id, "turn", locale))
     return _view(*items), len(moves)
 
 
-def end_view(game_id: int, game: Game) -> discord.ui.View:
-    return dest_view(game_id, game, "end")[0]
+def end_view(game_id: int, game: Game, locale: str = "en") -> discord.ui.View:
+    return dest_view(game_id, game, "end", locale)[0]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from engine import Game
 from engine.moves import Remove
 
+from .i18n import t
 from .texts import MARKS, describe, turn_summary
 
 
@@ -54,25 +55,28 @@ def since_last_turn(entries: list[TurnEntry], seat: int) -> list[TurnEntry]:
     return entries[last + 1 :]
 
 
-def entry_line(entry: TurnEntry, names: list[str], game: Game | None = None) -> str:
+def entry_line(entry: TurnEntry, names: list[str], game: Game | None = None, locale: str = "en") -> str:
     who = f"{MARKS[entry.seat]} **{names[entry.seat]}**"
     if entry.table:
-        return f"Turn {entry.turn + 1}: {who} was removed from the game."
-    return f"Turn {entry.turn + 1}: {who} {turn_summary(list(entry.moves), game)}."
+        return t("history.removed", locale, turn=entry.turn + 1, who=who)
+    summary = turn_summary(list(entry.moves), game, locale)
+    return t("history.turn", locale, turn=entry.turn + 1, who=who, summary=summary)
 
 
-def recap_lines(game: Game, seat: int, names: list[str]) -> list[str]:
+def recap_lines(game: Game, seat: int, names: list[str], locale: str = "en") -> list[str]:
     """What the others did since ``seat``'s last turn, and the turn in progress."""
     entries = since_last_turn(turns_of(game), seat)
-    lines = [entry_line(e, names, game) for e in entries if e.seat != seat or e.table]
+    lines = [entry_line(e, names, game, locale) for e in entries if e.seat != seat or e.table]
     if not game.is_over and game.state.turn_moves and game.current_player != seat:
-        now = turn_summary(list(game.state.turn_moves), game)
-        lines.append(f"Now: {MARKS[game.current_player]} **{names[game.current_player]}** has {now} so far.")
+        now = turn_summary(list(game.state.turn_moves), game, locale)
+        current = game.current_player
+        lines.append(t("history.now", locale, mark=MARKS[current], name=names[current], summary=now))
     return lines
 
 
-def move_line(ply: int, seat: int, move: str, names: list[str]) -> str:
-    return f"`{ply}` {MARKS[seat]} {names[seat]}: {describe(move)} (`{move}`)"
+def move_line(ply: int, seat: int, move: str, names: list[str], locale: str = "en") -> str:
+    what = describe(move, locale=locale)
+    return t("history.move", locale, ply=ply, mark=MARKS[seat], name=names[seat], what=what, move=move)
 
 
 def seats_of_moves(game: Game) -> list[int]:

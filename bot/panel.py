@@ -12,6 +12,8 @@ from collections import Counter
 from engine import Game
 from engine.moves import EndTurn
 
+from .i18n import artist_name, t
+
 MAX_OPTIONS = 25
 ONE_WORD = {"end", "undo", "release"}
 
@@ -32,41 +34,40 @@ def groups(game: Game) -> dict[str, list[str]]:
     return out
 
 
-def group_label(game: Game, key: str) -> str:
+def group_label(game: Game, key: str, locale: str = "en") -> str:
     words = key.split()
     verb, arg = words[0], words[1] if len(words) > 1 else ""
     if verb == "place":
-        return f"Place {'a ' + arg if arg.isdigit() else 'card die ' + arg} in a workroom"
+        if arg.isdigit():
+            return t("panel.place_value", locale, value=arg)
+        return t("panel.place_card", locale, die=arg)
     if verb == "museum":
-        return f"Give card die {arg} to the museum"
-    if verb == "artist":
+        return t("panel.museum", locale, die=arg)
+    if verb in ("artist", "use"):
         card = game.artist_card(int(arg) - 1)
-        return f"Put dice on artist {arg}" + (f" ({card.display_name})" if card else "")
-    if verb == "use":
-        card = game.artist_card(int(arg) - 1)
-        return f"Use artist {arg}" + (f": {card.display_name}" if card else "")
+        if card is None:
+            return t(f"panel.{verb}", locale, slot=arg)
+        return t(f"panel.{verb}_named", locale, slot=arg, name=artist_name(card, locale))
     if verb == "complete":
-        return f"Complete an installation with {arg}"
+        return t("panel.complete", locale, room=arg)
     if verb == "abandon":
-        return f"Abandon {arg}"
+        return t("panel.abandon", locale, room=arg)
     if verb == "switch":
-        return f"Switch bonus die {arg}"
-    if verb == "end":
-        return "End the turn…"
-    if verb == "undo":
-        return "Undo the last action"
-    if verb == "release":
-        return "Send the abandoned dice back to the supply"
+        return t("panel.switch", locale, die=arg)
+    if verb in ("end", "undo", "release"):
+        return t(f"panel.{verb}", locale)
     return key
 
 
-def end_label(game: Game, text: str) -> str:
+def end_label(game: Game, text: str, locale: str = "en") -> str:
     """'Keep 6 and 5 (1 die back to your supply)' for an end-of-turn choice."""
     room = Counter(game.state.players[game.current_player].storeroom)
     keep = [int(w) for w in text.split()[1:]]
     back = sum(room.values()) - len(keep)
-    kept = " and ".join(map(str, keep)) if keep else "nothing"
-    return f"Keep {kept}" + (f" ({back} die/dice back to your supply)" if back else "")
+    kept = t("common.and", locale).join(map(str, keep)) if keep else t("panel.nothing", locale)
+    if back:
+        return t("panel.keep_back", locale, kept=kept, back=back)
+    return t("panel.keep", locale, kept=kept)
 
 
 def end_choices(game: Game) -> list[str]:

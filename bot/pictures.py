@@ -2,8 +2,8 @@
 
 Rendering is CPU work (tens of milliseconds), so it runs in a worker: a thread by
 default, or a process pool when ``workers`` > 0 (the load benchmark uses both cores that
-way).  The cache key is (game id, version, picture, seat): a game at a given version
-always draws the same bytes, so a cached picture is never stale.
+way).  The cache key is (game id, version, picture, seat, language): a game at a given
+version always draws the same bytes, so a cached picture is never stale.
 """
 
 from __future__ import annotations
@@ -15,23 +15,40 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 import render
 from engine import Game, dump_game, load_game
 
-Key = tuple[int, int, str, int]
+from .i18n.pictures import render_labels
+
+Key = tuple[int, int, str, int, str]
 
 
-def _draw(kind: str, game_json: str, names: list[str], seat: int) -> bytes:
+def _draw(kind: str, game_json: str, names: list[str], seat: int, lang: str) -> bytes:
     game = load_game(game_json)
+    labels = render_labels(lang)  # cached per language in each worker
     if kind == "table":
-        return render.table_png(game, names)
+        return render.table_png(game, names, labels=labels)
     if kind == "studio":
-        return render.studio_png(game, seat, names)
+        return render.studio_png(game, seat, names, labels=labels)
     if kind == "museum":
-        return render.museum_png(game)
+        return render.museum_png(game, labels=labels)
     raise ValueError(f"unknown picture {kind!r}")
+
+
+def _warm() -> None:
+    """Fill a worker's caches (palette, fonts, sprites, table frames) before real work
+    arrives: the first picture in a fresh process costs about ten ordinary ones."""
+    for players in (2, 4):
+        game = Game.new(players, seed=1)
+        render.table_png(game)
+        render.studio_png(game, 0)
 
 
 class Pictures:
     def __init__(self, workers: int = 0, cache_size: int = 256) -> None:
         self._pool: Executor | None = ProcessPoolExecutor(workers) if workers > 0 else None
+        if self._pool is not None:
+            # Start and warm the workers now (one job each, best effort), not on the first
+            # turns; forking here, before the store's threads exist, is also the safe moment.
+            for _ in range(workers):
+                self._pool.submit(_warm)
         self._cache: OrderedDict[Key, bytes] = OrderedDict()
         self._cache_size = cache_size
 
@@ -40,26 +57,28 @@ class Pictures:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        kind, seat = key[2], key[3]
+        kind, seat, lang = key[2], key[3], key[4]
         loop = asyncio.get_running_loop()
         if self._pool is not None:
-            png = await loop.run_in_executor(self._pool, _draw, kind, dump_game(game), names, seat)
+            png = await loop.run_in_executor(self._pool, _draw, kind, dump_game(game), names, seat, lang)
         else:
             # A thread gets its own copy: the caller's game may change while we draw.
-            png = await asyncio.to_thread(_draw, kind, dump_game(game), names, seat)
+            png = await asyncio.to_thread(_draw, kind, dump_game(game), names, seat, lang)
         self._cache[key] = png
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
         return png
 
-    async def table(self, game_id: int, version: int, game: Game, names: list[str]) -> bytes:
-        return await self._get((game_id, version, "table", -1), game, names)
+    async def table(self, game_id: int, version: int, game: Game, names: list[str], lang: str = "en") -> bytes:
+        return await self._get((game_id, version, "table", -1, lang), game, names)
 
-    async def studio(self, game_id: int, version: int, game: Game, names: list[str], seat: int) -> bytes:
-        return await self._get((game_id, version, "studio", seat), game, names)
+    async def studio(
+        self, game_id: int, version: int, game: Game, names: list[str], seat: int, lang: str = "en"
+    ) -> bytes:
+        return await self._get((game_id, version, "studio", seat, lang), game, names)
 
-    async def museum(self, game_id: int, version: int, game: Game, names: list[str]) -> bytes:
-        return await self._get((game_id, version, "museum", -1), game, names)
+    async def museum(self, game_id: int, version: int, game: Game, names: list[str], lang: str = "en") -> bytes:
+        return await self._get((game_id, version, "museum", -1, lang), game, names)
 
     def close(self) -> None:
         if self._pool is not None:

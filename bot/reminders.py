@@ -25,6 +25,8 @@ import discord
 from engine import Game
 
 from .history import since_last_turn, turns_of
+from .i18n import t
+from .i18n.choose import guild_language, recipient_language
 from .replies import clip, png_file
 from .store import DueReminder, GameRecord, ReminderPrefs, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
@@ -69,17 +71,20 @@ def interval_of(prefs: ReminderPrefs, table_hours: int) -> float:
     return float(prefs.interval) if prefs.interval != DEFAULT_REMINDER_INTERVAL else table_hours * 3600.0
 
 
-def prefs_text(prefs: ReminderPrefs) -> str:
+def prefs_text(prefs: ReminderPrefs, locale: str = "en") -> str:
     if not prefs.enabled:
-        return "reminders off"
-    quiet = (
-        f"quiet {prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}-"
-        f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d} ({prefs.time_zone})"
-        if prefs.quiet_start is not None and prefs.quiet_end is not None
-        else f"no quiet hours ({prefs.time_zone})"
-    )
-    every = "the table's interval" if prefs.interval == DEFAULT_REMINDER_INTERVAL else f"{prefs.interval // 3600} h"
-    return f"reminders on, every {every}, {quiet}"
+        return t("reminders.off", locale)
+    if prefs.quiet_start is not None and prefs.quiet_end is not None:
+        start = f"{prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}"
+        end = f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d}"
+        quiet = t("reminders.quiet", locale, start=start, end=end, zone=prefs.time_zone)
+    else:
+        quiet = t("reminders.no_quiet", locale, zone=prefs.time_zone)
+    if prefs.interval == DEFAULT_REMINDER_INTERVAL:
+        every = t("reminders.table_interval", locale)
+    else:
+        every = t("reminders.hours", locale, hours=prefs.interval // 3600)
+    return t("reminders.on", locale, every=every, quiet=quiet)
 
 
 class Reminders:
@@ -158,6 +163,9 @@ class Reminders:
         if not await self.store.mark_reminder_sent(due.game_id, due.version, next_due, expected_count=step):
             return 0  # the turn was played meanwhile
         if due.user_id is None:
+            # A computer's turn still waiting when its reminder falls due: its player stopped
+            # (say the bot went down mid-turn and the start-up wake failed); wake it again.
+            self.bot.computers.wake_id(due.game_id)
             return 1
         if step >= 1 and not await self._user_exists(due.user_id):
             log.info("user %s no longer exists; treating them as away in game %s", due.user_id, due.game_id)
@@ -177,34 +185,52 @@ class Reminders:
         post = await self.store.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         clock = await self.store.turn_clock(record.id)
+        # A DM speaks the player's language; the same words posted in the channel, the server's.
+        if due.dm_reachable is False:
+            lang = await self.channel_language(record)
+        else:
+            lang = await recipient_language(self.store, due.user_id)
         left = (
-            f" Your turn clock runs out <t:{int(clock.expires_at)}:R>."
+            t("reminders.clock_left", lang, at=int(clock.expires_at))
             if clock and clock.turn == game.state.turn
             else ""
         )
-        text = (
-            f"⏰ Reminder {step}/{MAX_REMINDERS}: it is still your turn in Cubist game {record.id} "
-            f"(<#{record.channel_id}>): {link}.{left}"
+        text = t(
+            "reminders.reminder",
+            lang,
+            step=step,
+            total=MAX_REMINDERS,
+            game=record.id,
+            channel=record.channel_id,
+            link=link,
+            left=left,
         )
         if due.dm_reachable is False:
-            await self._to_channel(record, f"<@{due.user_id}> {text}")
+            await self._to_channel(record, t("reminders.mention", lang, user=due.user_id, text=text))
             return
-        await self.dm(record, game, due.user_id or 0, text, view=reminder_view(record.id))
+        await self.dm(record, game, due.user_id or 0, text, view=reminder_view(record.id, lang))
 
     async def _channel_note(self, record: GameRecord, game: Game, due: DueReminder, now: float) -> None:
         hours = max(1, round((now - (due.last_sent_at or due.due_at)) / 3600))
         clock = await self.store.turn_clock(record.id)
+        lang = await self.channel_language(record)
         when = (
-            f" Their turn clock runs out <t:{int(clock.expires_at)}:R>; then you may vote to skip their turn."
+            t("reminders.their_clock", lang, at=int(clock.expires_at))
             if clock and clock.turn == game.state.turn and clock.expires_at > now
             else ""
         )
         seat = record.seats[game.current_player]
-        await self._to_channel(
-            record,
-            f"📣 {MARKS[seat.seat]} <@{due.user_id}> has not finished their turn in game {record.id} "
-            f"after {MAX_REMINDERS} reminders (last {hours} h ago).{when}",
+        text = t(
+            "reminders.channel_note",
+            lang,
+            mark=MARKS[seat.seat],
+            user=due.user_id,
+            game=record.id,
+            total=MAX_REMINDERS,
+            hours=hours,
+            when=when,
         )
+        await self._to_channel(record, text)
 
     # --- the turn-start DM -------------------------------------------------------------------
 
@@ -217,7 +243,7 @@ class Reminders:
             return
         seat = record.seats[game.current_player]
         if seat.user_id is None:
-            return  # hook: computer players move by themselves
+            return  # computer players move by themselves (bot/computer.py)
         pending = await self.store.reminder(record.id)
         if pending is None or pending[1] != 0:
             return
@@ -238,30 +264,39 @@ class Reminders:
         if user_id is None:
             return
         names = [s.display_name for s in record.seats]
+        lang = await recipient_language(self.store, user_id)
         post = await self.store.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll
-        rolled = (
-            f"Rolled for you: **{' and '.join(map(str, roll))}**."
-            if roll
-            else "Your supply is short: return dice first, then the roll comes."
+        if roll:
+            rolled = t("reminders.rolled", lang, roll=t("common.and", lang).join(map(str, roll)))
+        else:
+            rolled = t("reminders.short", lang)
+
+        def changes_since() -> list[str]:  # replaying is CPU work: off the event loop
+            return [
+                t(
+                    "reminders.change",
+                    lang,
+                    mark=MARKS[e.seat],
+                    name=names[e.seat],
+                    what=t("reminders.left_game", lang) if e.table else turn_summary(list(e.moves), game, lang),
+                )
+                for e in since_last_turn(turns_of(game), seat)
+                if e.seat != seat or e.table
+            ]
+
+        changes = await asyncio.to_thread(changes_since)
+        head = t(
+            "reminders.turn_start", lang, game=record.id, channel=record.channel_id, turn=game.state.turn + 1, link=link
         )
-        entries = await asyncio.to_thread(lambda: since_last_turn(turns_of(game), seat))
-        changes = [
-            f"• {MARKS[e.seat]} {names[e.seat]} " + ("left the game" if e.table else turn_summary(list(e.moves), game))
-            for e in entries
-            if e.seat != seat or e.table
-        ]
-        lines = [
-            f"🎲 Your turn in Cubist game {record.id} in <#{record.channel_id}> (turn {game.state.turn + 1}): {link}",
-            rolled,
-        ]
+        lines = [head, rolled]
         if changes:
-            lines.append("Since your last turn:")
+            lines.append(t("reminders.since", lang))
             lines += changes[-12:]
-        lines.append("Play with `/cubist turn` in the channel, or the Turn panel button under the table.")
+        lines.append(t("reminders.how_to_play", lang))
         png = await self.bot.pictures.studio(record.id, record.version, game, names, seat)
-        await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id), png=png)
+        await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id, lang), png=png)
 
     # --- sending -------------------------------------------------------------------------
 
@@ -288,7 +323,8 @@ class Reminders:
         except discord.Forbidden:
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
             await self.store.set_dm_reachable(user_id, False)
-            await self._to_channel(record, f"<@{user_id}>, it is your turn in game {record.id} (I cannot DM you).")
+            lang = await self.channel_language(record)
+            await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id))
             return False
         except discord.HTTPException as e:
             if isinstance(e, discord.NotFound) or e.code == INVALID_RECIPIENT:
@@ -325,6 +361,10 @@ class Reminders:
         await self.store.set_dm_reachable(user_id, True)
         return True
 
+    async def channel_language(self, record: GameRecord) -> str:
+        """The language of posts in the game's channel (the server's; see bot.i18n.choose)."""
+        return await guild_language(self.bot, record.guild_id)
+
     async def _to_channel(self, record: GameRecord, text: str, view: discord.ui.View | None = None) -> None:
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         try:
@@ -358,8 +398,11 @@ class Reminders:
         if not await self.store.claim_turn_vote(game_id, turn):
             return 0
         record, game = await self.bot.service.game(game_id)
+        lang = await self.channel_language(record)
         await self._to_channel(
-            record, vote_text(record, game, self.bot.service.table_settings(record)), vote_view(record, game)
+            record,
+            vote_text(record, game, self.bot.service.table_settings(record), locale=lang),
+            vote_view(record, game, locale=lang),
         )
         return 1
 
@@ -387,7 +430,7 @@ class Reminders:
         return True
 
 
-def reminder_view(game_id: int) -> discord.ui.View:
+def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
     from .components import GameButton, _view
 
-    return _view(GameButton(game_id, "snooze"), GameButton(game_id, "stop"))
+    return _view(GameButton(game_id, "snooze", locale), GameButton(game_id, "stop", locale))

@@ -16,7 +16,9 @@ from engine import Game
 from engine.moves import Undo
 
 from . import panel
-from .components import game_buttons, panel_view, rematch_view
+from .components import GameButton, game_buttons, panel_view, rematch_view
+from .i18n import join, t
+from .i18n.choose import guild_language, user_language
 from .replay_gif import replay_gif
 from .service import MoveOutcome
 from .store import GameRecord
@@ -55,28 +57,33 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     return [label for attr, label in needed.items() if not getattr(perms, attr, False)]
 
 
-async def send_error(interaction: discord.Interaction, message: str) -> None:
-    """An ephemeral answer, whether or not the interaction was deferred already."""
-    message = clip(message)
+async def send_error(interaction: discord.Interaction, message: object) -> None:
+    """An ephemeral answer, whether or not the interaction was deferred already.  ``message``
+    is text, or a ``bot.i18n.Message`` (e.g. a ``UserError``'s ``args[0]``), which is written
+    in the user's own language (their Discord locale)."""
+    from .i18n import localize
+
+    text = clip(localize(message, interaction.locale))
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
     except discord.NotFound:
         # The interaction expired (answered after Discord's 3 s): nobody can see an answer
         # now, and raising here only turns one late reply into a traceback storm.
-        log.warning("interaction %s expired before its answer: %s", interaction.id, message[:80])
+        log.warning("interaction %s expired before its answer: %s", interaction.id, text[:80])
 
 
-def whose_turn(record: GameRecord, game: Game) -> str:
+def whose_turn(record: GameRecord, game: Game, lang: str = "en") -> str:
     seat = record.seats[game.current_player]
     roll = game.state.last_roll
-    rolled = f" Rolled: {' and '.join(map(str, roll))}." if roll else ""
+    rolled = t("replies.rolled", lang, roll=join([str(v) for v in roll], lang)) if roll else ""
+    mark = MARKS[game.current_player]
     if seat.is_computer:
-        return f"{MARKS[game.current_player]} **{seat.display_name}** plays next.{rolled}"
+        return t("replies.computer_next", lang, mark=mark, name=seat.display_name, rolled=rolled)
     who = f"<@{seat.user_id}>" if seat.user_id else f"**{seat.display_name}**"
-    return f"{MARKS[game.current_player]} {who}, it is your turn.{rolled}"
+    return t("replies.your_turn", lang, mark=mark, who=who, rolled=rolled)
 
 
 async def post_turn(
@@ -85,30 +92,39 @@ async def post_turn(
     """The channel post after every turn: table picture, what was done, who is next (with
     the replay GIF at the end of the game).  Then the next player gets their DM."""
     record, game = outcome.record, outcome.game
+    lang = await guild_language(bot, record.guild_id)
     names = [s.display_name for s in record.seats]
     mover = names[outcome.seat]
-    lines = [headline or f"{MARKS[outcome.seat]} **{mover}** {turn_summary(outcome.turn_moves, game)}."]
+    summary = turn_summary(outcome.turn_moves, game, lang)
+    lines = [headline or t("replies.headline", lang, mark=MARKS[outcome.seat], name=mover, summary=summary)]
     if outcome.finished:
-        lines.append("**The game is over.**")
-        lines += scores_lines(game, names)
-        tie = tie_break_text(game, names)
+        lines.append(t("replies.over", lang))
+        lines += scores_lines(game, names, lang)
+        tie = tie_break_text(game, names, lang)
         if tie:
             lines.append(tie)
-        winners = game.winners()
-        lines.append("🏛 The new museum is named after " + " and ".join(f"**{names[w]}**" for w in winners) + "!")
-        view: discord.ui.View = rematch_view(record.id)
+        winners = join([f"**{names[w]}**" for w in game.winners()], lang)
+        lines.append(t("replies.museum_named", lang, names=winners))
+        view: discord.ui.View = rematch_view(record.id, lang)
     else:
-        lines.append(whose_turn(record, game))
-        view = game_buttons(record.id)
-    png = await bot.pictures.table(record.id, record.version, game, names)
+        lines.append(whose_turn(record, game, lang))
+        view = game_buttons(record.id, lang)
+    png = await bot.pictures.table(record.id, record.version, game, names, lang)
     files = [png_file(png, "table.png")]
     if outcome.finished:
         try:
             gif = await asyncio.to_thread(replay_gif, game, names)
             files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
-            lines.append("🎞 The replay of the game is attached.")
+            lines.append(t("replies.replay", lang))
         except Exception:  # the result matters more than the animation
             log.exception("replay GIF of game %s failed", record.id)
+        try:  # the score-over-time chart (bot/stats.py)
+            from .stats import score_chart
+
+            files.append(png_file(await asyncio.to_thread(score_chart, game, names, lang), "scores.png"))
+            lines.append(t("stats.chart_attached", lang))
+        except Exception:  # as for the GIF: the result matters more than the chart
+            log.exception("score chart of game %s failed", record.id)
     message = await channel.send(clip("\n".join(lines)), files=files, view=view)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
@@ -126,11 +142,12 @@ async def studio_reply(
     edit: bool = False,
 ) -> None:
     """Answer the player privately with their studio picture and the turn panel."""
+    lang = user_language(interaction)
     names = [s.display_name for s in record.seats]
-    png = await bot.pictures.studio(record.id, record.version, game, names, seat)
+    png = await bot.pictures.studio(record.id, record.version, game, names, seat, lang)
     file = png_file(png, "studio.png")
     mine = game.current_player == seat and not game.is_over
-    view = panel_view(record.id, game) if mine else None
+    view = panel_view(record.id, game, lang) if mine else None
     content = clip(note)
     if edit:
         if interaction.response.is_done():
@@ -148,19 +165,46 @@ async def studio_reply(
 async def after_move(
     bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool = False
 ) -> None:
-    """Answer a move: the studio privately while the turn goes on; the channel post when it ends."""
+    """Answer a move: the panel privately while the turn goes on; the channel post when it ends."""
     if outcome.turn_ended:
         # Post first, so that the player's answer arrives after the table is in the channel.
         channel = interaction.channel
         assert channel is not None
         await post_turn(bot, channel, outcome)  # type: ignore[arg-type]
-        note = "Your turn is over." if not outcome.finished else "The game is over."
+        note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(content=note, attachments=[], view=None)
         else:
             await send_error(interaction, note)
         return
-    what = "Undone." if isinstance(outcome.move, Undo) else f"You {describe(outcome.move, outcome.game)}."
+    lang = user_language(interaction)
+    if isinstance(outcome.move, Undo):
+        what = t("replies.undone", lang)
+    else:
+        what = t("replies.you_did", lang, what=describe(outcome.move, outcome.game, lang))
     groups = panel.groups(outcome.game)
-    hint = f" {len(outcome.game.legal_moves())} moves possible now." if groups else ""
-    await studio_reply(bot, interaction, outcome.record, outcome.game, outcome.seat, what + hint, edit=edit)
+    hint = t("replies.moves_possible", lang, count=len(outcome.game.legal_moves())) if groups else ""
+    await panel_reply(interaction, outcome.record, outcome.game, what + hint, edit=edit)
+
+
+async def panel_reply(
+    interaction: discord.Interaction, record: GameRecord, game: Game, note: str, *, edit: bool = False
+) -> None:
+    """Answer a move inside a turn: text and the turn panel, with a "My studio" button for the
+    picture.  Drawing and uploading the studio after every move was half of the bot's work
+    per turn in the load benchmark (issue 6), for a picture the player rarely needs mid-turn;
+    the studio still comes at the start of the turn (DM, ``/cubist turn``) and on request."""
+    lang = user_language(interaction)
+    view = panel_view(record.id, game, lang)
+    view.add_item(GameButton(record.id, "studio", lang))
+    content = clip(note)
+    if edit:  # the panel message showed a studio picture: drop it, it is out of date now
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, attachments=[], view=view)
+        else:
+            await interaction.response.edit_message(content=content, attachments=[], view=view)
+        return
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, view=view)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, view=view)

@@ -20,6 +20,7 @@ from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, parse_move
 from engine.moves import EndTurn, Move, Remove, Skip, Undo
 from engine.players import LEVELS
 
+from .i18n import Message
 from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
 from .texts import COLOUR_NAMES
 
@@ -47,7 +48,11 @@ def level_of(ai_level: int | None) -> str:
 
 
 class UserError(Exception):
-    """A request that cannot be done; the message says why and what is possible."""
+    """A request that cannot be done; the message says why and what is possible.
+
+    Its message (``args[0]``) is a ``bot.i18n.Message``, rendered in the reader's language
+    when it is shown (``localize(error.args[0], interaction.locale)``); ``str(error)`` is
+    the English text."""
 
 
 @dataclass
@@ -61,17 +66,13 @@ class MoveOutcome:
     turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
 
 
-def _legal_hint(game: Game, limit: int = 8) -> str:
+def _legal_hint(game: Game, limit: int = 8) -> Message:
     moves = [str(m) for m in game.legal_moves()]
     if not moves:
-        return "No move is possible now."
+        return Message("service.no_move")
     shown = ", ".join(f"`{m}`" for m in moves[:limit])
-    more = (
-        f" and {len(moves) - limit} more (type `/cubist move` and let autocomplete list them)"
-        if len(moves) > limit
-        else ""
-    )
-    return f"Possible now: {shown}{more}."
+    more: Message | str = Message("service.more", count=len(moves) - limit) if len(moves) > limit else ""
+    return Message("service.possible", moves=shown, more=more)
 
 
 class GameService:
@@ -94,16 +95,13 @@ class GameService:
     async def channel_record(self, channel_id: int) -> GameRecord:
         record = await self.store.active_game_for_channel(channel_id)
         if record is None:
-            raise UserError("There is no Cubist game in this channel. Start one with `/cubist new`.")
+            raise UserError(Message("service.no_game"))
         return record
 
     async def channel_game(self, channel_id: int) -> tuple[GameRecord, Game]:
         record = await self.channel_record(channel_id)
         if record.status != Status.ACTIVE:
-            raise UserError(
-                f"The game here has not started yet ({len(record.seats)} player(s) in the lobby). "
-                "Join with `/cubist join`; the creator starts it with `/cubist start`."
-            )
+            raise UserError(Message("service.not_started", count=len(record.seats)))
         return await self.store.load_game(record.id)
 
     async def game(self, game_id: int) -> tuple[GameRecord, Game]:
@@ -117,7 +115,7 @@ class GameService:
     def seat_of(record: GameRecord, user_id: int) -> int:
         seat = record.seat_of(user_id)
         if seat is None:
-            raise UserError("You are not playing in this game. Watch with `/cubist board`, or join the next one.")
+            raise UserError(Message("service.not_playing"))
         return seat.seat
 
     # --- lobby -------------------------------------------------------------------------------
@@ -137,20 +135,21 @@ class GameService:
         """A lobby with its creator seated, and ``computers`` computer players of ``level``."""
         if computers >= settings.max_players:
             raise UserError(
-                f"{computers} computer player(s) leave no seat for you at a table of {settings.max_players}: "
-                f"add at most {settings.max_players - 1}."
+                Message(
+                    "service.computers_no_seat",
+                    computers=computers,
+                    max=settings.max_players,
+                    most=settings.max_players - 1,
+                )
             )
         if level not in LEVELS:
-            raise UserError(f"`{level[:20]}` is not a computer level: choose {', '.join(LEVELS)}.")
+            raise UserError(Message("service.bad_level", level=level[:20], levels=", ".join(LEVELS)))
         try:
             record = await self.store.create_lobby(guild_id, channel_id, user_id, options, settings.model_dump_json())
         except ChannelBusy:
             existing = await self.store.active_game_for_channel(channel_id)
-            state = "in its lobby" if existing and existing.status == Status.LOBBY else "in play"
-            raise UserError(
-                f"A Cubist game is already {state} in this channel: one game per channel. "
-                "Finish it, or ask its creator (or someone with Manage Channels) to `/cubist cancel` it."
-            ) from None
+            busy = "service.busy_lobby" if existing and existing.status == Status.LOBBY else "service.busy_play"
+            raise UserError(Message(busy)) from None
         await self.store.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
         if computers:
             return await self.add_computers(record.id, computers, level)
@@ -173,32 +172,29 @@ class GameService:
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError("The game here has already started: you can watch it with `/cubist board`.")
+            raise UserError(Message("service.already_started_watch"))
         if record.seat_of(user_id) is not None:
-            raise UserError("You are already in this game's lobby.")
+            raise UserError(Message("service.already_joined"))
         settings = self.table_settings(record)
         if len(record.seats) >= settings.max_players:
-            raise UserError(f"The table is full ({settings.max_players} players).")
+            raise UserError(Message("service.full", max=settings.max_players))
         taken = {s.colour for s in record.seats}
         colour = next(c for c in COLOUR_NAMES if c not in taken)
         try:
             await self.store.join_seat(record.id, user_id, name, colour=colour)
         except SeatError as e:
-            raise UserError(f"You cannot join: {e}.") from None
+            raise UserError(Message("service.cannot_join", reason=str(e))) from None
         return await self.store.get_game(record.id)
 
     async def leave(self, channel_id: int, user_id: int) -> GameRecord:
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(
-                "The game has started: you cannot just leave. The other players can vote to skip or remove "
-                "an away player, or an admin can `/cubist cancel` the game."
-            )
+            raise UserError(Message("service.cannot_leave"))
         seat = record.seat_of(user_id)
         if seat is None:
-            raise UserError("You are not in this game's lobby.")
+            raise UserError(Message("service.not_in_lobby"))
         if user_id == record.creator_id:
-            raise UserError("You created this game: cancel it with `/cubist cancel` instead of leaving.")
+            raise UserError(Message("service.creator_leave"))
         await self.store.leave_seat(record.id, seat.seat)
         return await self.store.get_game(record.id)
 
@@ -207,20 +203,17 @@ class GameService:
         free seats."""
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError("The game here has already started.")
+            raise UserError(Message("service.already_started"))
         if user_id != record.creator_id:
-            raise UserError("Only the player who created the game can start it.")
+            raise UserError(Message("service.creator_starts"))
         if fill is not None:
             if fill not in LEVELS:
-                raise UserError(f"`{fill[:20]}` is not a computer level: choose {', '.join(LEVELS)}.")
+                raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
             free = self.table_settings(record).max_players - len(record.seats)
             if free > 0:
                 record = await self.add_computers(record.id, free, fill)
         if len(record.seats) < 2:
-            raise UserError(
-                "Cubist needs at least 2 players: ask someone to `/cubist join`, or fill the empty seats "
-                "with computer players (`/cubist start fill:greedy`)."
-            )
+            raise UserError(Message("service.two_players"))
         order = [s.seat for s in record.seats]
         self._seeds.shuffle(order)
         seed = self._seeds.randrange(1, 2**63)
@@ -233,15 +226,15 @@ class GameService:
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
         if user_id != record.creator_id and not can_manage:
-            raise UserError("Only the game's creator or a member with Manage Channels can cancel it.")
+            raise UserError(Message("service.cancel_denied"))
         return await self.store.cancel(record.id)
 
     async def rematch(self, game_id: int, user_id: int) -> tuple[GameRecord, Game]:
         old = await self.store.get_game(game_id)
         if old.status != Status.FINISHED:
-            raise UserError("A rematch can start once this game is finished.")
+            raise UserError(Message("service.rematch_not_finished"))
         if old.seat_of(user_id) is None:
-            raise UserError("Only the players of this game can start its rematch.")
+            raise UserError(Message("service.rematch_players"))
         options = old.options
         record = await self.new(
             old.guild_id,
@@ -266,18 +259,18 @@ class GameService:
         async with self._lock(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError("This game is not in play any more.")
+                raise UserError(Message("service.not_in_play_any_more"))
             if turn is not None and game.state.turn != turn:
-                raise UserError("That turn is over already: the vote no longer counts.")
+                raise UserError(Message("service.vote_void"))
             old = record.seats[seat]
             if old.is_computer:
-                raise UserError(f"{old.display_name} is a computer player already.")
+                raise UserError(Message("service.already_computer", name=old.display_name))
             try:
                 return await self.store.hand_seat_to_computer(
                     game_id, seat, LEVELS.index(level), f"{old.display_name} (computer)"
                 )
             except SeatError as e:
-                raise UserError(f"The computer cannot take over: {e}.") from None
+                raise UserError(Message("service.computer_cannot_take_over", reason=str(e))) from None
 
     @staticmethod
     def table_settings(record: GameRecord) -> TableSettings:
@@ -297,29 +290,30 @@ class GameService:
         try:
             move = parse_move(text)
         except MoveSyntaxError as e:
-            raise UserError(f"`{text.strip()[:100]}` is not a move: {e}. See `/cubist rules notation`.") from None
+            raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=str(e))) from None
         async with self._lock(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError("This game is over." if game.is_over else "This game is not in play.")
+                raise UserError(Message("service.over" if game.is_over else "service.not_in_play"))
             seat = as_seat if as_seat is not None else self.seat_of(record, user_id or 0)
             if seat != game.current_player:
                 current = record.seats[game.current_player]
-                raise UserError(f"It is not your turn: {current.display_name} is playing.")
+                raise UserError(Message("service.not_your_turn", name=current.display_name))
             if isinstance(move, Undo) and not game.can_undo():
-                raise UserError(
-                    "Nothing to undo: you cannot undo past the start of your turn, the roll or a card drawn."
-                )
+                raise UserError(Message("service.nothing_to_undo"))
             if move not in game.legal_moves():
                 try:
                     game.clone().apply(move)
                 except IllegalMove as e:
-                    raise UserError(f"`{move}` is not allowed: {e}.\n{_legal_hint(game)}") from None
-                raise UserError(f"`{move}` is not allowed now.\n{_legal_hint(game)}")
+                    raise UserError(
+                        Message("service.illegal_why", move=str(move), reason=str(e), hint=_legal_hint(game))
+                    ) from None
+                raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
             turn = game.state.turn
             before_moves = list(game.state.turn_moves)
             try:
-                new_game, _version = await self.store.apply_move(
+                # The record comes back from the move's own transaction: no second read.
+                record, new_game = await self.store.apply_move_record(
                     game_id,
                     record.version,
                     str(move),
@@ -329,12 +323,11 @@ class GameService:
                     turn_seconds=self.table_settings(record).turn_hours * 3600,
                 )
             except StaleGame:
-                raise UserError("The game moved on while you were choosing: look again and retry.") from None
+                raise UserError(Message("service.stale_choosing")) from None
             except IllegalMove as e:  # the stored game differed from the cached one
-                raise UserError(f"`{move}` is not allowed: {e}.") from None
+                raise UserError(Message("service.illegal", move=str(move), reason=str(e))) from None
             turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
             finished = new_game.is_over
-            record = await self.store.get_game(game_id)
             if finished and record.status == Status.ACTIVE:
                 await self.store.finish(game_id)
                 record = await self.store.get_game(game_id)
@@ -351,17 +344,17 @@ class GameService:
         when given, must still be the turn in play (a vote about an earlier turn is void)."""
         move = parse_move(text)
         if not isinstance(move, Skip | Remove):
-            raise UserError(f"`{text}` is not a table move.")
+            raise UserError(Message("service.not_table_move", text=text))
         async with self._lock(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError("This game is not in play any more.")
+                raise UserError(Message("service.not_in_play_any_more"))
             if turn is not None and game.state.turn != turn:
-                raise UserError("That turn is over already: the vote no longer counts.")
+                raise UserError(Message("service.vote_void"))
             try:
                 game.clone().apply(move)
             except IllegalMove as e:
-                raise UserError(f"`{move}` cannot be done: {e}.") from None
+                raise UserError(Message("service.cannot_be_done", move=str(move), reason=str(e))) from None
             seat, old_turn = game.current_player, game.state.turn
             try:
                 new_game, _version = await self.store.apply_move(
@@ -374,7 +367,7 @@ class GameService:
                     turn_seconds=self.table_settings(record).turn_hours * 3600,
                 )
             except StaleGame:
-                raise UserError("The game moved on meanwhile: look again and retry.") from None
+                raise UserError(Message("service.stale")) from None
             record = await self.store.get_game(game_id)
             turn_ended = new_game.state.turn != old_turn or new_game.is_over
             moves = [str(move)]

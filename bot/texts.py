@@ -1,4 +1,7 @@
-"""Words the bot writes: move descriptions, turn summaries, scores, rules help."""
+"""Words the bot writes: move descriptions, turn summaries, scores, rules help.
+
+Every function takes the reader's language (``locale``, English by default; see
+``bot.i18n`` for who reads what); the words themselves are in ``bot/i18n/locales``."""
 
 from __future__ import annotations
 
@@ -21,73 +24,95 @@ from engine.moves import (
     UseArtist,
 )
 
-COLOUR_NAMES = ("orange", "sky blue", "green", "purple")  # matches render's palette order
+from .i18n import card_name, t
+
+COLOUR_NAMES = ("orange", "sky blue", "green", "purple")  # matches render's palette order; stored with seats
 MARKS = ("●", "▲", "■", "◆")
+RULES_TOPIC_KEYS = ("turn", "placing", "installations", "artists", "museum", "end", "notation")
 
 
-def die_text(d: DieRef) -> str:
+def colour_name(colour: str, locale: str = "en") -> str:
+    """A seat colour (stored in English, one of COLOUR_NAMES) in the reader's language."""
+    key = "colours." + colour.replace(" ", "_")
+    return t(key, locale) if colour in COLOUR_NAMES else colour
+
+
+def die_text(d: DieRef, locale: str = "en") -> str:
     if d.kind == "s":
-        return f"a {d.value}"
+        return t("texts.die.supply", locale, value=d.value)
     if d.kind == "x":
-        return f"an abandoned {d.value}"
-    return f"the die on card {d.card + 1} (space {d.space + 1})"
+        return t("texts.die.abandoned", locale, value=d.value)
+    return t("texts.die.card", locale, card=d.card + 1, space=d.space + 1)
 
 
-def describe(move: Move | str, game: Game | None = None) -> str:
-    """A short English phrase for a move, e.g. 'placed a 4 on w1 c3'."""
+def describe(move: Move | str, game: Game | None = None, locale: str = "en") -> str:
+    """A short phrase for a move, e.g. 'placed a 4 on w1 c3' (French: the participle,
+    'placé un 4 en w1 c3', which the sentences around it complete with 'a'/'avez')."""
     m = parse_move(move) if isinstance(move, str) else move
     if isinstance(m, Place):
-        return f"placed {die_text(m.die)} on w{m.room + 1} {cell_name(m.cell, WORKROOM_SIZE)}"
+        cell = cell_name(m.cell, WORKROOM_SIZE)
+        return t("texts.move.place", locale, die=die_text(m.die, locale), room=m.room + 1, cell=cell)
     if isinstance(m, ToMuseum):
-        return f"gave {die_text(m.die)} to the museum at {cell_name(m.cell, MUSEUM_SIZE)} (+2)"
+        return t("texts.move.museum", locale, die=die_text(m.die, locale), cell=cell_name(m.cell, MUSEUM_SIZE))
     if isinstance(m, ToArtist):
-        values = ", ".join(die_text(d) for d in m.dice)
-        return f"put {values} on artist {m.slot + 1}"
+        values = ", ".join(die_text(d, locale) for d in m.dice)
+        return t("texts.move.artist", locale, dice=values, slot=m.slot + 1)
     if isinstance(m, UseArtist):
-        return f"used artist {m.slot + 1} ({m})"
+        return t("texts.move.use", locale, slot=m.slot + 1, move=m)
     if isinstance(m, Complete):
         if game is not None:
             card = game.deck.installation(m.card)
-            return f"completed installation #{m.card} '{card.name}' with w{m.room + 1} (+{card.points})"
-        return f"completed installation #{m.card} with w{m.room + 1}"
+            name = card_name("installation", card, locale)
+            return t("texts.move.complete_named", locale, card=m.card, name=name, room=m.room + 1, points=card.points)
+        return t("texts.move.complete", locale, card=m.card, room=m.room + 1)
     if isinstance(m, Abandon):
-        return f"abandoned w{m.room + 1}"
+        return t("texts.move.abandon", locale, room=m.room + 1)
     if isinstance(m, Release):
-        return "sent the abandoned dice back to the supply"
+        return t("texts.move.release", locale)
     if isinstance(m, Switch):
-        return f"switched the bonus die {m.die}"
+        return t("texts.move.switch", locale, die=m.die)
     if isinstance(m, EndTurn):
-        return "ended the turn" + (f" keeping {' and '.join(map(str, m.keep))} in storage" if m.keep else "")
+        if m.keep:
+            keep = t("common.and", locale).join(map(str, m.keep))
+            return t("texts.move.end_keep", locale, keep=keep)
+        return t("texts.move.end", locale)
     if isinstance(m, Undo):
-        return "took back the last action"
+        return t("texts.move.undo", locale)
     if isinstance(m, Skip):
-        return "had the turn skipped"
+        return t("texts.move.skip", locale)
     if isinstance(m, Remove):
-        return f"removed p{m.seat + 1} from the game"
+        return t("texts.move.remove", locale, seat=m.seat + 1)
     return str(m)
 
 
-def turn_summary(moves: list[str], game: Game | None = None) -> str:
-    parts = [describe(t, game) for t in moves]
-    return "; ".join(parts) if parts else "passed"
+def turn_summary(moves: list[str], game: Game | None = None, locale: str = "en") -> str:
+    parts = [describe(m, game, locale) for m in moves]
+    return t("common.summary_sep", locale).join(parts) if parts else t("texts.passed", locale)
 
 
-def scores_lines(game: Game, names: list[str]) -> list[str]:
+def scores_lines(game: Game, names: list[str], locale: str = "en") -> list[str]:
     winners = set(game.winners()) if game.is_over else set()
     lines = []
     order = sorted(range(game.num_players), key=lambda i: (-game.score(i), -game.museum_dice(i), i))
     for i in order:
         p = game.state.players[i]
-        flag = " 🏆" if i in winners else ""
-        left = " (left the game)" if p.removed else ""
         lines.append(
-            f"{MARKS[i]} **{names[i]}**: {game.score(i)} points — {len(p.completed)} installation(s), "
-            f"{game.museum_dice(i)} museum dice{left}{flag}"
+            t(
+                "texts.score_line",
+                locale,
+                mark=MARKS[i],
+                name=names[i],
+                score=game.score(i),
+                installations=len(p.completed),
+                museum=game.museum_dice(i),
+                left=t("texts.left_game", locale) if p.removed else "",
+                flag=" 🏆" if i in winners else "",
+            )
         )
     return lines
 
 
-def tie_break_text(game: Game, names: list[str]) -> str:
+def tie_break_text(game: Game, names: list[str], locale: str = "en") -> str:
     active = game.active_players()
     if not active:
         return ""
@@ -98,48 +123,14 @@ def tie_break_text(game: Game, names: list[str]) -> str:
     winners = game.winners()
     who = ", ".join(names[i] for i in tied)
     if len(winners) == 1:
-        return f"{who} tied on {top} points; {names[winners[0]]} has the most museum dice and wins the tie."
-    return f"{who} tied on {top} points and on museum dice: they share the victory."
+        return t("texts.tie_one", locale, who=who, points=top, winner=names[winners[0]])
+    return t("texts.tie_shared", locale, who=who, points=top)
 
 
-RULES_TOPICS: dict[str, str] = {
-    "turn": (
-        "**A turn**: two dice from your supply are rolled into your storeroom (dice kept in storage join them). "
-        "Place storeroom dice in your workrooms or on artist cards; use artists, complete or abandon installations "
-        "and move dice from completed cards at any time. At the end, keep up to two storeroom dice in storage; "
-        "the rest go back to your supply. Short of dice (fewer than 2 in supply)? First return dice "
-        "(complete, abandon, use an artist), then roll."
-    ),
-    "placing": (
-        "**Placing dice**: a die goes on an empty cell touching the structure edge to edge, or on top of a die of "
-        "the same value. Side by side dice must differ by exactly 1 (a 3 or a 5 next to a 4). No diagonals, no "
-        "floating dice. Cells are named a-f (columns) and 1-6 (rows), as on the pictures: `place 4 w1 c3`."
-    ),
-    "installations": (
-        "**Installations**: when a whole workroom has exactly the footprint and heights of a face-up card "
-        "(turned any way, not mirrored), `complete w1 #7`: the dice go back to your supply, you take the card and "
-        "put its bonus dice on it. A 3/6 space can be switched later (`switch i1.1`). Abandon a workroom with "
-        "`abandon w1`: all its dice go back or onto artist cards."
-    ),
-    "artists": (
-        "**Artists**: put exactly the card's number of dice (2 or 3), all one value, on it (`artist 2 5 5`). "
-        "You may bump another player's dice with equal or higher ones. From a later turn, `use 2` returns your "
-        "dice and does the action: Malevich/Boccioni/Marc give a die, Popova ±1 and La Fresnaye ±2 change one, "
-        "Gris removes and Pascin moves a workroom die, Rozanova takes an opponent's stored die. When all four "
-        "cards hold dice after a placement, the whole row is cleared (an option, on by default)."
-    ),
-    "museum": (
-        "**The museum**: only dice on your completed installation cards go there (`museum i1.1 d4`), following "
-        "the placement rules, inside the plan and never above its heights. A die that would make the museum "
-        "impossible to complete is refused. Each museum die is worth 2 points."
-    ),
-    "end": (
-        "**The end**: after the turn in which someone has five installations or the museum is complete. "
-        "Score = installation points + 2 per museum die. Ties: more museum dice wins; then the victory is shared."
-    ),
-    "notation": (
-        "**Move texts**: `place 4 w1 c3`, `place i1.1 w2 b2`, `museum i1.2 d4`, `artist 3 5 5`, `use 2`, "
-        "`use 2 5`, `use 2 w1 c3 w2 d4`, `use 2 p3 5`, `complete w1 #7`, `abandon w2`, `release`, "
-        "`switch i2.1`, `end 6 2`, `undo`. Autocomplete lists only legal moves."
-    ),
-}
+def rules_text(topic: str, locale: str = "en") -> str:
+    """The help on one rules topic (one of RULES_TOPIC_KEYS)."""
+    return t(f"rules.{topic}", locale)
+
+
+# English texts by topic; its keys are the /cubist rules choices.
+RULES_TOPICS: dict[str, str] = {topic: rules_text(topic) for topic in RULES_TOPIC_KEYS}

@@ -11,6 +11,7 @@ from . import palette as pal
 from .canvas import Layer, LayerBuilder
 from .fonts import font
 from .iso import iso
+from .labels import EN, Labels
 from .structure import Die, GridSpec, origin, stack_sprites
 
 KIND_COLOURS: dict[ArtistKind, tuple[int, int, int]] = {
@@ -23,37 +24,27 @@ KIND_COLOURS: dict[ArtistKind, tuple[int, int, int]] = {
     ArtistKind.PASCIN: (104, 78, 122),
     ArtistKind.ROZANOVA: (40, 104, 104),
 }
-SHORT_NAMES: dict[ArtistKind, str] = {
-    ArtistKind.MALEVICH: "Malevich",
-    ArtistKind.BOCCIONI: "Boccioni",
-    ArtistKind.MARC: "Marc",
-    ArtistKind.POPOVA: "Popova",
-    ArtistKind.LA_FRESNAYE: "La Fresnaye",
-    ArtistKind.GRIS: "Gris",
-    ArtistKind.PASCIN: "Pascin",
-    ArtistKind.ROZANOVA: "Rozanova",
-}
 ARTIST_DIE = 32  # cube size of the dice on artist cards
 
 
-def action_text(card: ArtistCard) -> str:
+def action_text(card: ArtistCard, labels: Labels = EN) -> str:
     """The card's action in a few words (the bot's help has the long form)."""
     match card.artist:
         case ArtistKind.MALEVICH:
-            return f"Take a {card.value}"
+            return labels.text("take", value=card.value)
         case ArtistKind.BOCCIONI:
             a, b = card.values or (0, 0)
-            return f"Take a {a} or a {b}"
+            return labels.text("take_either", a=a, b=b)
         case ArtistKind.MARC:
-            return "Take any value"
+            return labels.text("take_any")
         case ArtistKind.POPOVA | ArtistKind.LA_FRESNAYE:
-            return f"Change a die by {card.delta:+d}".replace("-", "−")
+            return labels.text("change", delta=f"{card.delta:+d}".replace("-", "−"))
         case ArtistKind.GRIS:
-            return "Remove a top die"
+            return labels.text("remove_top")
         case ArtistKind.PASCIN:
-            return "Move a top die"
+            return labels.text("move_top")
         case ArtistKind.ROZANOVA:
-            return "Steal from a storage"
+            return labels.text("steal")
     return card.description  # pragma: no cover
 
 
@@ -67,7 +58,7 @@ def artist_dice_positions(w: int, h: int, count: int, s: int = ARTIST_DIE) -> li
 
 
 @lru_cache(maxsize=128)
-def artist_layer(card: ArtistCard, slot: int, w: int, h: int) -> Layer:
+def artist_layer(card: ArtistCard, slot: int, w: int, h: int, labels: Labels = EN) -> Layer:
     """An artist card face with its slot number and empty die places."""
     b = LayerBuilder(w, h, "RGB", pal.BACKGROUND)
     d = b.draw
@@ -81,11 +72,11 @@ def artist_layer(card: ArtistCard, slot: int, w: int, h: int) -> Layer:
     b.text((cx, cy + 1), str(slot + 1), font(24, bold=True), colour, anchor="mm")
     name_x = cx + r + 10
     nf = font(23, bold=True)
-    name = card.display_name
+    name = labels.artist(card)
     if nf.getlength(name) > w - name_x - 10:
-        name = SHORT_NAMES.get(card.artist, name)
+        name = labels.artist_short(card)
     b.text((name_x, cy), name, nf, (255, 255, 255), anchor="lm", max_width=w - name_x - 10)
-    b.text((12, band + 8), action_text(card), font(23), pal.INK, anchor="la", max_width=w - 24)
+    b.text((12, band + 8), action_text(card, labels), font(23), pal.INK, anchor="la", max_width=w - 24)
     for pos in artist_dice_positions(w, h, card.dice):
         b.paste(dice.slot(ARTIST_DIE), pos)
     return b.build()
@@ -129,7 +120,7 @@ def plan_layer(card: InstallationCard, max_w: int, max_h: int, max_s: int = 30) 
 
 
 @lru_cache(maxsize=128)
-def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool = False) -> Layer:
+def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool = False, labels: Labels = EN) -> Layer:
     """An installation card on offer: #id, name, points, plan and bonus dice."""
     b = LayerBuilder(w, h, "RGB", pal.BACKGROUND)
     d = b.draw
@@ -142,13 +133,15 @@ def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool = 
     b.paste(plan.image, (6 + (plan_w - 6 - pw) // 2, (h - ph) // 2))
     tx = plan_w + pad + 2
     idr = b.text((tx, pad - 2), f"#{card.id}", font(32, bold=True), pal.INK, anchor="la")
-    pr = b.text((w - pad, pad + 2), f"{card.points} pts", font(28, bold=True), (150, 96, 0), anchor="ra")
-    b.text((idr[2] + 12, pad + 6), f"{card.dice} dice", font(22), pal.MUTED, anchor="la",
+    pr = b.text((w - pad, pad + 2), labels.text("points", points=card.points), font(28, bold=True), (150, 96, 0),
+                anchor="ra")
+    b.text((idr[2] + 12, pad + 6), labels.count("dice", card.dice), font(22), pal.MUTED, anchor="la",
            max_width=pr[0] - idr[2] - 24)
-    b.text((tx, idr[3] + 10), card.name, font(22), pal.INK, anchor="la", max_width=w - tx - pad)
+    b.text((tx, idr[3] + 10), labels.installation(card), font(22), pal.INK, anchor="la", max_width=w - tx - pad)
     lf = font(22)
-    label_w = round(lf.getlength("bonus")) + 10
-    or_w = round(lf.getlength("or")) + 8
+    bonus, or_ = labels.text("bonus"), labels.text("or")
+    label_w = round(lf.getlength(bonus)) + 10
+    or_w = round(lf.getlength(or_)) + 8
 
     def bonus_width(s: int) -> int:
         die_w = dice.sprite_size(s)[0] - 2 * dice.MARGIN + 6
@@ -161,7 +154,7 @@ def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool = 
         s -= 2
     sw, sh = dice.sprite_size(s)
     by = h - sh - 4
-    lr = b.text((tx, by + sh // 2 + 2), "bonus", lf, pal.MUTED, anchor="lm")
+    lr = b.text((tx, by + sh // 2 + 2), bonus, lf, pal.MUTED, anchor="lm")
     x = lr[2] + 10
     for i, space in enumerate(card.bonus):
         if i:
@@ -169,7 +162,7 @@ def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool = 
             x += 16
         for j, v in enumerate(space):
             if j:
-                r = b.text((x + 2, by + sh // 2 + 2), "or", lf, pal.MUTED, anchor="lm")
+                r = b.text((x + 2, by + sh // 2 + 2), or_, lf, pal.MUTED, anchor="lm")
                 x = r[2] + 6
             b.paste(dice.cube(s, pal.NEUTRAL_KEY, v, False, numerals), (x - dice.MARGIN, by))
             x += sw - 2 * dice.MARGIN + 6

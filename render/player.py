@@ -13,6 +13,7 @@ from . import palette as pal
 from .canvas import Canvas, Rect
 from .fonts import font
 from .highlight import Highlights
+from .labels import EN, Labels
 from .structure import Die, GridSpec, floor_layer, full_grid, size_of, stack_sprites
 
 MAX_COMPLETED_SHOWN = 5
@@ -77,7 +78,7 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, *, k: float = 1.0) -> None:
 
 
 def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] | None,
-                hl: Highlights, *, k: float = 1.0, numerals: bool = False) -> None:
+                hl: Highlights, *, k: float = 1.0, numerals: bool = False, labels: Labels = EN) -> None:
     """The changing parts of a panel (call ``player_frame`` first, or use a prepared frame)."""
     s = game.state
     p = s.players[seat]
@@ -101,11 +102,13 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     label, name = player_label(seat, names)
     bold = font(round(26 * k), bold=True)
     lr = cv.text((x0 + pad + 2 * r + round(8 * k), hy), label, bold, ink, anchor="lm", parent=pname)
-    sr = cv.text((x1 - pad, hy), f"{game.score(seat)} pts", bold, pal.INK, anchor="rm", parent=pname)
+    sr = cv.text((x1 - pad, hy), labels.text("points", points=game.score(seat)), bold, pal.INK, anchor="rm",
+                 parent=pname)
     small = font(round(22 * k))
-    right = cv.text((sr[0] - round(14 * k), hy), f"supply {p.supply}", small, pal.MUTED, anchor="rm",
-                    parent=pname)[0]
-    tag = "left the game" if p.removed else "▶ to play" if current else "★ winner" if winner else ""
+    right = cv.text((sr[0] - round(14 * k), hy), labels.text("supply", count=p.supply), small, pal.MUTED,
+                    anchor="rm", parent=pname)[0]
+    tag_key = "left" if p.removed else "to_play" if current else "winner" if winner else ""
+    tag = labels.text(tag_key) if tag_key else ""
     if tag:
         right = cv.text((right - round(12 * k), hy), tag, font(round(22 * k), bold=True), pal.INK,
                         anchor="rm", parent=pname)[0]
@@ -127,7 +130,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
             cv.paste(sprite, (gx + px, wy + py))
         n = sum(h for _v, h in p.workrooms[room].values())
         if n:
-            count = f"{n} {'die' if n == 1 else 'dice'}"
+            count = labels.count("die_count", n)
             cv.text((ax + round(2 * k), wy + round(32 * k)), count, small, pal.MUTED, anchor="la", parent=pname)
 
     # --- storeroom, storage, abandoned dice
@@ -136,9 +139,12 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     sw, sh = dice.sprite_size(ds)
     cy = ry + sh // 2 + round(2 * k)
     x = x0 + pad
-    groups: list[tuple[str, list[int]]] = [("storeroom", list(p.storeroom)), ("storage", list(p.storage))]
+    groups: list[tuple[str, list[int]]] = [
+        (labels.text("storeroom"), list(p.storeroom)),
+        (labels.text("storage"), list(p.storage)),
+    ]
     if seat == s.current and s.pool:
-        groups.append(("abandoned", list(s.pool)))
+        groups.append((labels.text("abandoned"), list(s.pool)))
     step = sw - 2 * dice.MARGIN + 2
     for title, values in groups:
         x = cv.text((x, cy), title, small, pal.MUTED, anchor="lm", parent=pname)[2] + round(8 * k)
@@ -160,7 +166,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     bs = round(24 * k)
     bw, _bh = dice.sprite_size(bs)
     if not p.completed:
-        cv.text((x0 + pad, cy0 + mh // 2), "no installation completed yet", small, pal.MUTED, anchor="lm",
+        cv.text((x0 + pad, cy0 + mh // 2), labels.text("no_completed"), small, pal.MUTED, anchor="lm",
                 parent=pname)
     idf = font(round(22 * k), bold=True)
     for i, comp in enumerate(p.completed[:MAX_COMPLETED_SHOWN]):

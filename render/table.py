@@ -14,6 +14,7 @@ from .canvas import Box, Canvas, Rect
 from .cards import ARTIST_DIE, artist_dice_positions, artist_layer, installation_layer
 from .fonts import font
 from .highlight import Highlights, highlights
+from .labels import EN, Labels
 from .museum import draw_museum, museum_frame
 from .player import draw_player, panel_size, player_frame, player_label
 
@@ -26,14 +27,15 @@ OFFER_H = 168
 
 
 
-def status_line(game: Game, names: list[str] | None) -> str:
+def status_line(game: Game, names: list[str] | None, labels: Labels = EN) -> str:
     s = game.state
     if s.over:
         win = game.winners()
-        who = " and ".join(_who(w, names) for w in win)
+        who = labels.text("and").join(_who(w, names) for w in win)
         pts = game.score(win[0]) if win else 0
-        return f"Game over: {who} {'win' if len(win) > 1 else 'wins'} with {pts} pts"
-    return f"▶ {_who(s.current, names)} to play"
+        # Singular unless several share the win (not the count's own plural rule).
+        return labels.text("game_over.other" if len(win) > 1 else "game_over.one", who=who, points=pts)
+    return labels.text("next", who=_who(s.current, names))
 
 
 def _who(seat: int, names: list[str] | None) -> str:
@@ -41,16 +43,17 @@ def _who(seat: int, names: list[str] | None) -> str:
     return f"{label} {name}".strip()
 
 
-def last_turn_line(game: Game, names: list[str] | None) -> str:
+def last_turn_line(game: Game, names: list[str] | None, labels: Labels = EN) -> str:
     s = game.state
     parts = []
     if s.last_turn is not None:
         seat, moves = s.last_turn
-        parts.append(f"Last turn {_who(seat, names)}: " + (" · ".join(moves) if moves else "nothing"))
+        done = " · ".join(moves) if moves else labels.text("nothing")
+        parts.append(labels.text("last_turn", who=_who(seat, names), moves=done))
     if s.turn_moves:
-        parts.append("this turn: " + " · ".join(s.turn_moves))
+        parts.append(labels.text("this_turn", moves=" · ".join(s.turn_moves)))
     if not parts:
-        return "First turn of the game"
+        return labels.text("first_turn")
     return "   ".join(parts)
 
 
@@ -85,24 +88,25 @@ def layout(num_players: int) -> dict[str, Rect]:
     return rects
 
 
-def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None) -> None:
+def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, labels: Labels = EN) -> None:
     x0, y0, x1, y1 = rect
     s = game.state
     tf = font(30, bold=True)
     t = cv.text((x0 + 14, y0 + 10), "Cubist", tf, pal.INK, parent="header")
     f = font(22)
     deck = len(s.installation_deck)
-    info = f"turn {s.turn + 1} · {deck} installation{'s' if deck != 1 else ''} in the deck"
+    info = labels.count("header", deck, turn=s.turn + 1)
     i = cv.text((t[2] + 16, y0 + 18), info, f, pal.MUTED, parent="header")
-    status = status_line(game, names)
+    status = status_line(game, names, labels)
     sf = font(26, bold=True)
     ink = pal.INK if s.over else pal.player_ink(s.current)
     cv.text((x1 - 14, y0 + 12), status, sf, ink, anchor="ra", max_width=x1 - i[2] - 40, parent="header")
-    cv.text((x0 + 14, y1 - 12), last_turn_line(game, names), f, pal.INK, anchor="lb", max_width=x1 - x0 - 28,
+    cv.text((x0 + 14, y1 - 12), last_turn_line(game, names, labels), f, pal.INK, anchor="lb", max_width=x1 - x0 - 28,
             parent="header")
 
 
-def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights, numerals: bool) -> None:
+def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights, numerals: bool,
+                 labels: Labels = EN) -> None:
     s = game.state
     for i, slot in enumerate(s.artists):
         name = f"artist {i + 1}"
@@ -112,9 +116,9 @@ def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights,
         card = game.artist_card(i)
         if card is None:
             cv.draw.rounded_rectangle(rects[name], radius=12, outline=pal.PANEL_EDGE, width=2)
-            cv.text((x0 + w // 2, y0 + h // 2), "empty", font(22), pal.MUTED, anchor="mm", parent=name)
+            cv.text((x0 + w // 2, y0 + h // 2), labels.text("empty"), font(22), pal.MUTED, anchor="mm", parent=name)
             continue
-        cv.layer(artist_layer(card, i, w, h), (x0, y0), name)
+        cv.layer(artist_layer(card, i, w, h, labels), (x0, y0), name)
         if slot.count and slot.owner is not None:
             pos = artist_dice_positions(w, h, card.dice, ARTIST_DIE)
             lit = i in hl.artists
@@ -126,41 +130,44 @@ def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights,
                     anchor="lm", parent=name)
 
 
-def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool = False) -> None:
+def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool = False, labels: Labels = EN) -> None:
     for i, card_id in enumerate(game.state.offer):
         name = f"offer {i + 1}"
         x0, y0, x1, y1 = rects[name]
         cv.panel(name, rects[name], fill=None, outline=None)
         if card_id is None:
             cv.draw.rounded_rectangle(rects[name], radius=12, outline=pal.PANEL_EDGE, width=2)
-            cv.text(((x0 + x1) // 2, (y0 + y1) // 2), "no card left", font(22), pal.MUTED, anchor="mm", parent=name)
+            cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(22), pal.MUTED, anchor="mm",
+                    parent=name)
             continue
         card = game.deck.installation(card_id)
-        cv.layer(installation_layer(card, x1 - x0, y1 - y0, numerals), (x0, y0), name)
+        cv.layer(installation_layer(card, x1 - x0, y1 - y0, numerals, labels), (x0, y0), name)
 
 
 @lru_cache(maxsize=16)
-def table_frame(num_players: int, museum: MuseumCard) -> tuple[Image.Image, tuple[Box, ...]]:
+def table_frame(num_players: int, museum: MuseumCard, labels: Labels = EN) -> tuple[Image.Image, tuple[Box, ...]]:
     """Everything on the table that does not change during a game, drawn once."""
     rects = layout(num_players)
     _x, _y, w, h = rects["table"]
     cv = Canvas(w, h, pal.BACKGROUND)
     cv.panel("header", rects["header"], fill=pal.PANEL, outline=pal.PANEL_EDGE)
-    museum_frame(cv, museum, rects["museum"])
+    museum_frame(cv, museum, rects["museum"], labels=labels)
     for seat in range(num_players):
         player_frame(cv, seat, rects[f"player p{seat + 1}"])
     return cv.freeze()
 
 
-def table_canvas(game: Game, names: list[str] | None = None, *, numerals: bool = False) -> Canvas:
+def table_canvas(game: Game, names: list[str] | None = None, *, numerals: bool = False,
+                 labels: Labels = EN) -> Canvas:
     rects = layout(game.num_players)
     _x, _y, w, h = rects["table"]
-    cv = Canvas(w, h, pal.BACKGROUND, base=table_frame(game.num_players, game.deck.museum(game.state.museum_card)))
+    frame = table_frame(game.num_players, game.deck.museum(game.state.museum_card), labels)
+    cv = Canvas(w, h, pal.BACKGROUND, base=frame)
     hl = highlights(game)
-    draw_header(cv, game, rects["header"], names)
-    draw_artists(cv, game, rects, hl, numerals)
-    draw_museum(cv, game, rects["museum"], hl, numerals=numerals)
-    draw_offer(cv, game, rects, numerals)
+    draw_header(cv, game, rects["header"], names, labels)
+    draw_artists(cv, game, rects, hl, numerals, labels)
+    draw_museum(cv, game, rects["museum"], hl, numerals=numerals, labels=labels)
+    draw_offer(cv, game, rects, numerals, labels)
     for seat in range(game.num_players):
-        draw_player(cv, game, seat, rects[f"player p{seat + 1}"], names, hl, numerals=numerals)
+        draw_player(cv, game, seat, rects[f"player p{seat + 1}"], names, hl, numerals=numerals, labels=labels)
     return cv

@@ -28,6 +28,7 @@ import aiosqlite
 from engine import Game, GameOptions, dump_game
 
 from . import db as dbmod
+from . import stats as stats_db
 from .errors import (
     ChannelBusy,
     CorruptGame,
@@ -195,6 +196,7 @@ def _write_results(conn: sqlite3.Connection, game_id: int, game: Game) -> list[R
         "INSERT INTO results (game_id, seat, user_id, score, museum_dice, rank, winner) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(r.game_id, r.seat, r.user_id, r.score, r.museum_dice, r.rank, int(r.winner)) for r in out],
     )
+    stats_db.record_finished(conn, game_id, game, out)  # per-seat details and ratings, same transaction
     return out
 
 
@@ -440,6 +442,25 @@ class Store:
 
         await self._write(tx)
 
+    async def hand_seat_to_computer(self, game_id: int, seat: int, ai_level: int, display_name: str) -> GameRecord:
+        """A computer player takes over a seat of a game in play (the away vote): the seat
+        loses its user, so reminders and votes no longer concern that person."""
+        now = self._clock()
+
+        def tx(conn: sqlite3.Connection) -> GameRecord:
+            _need(_game_row(conn, game_id), Status.ACTIVE)
+            cur = conn.execute(
+                "UPDATE seats SET user_id = NULL, is_computer = 1, ai_level = ?, display_name = ?,"
+                " dm_reachable = NULL WHERE game_id = ? AND seat = ? AND is_computer = 0",
+                (ai_level, display_name, game_id, seat),
+            )
+            if cur.rowcount != 1:
+                raise SeatError(f"seat {seat} of game {game_id} is empty or already a computer player")
+            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return _record(conn, game_id)
+
+        return await self._write(tx)
+
     async def start_game(
         self,
         game_id: int,
@@ -509,11 +530,47 @@ class Store:
         begin a new turn leaves the reminder schedule alone; ``turn_seconds`` (re)starts the
         turn clock, and forgets the old turn's votes, when a new turn begins.
         """
+        game, _ = await self._apply_move(
+            game_id, expected_version, move, user_id, reminder, keep_reminder, turn_seconds, with_record=False
+        )
+        return game, expected_version + 1
+
+    async def apply_move_record(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: str,
+        user_id: int | None = None,
+        *,
+        reminder: float | None = None,
+        keep_reminder: bool = False,
+        turn_seconds: float | None = None,
+    ) -> tuple[GameRecord, Game]:
+        """``apply_move``, returning the game's record (as committed, with its seats) instead
+        of the version: saves the caller a read round trip after every move."""
+        game, record = await self._apply_move(
+            game_id, expected_version, move, user_id, reminder, keep_reminder, turn_seconds, with_record=True
+        )
+        assert record is not None
+        return record, game
+
+    async def _apply_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: str,
+        user_id: int | None,
+        reminder: float | None,
+        keep_reminder: bool,
+        turn_seconds: float | None,
+        *,
+        with_record: bool,
+    ) -> tuple[Game, GameRecord | None]:
         self._check_quarantine(game_id)
         cached = self._cache.get(game_id)
         now = self._clock()
 
-        def tx(conn: sqlite3.Connection) -> Game:
+        def tx(conn: sqlite3.Connection) -> tuple[Game, GameRecord | None]:
             row = _game_row(conn, game_id)
             _need(row, Status.ACTIVE)
             if row["version"] != expected_version:
@@ -547,11 +604,11 @@ class Store:
                 conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
             elif new_turn and turn_seconds is not None:
                 _start_turn_clock(conn, game_id, game, now, turn_seconds)
-            return game
+            return game, (_record(conn, game_id) if with_record else None)
 
-        game = await self._write(tx)
+        game, record = await self._write(tx)
         self._remember(game_id, expected_version + 1, game.clone())
-        return game, expected_version + 1
+        return game, record
 
     # --- loading ------------------------------------------------------------------------------
 
@@ -952,6 +1009,49 @@ class Store:
         """An online copy of the database at ``dest`` (see ``backup_database``); games keep
         being served meanwhile."""
         return await asyncio.to_thread(backup_database, self.path, dest)
+
+    # --- statistics -------------------------------------------------------------------------------
+    # Written when a game finishes (``_write_results``); the queries live in ``stats.py``.
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> stats_db.PlayerStats | None:
+        """A person's statistics over the finished games of a server (None: no finished game)."""
+        return await self._read(lambda conn: stats_db.player_stats(conn, guild_id, user_id))
+
+    async def leaderboard(self, guild_id: int | None, limit: int = 15) -> list[stats_db.RatingEntry]:
+        """A server's rating table, best first; computer levels included."""
+        return await self._read(lambda conn: stats_db.leaderboard(conn, guild_id, limit))
+
+    async def rating_changes(self, game_id: int) -> list[stats_db.RatingChange]:
+        """Each seat's rating change from a finished game (empty: not rated)."""
+        return await self._read(lambda conn: stats_db.rating_changes(conn, game_id))
+
+    # --- locales ---------------------------------------------------------------------------------
+    # Users' last seen Discord locales (DMs follow them) and servers' chosen language for
+    # channel posts; the SQL is in ``locales.py``.
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        from . import locales  # imported here to keep this section a self-contained append
+
+        now = self._clock()
+        await self._write(lambda conn: locales.set_user_locale(conn, user_id, locale, now))
+
+    async def user_locale(self, user_id: int) -> str | None:
+        """The Discord locale of the user's last interaction ('fr', 'en-US'...), or None."""
+        from . import locales
+
+        return await self._read(lambda conn: locales.user_locale(conn, user_id))
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        """A server's language for channel posts (None: follow the server's own locale)."""
+        from . import locales
+
+        now = self._clock()
+        await self._write(lambda conn: locales.set_guild_language(conn, guild_id, language, now))
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        from . import locales
+
+        return await self._read(lambda conn: locales.guild_language(conn, guild_id))
 
 
 def backup_database(src: str | Path, dest: str | Path) -> Path:

@@ -69,7 +69,7 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     post = vote_post(t)
     assert post is not None and away.mention in post.content
     turn = game.state.turn
-    assert custom_ids(post) == [f"cubist:{gid}:v:skip:{turn}", f"cubist:{gid}:v:remove:{turn}"]
+    assert custom_ids(post) == [f"cubist:{gid}:v:{c}:{turn}" for c in ("skip", "remove", "computer")]
     assert len([m for m in t.standin.channel_messages(t.channel) if "has run out" in m.content]) == 1
     r = await away.click(post, f"cubist:{gid}:v:skip:{turn}")
     assert r.ephemeral and "your own turn" in r.content
@@ -86,6 +86,34 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     r = await others[1].click(post, f"cubist:{gid}:v:remove:{turn}")
     assert r.ephemeral and "no longer counts" in r.content
     assert (await t.bot.service.game(gid))[1].state.turn == turn + 1
+
+
+async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable: Table, clock: FakeClock) -> None:
+    t = ctable
+    gid, game, seated = await start_game(t, players=3, turn_hours=24)
+    seat = game.current_player
+    away = seated[seat]
+    v1, v2 = [u for u in seated if u is not away]
+    clock.advance(24 * HOUR + 1)
+    await poll(t)
+    post = vote_post(t)
+    assert post is not None and "a computer take over" in post.content
+    turn = game.state.turn
+    r = await v1.click(post, f"cubist:{gid}:v:computer:{turn}")
+    assert not r.ephemeral and "1 of 2" in r.content
+    assert not (await t.bot.service.game(gid))[0].seats[seat].is_computer
+    r = await v2.click(post, f"cubist:{gid}:v:computer:{turn}")
+    assert not r.ephemeral and "a computer player (greedy) takes over" in r.content, r.content
+    # The computer plays the away player's turn at once, with the usual table post.
+    done = await t.standin.wait_for_message(t.channel, lambda m: "(computer)** " in m.content, timeout=10)
+    assert done.attachments
+    record, after = await t.bot.service.game(gid)
+    assert after.state.turn == turn + 1 and not after.state.players[seat].removed
+    assert record.seats[seat].is_computer and record.seats[seat].user_id is None
+    assert record.seat_of(away.id) is None  # the person is out of this game: no reminders, no votes
+    r = await away.slash(t.channel, "cubist turn")
+    assert r.ephemeral and "not playing in this game" in r.content
+    assert after.check_invariants() == []
 
 
 async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Table, clock: FakeClock) -> None:
@@ -137,7 +165,7 @@ async def test_admin_skip_and_kick_and_the_replay_gif(ctable: Table, clock: Fake
     record, over = await t.bot.service.game(gid)
     assert over.is_over and record.status == "finished"
     names = [a.filename for a in final.attachments]
-    assert names == ["table.png", "replay.gif"]
+    assert names == ["table.png", "replay.gif", "scores.png"]
     gif = final.attachments[1]
     assert len(gif.data) < 10 * 1024 * 1024
     im = Image.open(io.BytesIO(gif.data))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import Table, started
+from .conftest import Table, custom_ids, started
 
 
 async def refused(table: Table, user, command: str, fragment: str, **options) -> str:
@@ -78,11 +78,11 @@ async def test_started_game_mistakes(table: Table) -> None:
 
 
 async def test_illegal_placement_gives_the_engine_reason(table: Table) -> None:
-    _gid, game, seated = await started(table)
+    gid, game, seated = await started(table)
     current = seated[game.current_player]
     low, high = sorted(game.state.players[game.current_player].storeroom)
     first = await current.slash(table.channel, "cubist move", move=f"place {low} w1 c3")
     assert first.ephemeral and f"You placed a {low} on w1 c3" in first.content
-    assert first.attachments and first.attachments[0].filename == "studio.png"
+    assert f"cubist:{gid}:b:studio" in custom_ids(first.message)  # the studio picture is a click away
     text = await refused(table, current, "cubist move", "f6 does not touch the structure", move=f"place {high} w1 f6")
     assert "not allowed" in text

@@ -83,7 +83,11 @@ async def test_turn_panel_builds_a_move_by_clicking(table: Table) -> None:
     choice = dest_options[0]["value"]
     done = await current.select(step.message, dest, [choice])
     assert "You placed" in done.content
-    assert done.message.attachments and done.message.attachments[0].filename == "studio.png"
+    # Mid-turn the panel answers with text (the stale studio picture is dropped) and offers
+    # the studio on a button.
+    assert not done.message.attachments and f"cubist:{gid}:b:studio" in custom_ids(done.message)
+    studio = await current.click(done.message, f"cubist:{gid}:b:studio")
+    assert studio.ephemeral and studio.attachments[0].filename == "studio.png"
     _record, game = await table.bot.service.game(gid)
     assert game.state.turn_moves == [choice]
 

@@ -1,0 +1,143 @@
+"""The bot's words in English and French.
+
+    from bot.i18n import t, language, Message
+    t("reminders.since", "fr")                         # 'Depuis votre dernier tour :'
+    t("history.turn", interaction.locale, turn=3, who="Ada", summary=...)
+    t("render.dice", "en", count=1)                    # plural forms chosen by ``count``
+    raise UserError(Message("service.full", max=4))    # translated when it is shown
+
+Which language:
+* ephemeral replies and DMs: the user's own Discord locale (``interaction.locale``; for DMs
+  outside an interaction, the last locale we saw from them: ``choose.user_language``);
+* channel posts: the server's language (``/cubist language``, stored per guild; by default
+  the server's own locale when it is French or English, else English:
+  ``choose.guild_language``).
+
+``language()`` maps any Discord locale to a catalogue: ``fr`` for every French locale,
+English for everything else.  Messages with placeholders use ``str.format`` named fields;
+a ``Message`` passed as a parameter is translated into the same language.
+
+An unknown key raises ``KeyError`` while pytest runs (``PYTEST_CURRENT_TEST``) or after
+``set_strict(True)``; in production it is logged and the key itself is shown, so a
+missing message never stops a game.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import DEFAULT_LANGUAGE, LANGUAGES, CatalogueError, Entry, catalogues
+
+log = logging.getLogger(__name__)
+
+_strict: bool | None = None
+
+
+def set_strict(strict: bool | None) -> None:
+    """True: unknown keys raise; False: they are logged; None: raise only under pytest."""
+    global _strict
+    _strict = strict
+
+
+def is_strict() -> bool:
+    return _strict if _strict is not None else "PYTEST_CURRENT_TEST" in os.environ
+
+
+def language(locale: object) -> str:
+    """The catalogue for a Discord locale (``discord.Locale``, 'fr', 'en-US', None...):
+    'fr' for any French locale, English for anything we have no catalogue for."""
+    if not isinstance(locale, str):  # discord.Locale (discord.py's own enum type) has .value
+        locale = getattr(locale, "value", None)
+    if not isinstance(locale, str):
+        return DEFAULT_LANGUAGE
+    base = locale.strip().lower().replace("_", "-").split("-")[0]
+    return base if base in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _plural(lang: str, count: object) -> str:
+    """CLDR's rule for our two languages: French 'one' covers 0 and 1, English only 1."""
+    try:
+        n = abs(int(count))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return "other"
+    if lang == "fr":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"
+
+
+def has(key: str) -> bool:
+    return key in catalogues()[DEFAULT_LANGUAGE]
+
+
+def t(key: str, locale: object = None, /, **params: Any) -> str:
+    """The message ``key`` in the language of ``locale``, with ``params`` filled in."""
+    lang = language(locale)
+    entry: Entry | None = catalogues()[lang].get(key)
+    if entry is None:
+        if is_strict():
+            raise KeyError(f"no message {key!r} in the catalogues")
+        log.error("no message %r in the catalogues", key)
+        return key
+    if not isinstance(entry, str):
+        entry = entry[_plural(lang, params.get("count"))]
+    values = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
+    return entry.format(**values)
+
+
+def join(items: list[str], locale: object = None) -> str:
+    """'a, b and c' / 'a, b et c'."""
+    if len(items) <= 1:
+        return "".join(items)
+    return t("common.list_sep", locale).join(items[:-1]) + t("common.and", locale) + items[-1]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message not yet translated: its key and parameters.  For texts made before we know
+    who reads them, e.g. ``raise UserError(Message("service.full", max=4))``: the code that
+    answers renders it in the reader's language (``localize(error.args[0], interaction.locale)``).
+    ``str()`` gives English, so code that still expects plain text keeps working."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "params", dict(params))
+
+    def render(self, locale: object = None) -> str:
+        return t(self.key, locale, **self.params)
+
+    def __str__(self) -> str:
+        return self.render(DEFAULT_LANGUAGE)
+
+
+def localize(text: object, locale: object = None) -> str:
+    """A ``Message`` in the reader's language; anything else as it is (already words)."""
+    if isinstance(text, Message):
+        return text.render(locale)
+    return str(text)
+
+
+from .cards import artist_action, artist_name, card_name  # noqa: E402  (needs t above)
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "CatalogueError",
+    "Message",
+    "artist_action",
+    "artist_name",
+    "card_name",
+    "has",
+    "is_strict",
+    "join",
+    "language",
+    "localize",
+    "set_strict",
+    "t",
+]

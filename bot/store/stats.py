@@ -1,0 +1,266 @@
+"""Statistics of finished games and per-server ratings (tables of migration 0004).
+
+``record_finished`` runs inside the transaction that finishes a game, right after its
+``results`` rows are written, so a game's statistics and rating changes commit with it or
+not at all.  The read functions are whole queries for ``Store``'s read transactions.
+Every function takes a ``sqlite3.Connection`` and does no I/O of its own.
+
+Ratings are per server (``guild_id``; 0 for games outside a server) and per rating identity:
+``user:<id>`` for a person, ``ai:<level>`` for each computer level (so "strong" has one
+rating however many games it plays).  The maths is ``bot.rating``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import ArtistKind, Game
+from engine.players import LEVELS
+from engine.timeline import timeline
+
+from .. import rating
+from .records import ResultRecord
+
+NO_GUILD = 0  # the ratings key of games outside a server (guild_id NULL)
+
+
+@dataclass(frozen=True, slots=True)
+class BestInstallation:
+    card: int
+    name: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A person's record on one server, over its finished games."""
+
+    user_id: int
+    games: int
+    wins: int
+    total_score: int
+    best_score: int
+    museum_dice: int  # dice given to the museum, all games together
+    best_installation: BestInstallation | None
+    favourite_artist: ArtistKind | None
+    favourite_uses: int
+    rating: float | None  # None: no rated game yet (games finished before ratings existed)
+    place: int | None  # on the server's leaderboard (1 = top)
+
+    @property
+    def average_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEntry:
+    """One row of a server's leaderboard."""
+
+    place: int
+    player_key: str
+    user_id: int | None  # None for a computer level
+    display_name: str  # a person's latest name at a table, or the computer's level name
+    rating: float
+    games: int
+    wins: int
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    game_id: int
+    seat: int
+    player_key: str
+    before: float
+    delta: float
+
+    @property
+    def after(self) -> float:
+        return self.before + self.delta
+
+
+def level_name(ai_level: int | None) -> str:
+    """The engine's name of a stored computer level (as ``bot.service.level_of``)."""
+    return LEVELS[ai_level] if ai_level is not None and 0 <= ai_level < len(LEVELS) else "greedy"
+
+
+def player_key(user_id: int | None, ai_level: int | None = None) -> str:
+    return f"user:{user_id}" if user_id is not None else f"ai:{level_name(ai_level)}"
+
+
+def guild_key(guild_id: int | None) -> int:
+    return NO_GUILD if guild_id is None else guild_id
+
+
+# --- writing, at finish time ----------------------------------------------------------------
+
+
+def best_installation(game: Game, seat: int) -> BestInstallation | None:
+    """The seat's completed installation worth most points (the first such on a tie)."""
+    best: BestInstallation | None = None
+    for done in game.state.players[seat].completed:
+        plan = game.deck.installation(done.card)
+        if best is None or plan.points > best.points:
+            best = BestInstallation(done.card, plan.name, plan.points)
+    return best
+
+
+def record_finished(conn: sqlite3.Connection, game_id: int, game: Game, results: Sequence[ResultRecord]) -> None:
+    """Writes the per-seat statistics of a finished game and updates its server's ratings.
+    Idempotent: writing again replaces the statistics and never rates a game twice."""
+    row = conn.execute("SELECT guild_id, finished_at, updated_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    seats = {s["seat"]: s for s in conn.execute("SELECT * FROM seats WHERE game_id = ?", (game_id,))}
+    keys = {i: player_key(s["user_id"], s["ai_level"]) for i, s in seats.items()}
+    story = timeline(game)  # one replay of the log, a few ms even for a long game
+    conn.execute("DELETE FROM seat_stats WHERE game_id = ?", (game_id,))
+    conn.execute("DELETE FROM artist_uses WHERE game_id = ?", (game_id,))
+    for seat in range(game.num_players):
+        best = best_installation(game, seat)
+        conn.execute(
+            "INSERT INTO seat_stats (game_id, seat, player_key, installations, best_card, best_name, best_points)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id, seat, keys[seat], len(game.state.players[seat].completed),
+                best and best.card, best and best.name, best and best.points,
+            ),
+        )  # fmt: skip
+        conn.executemany(
+            "INSERT INTO artist_uses (game_id, seat, artist, uses) VALUES (?, ?, ?, ?)",
+            [(game_id, seat, str(kind), n) for kind, n in sorted(story.artist_uses[seat].items())],
+        )
+    if conn.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (game_id,)).fetchone() is None:
+        now = row["finished_at"] or row["updated_at"]
+        names = {i: _rating_name(s) for i, s in seats.items()}
+        _rate(conn, game_id, guild_key(row["guild_id"]), results, keys, names, now)
+
+
+def _rating_name(seat: sqlite3.Row) -> str:
+    return str(seat["display_name"]) if seat["user_id"] is not None else level_name(seat["ai_level"])
+
+
+def _rate(
+    conn: sqlite3.Connection,
+    game_id: int,
+    guild: int,
+    results: Sequence[ResultRecord],
+    keys: dict[int, str],
+    names: dict[int, str],
+    now: float,
+) -> None:
+    ordered = sorted(results, key=lambda r: r.seat)
+    seat_keys = [keys[r.seat] for r in ordered]
+    current: dict[str, float] = {}
+    for key in seat_keys:
+        got = conn.execute("SELECT rating FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, key)).fetchone()
+        current[key] = float(got["rating"]) if got is not None else rating.START
+    before = [current[k] for k in seat_keys]
+    changes = rating.deltas(before, [r.rank for r in ordered], seat_keys)
+    conn.executemany(
+        "INSERT INTO rating_changes (game_id, seat, guild_id, player_key, rating_before, delta)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, r.seat, guild, k, b, d) for r, k, b, d in zip(ordered, seat_keys, before, changes, strict=True)],
+    )
+    delta: Counter[str] = Counter()
+    games: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    name: dict[str, str] = {}
+    user: dict[str, int | None] = {}
+    for r, key, d in zip(ordered, seat_keys, changes, strict=True):
+        delta[key] += d  # two seats of one computer level: both of their changes count
+        games[key] += 1
+        wins[key] += int(r.winner)
+        name[key] = names[r.seat]
+        user[key] = r.user_id
+    conn.executemany(
+        "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_key) DO UPDATE SET"
+        " display_name = excluded.display_name, rating = excluded.rating, games = games + excluded.games,"
+        " wins = wins + excluded.wins, updated_at = excluded.updated_at",
+        [(guild, k, user[k], name[k], current[k] + delta[k], games[k], wins[k], now) for k in games],
+    )
+
+
+# --- reading --------------------------------------------------------------------------------
+
+_MINE = "r.user_id = ? AND g.guild_id IS ? AND g.status = 'finished'"
+
+
+def player_stats(conn: sqlite3.Connection, guild_id: int | None, user_id: int) -> PlayerStats | None:
+    """A person's statistics on a server (None: no finished game there)."""
+    params = (user_id, guild_id)
+    totals = conn.execute(
+        "SELECT count(*) AS games, coalesce(sum(r.winner), 0) AS wins, coalesce(sum(r.score), 0) AS total,"
+        " coalesce(max(r.score), 0) AS best, coalesce(sum(r.museum_dice), 0) AS museum"
+        f" FROM results r JOIN games g ON g.id = r.game_id WHERE {_MINE}",
+        params,
+    ).fetchone()
+    if not totals["games"]:
+        return None
+    best = conn.execute(
+        "SELECT s.best_card, s.best_name, s.best_points FROM seat_stats s"
+        " JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat JOIN games g ON g.id = s.game_id"
+        f" WHERE {_MINE} AND s.best_card IS NOT NULL ORDER BY s.best_points DESC, g.finished_at DESC LIMIT 1",
+        params,
+    ).fetchone()
+    fav = conn.execute(
+        "SELECT a.artist, sum(a.uses) AS n FROM artist_uses a"
+        " JOIN results r ON r.game_id = a.game_id AND r.seat = a.seat JOIN games g ON g.id = a.game_id"
+        f" WHERE {_MINE} GROUP BY a.artist ORDER BY n DESC, a.artist LIMIT 1",
+        params,
+    ).fetchone()
+    guild = guild_key(guild_id)
+    rated = conn.execute(
+        "SELECT rating FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, player_key(user_id))
+    ).fetchone()
+    place = None
+    if rated is not None:
+        above = conn.execute(
+            "SELECT count(*) FROM ratings WHERE guild_id = ? AND rating > ?", (guild, rated["rating"])
+        ).fetchone()
+        place = int(above[0]) + 1
+    return PlayerStats(
+        user_id=user_id,
+        games=int(totals["games"]),
+        wins=int(totals["wins"]),
+        total_score=int(totals["total"]),
+        best_score=int(totals["best"]),
+        museum_dice=int(totals["museum"]),
+        best_installation=None if best is None else BestInstallation(best[0], best[1], best[2]),
+        favourite_artist=None if fav is None else _kind(fav["artist"]),
+        favourite_uses=0 if fav is None else int(fav["n"]),
+        rating=None if rated is None else float(rated["rating"]),
+        place=place,
+    )
+
+
+def _kind(text: str) -> ArtistKind | None:
+    try:
+        return ArtistKind(text)
+    except ValueError:  # a kind from another card set
+        return None
+
+
+def leaderboard(conn: sqlite3.Connection, guild_id: int | None, limit: int = 15) -> list[RatingEntry]:
+    """A server's ratings, best first (ties: more games first), placed as ``player_stats`` does."""
+    rows = conn.execute(
+        "SELECT * FROM ratings WHERE guild_id = ? ORDER BY rating DESC, games DESC, player_key LIMIT ?",
+        (guild_key(guild_id), limit),
+    ).fetchall()
+    out: list[RatingEntry] = []
+    for i, r in enumerate(rows, start=1):
+        value = float(r["rating"])
+        place = out[-1].place if out and out[-1].rating == value else i  # equal ratings share a place
+        out.append(RatingEntry(place, r["player_key"], r["user_id"], r["display_name"], value, r["games"], r["wins"]))
+    return out
+
+
+def rating_changes(conn: sqlite3.Connection, game_id: int) -> list[RatingChange]:
+    """The rating change of each seat of a rated game, by seat."""
+    rows = conn.execute("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()
+    return [RatingChange(r["game_id"], r["seat"], r["player_key"], r["rating_before"], r["delta"]) for r in rows]

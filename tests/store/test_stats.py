@@ -1,0 +1,194 @@
+"""Statistics and ratings written when a game finishes (bot/store/stats.py), on real SQLite files."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bot import rating
+from bot.store import ResultRecord, Store
+from bot.store import stats as stats_db
+from engine import Game
+from engine.timeline import timeline
+
+from .helpers import play_to_end, start_game
+
+
+def _rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+async def _finished(store: Store, channel: int, seed: int, guild: int = 1, players: int = 2) -> tuple[int, Game]:
+    rec, _ = await start_game(store, channel, players=players, seed=seed, guild=guild)
+    game, _ = await play_to_end(store, rec.id, seed)
+    assert game.is_over
+    return rec.id, game
+
+
+def _ranks(game: Game) -> list[int]:
+    keys = [(not game.state.players[i].removed, game.score(i), game.museum_dice(i)) for i in range(game.num_players)]
+    return [1 + sum(o > k for o in keys) for k in keys]
+
+
+async def test_a_finished_game_records_each_seats_details(store: Store, db_path: Path) -> None:
+    game_id, game = await _finished(store, channel=3, seed=4, players=3)
+    rows = _rows(
+        db_path,
+        "SELECT seat, player_key, installations, best_card, best_name, best_points FROM seat_stats"
+        " WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
+    assert len(rows) == 3
+    story = timeline(game)
+    for seat, key, installations, card, name, points in rows:
+        done = game.state.players[seat].completed
+        assert key == f"user:{30 + seat}" and installations == len(done)
+        best = max((game.deck.installation(c.card).points for c in done), default=None)
+        assert points == best
+        if best is not None:
+            assert game.deck.installation(card).name == name and game.deck.installation(card).points == best
+        uses = dict(_rows(db_path, "SELECT artist, uses FROM artist_uses WHERE game_id = ? AND seat = ?",
+                          (game_id, seat)))  # fmt: skip
+        assert uses == {str(k): n for k, n in story.artist_uses[seat].items()}
+    assert sum(sum(c.values()) for c in story.artist_uses) > 0, "no artist was used: pick another seed"
+
+
+async def test_two_player_ratings_are_classic_elo_and_carry_over(store: Store) -> None:
+    expect = {30: rating.START, 31: rating.START}
+    for seed in (4, 5, 6):
+        game_id, game = await _finished(store, channel=3, seed=seed)
+        before = [expect[30], expect[31]]
+        d = rating.deltas(before, _ranks(game))
+        expect = {30: before[0] + d[0], 31: before[1] + d[1]}
+        changes = await store.rating_changes(game_id)
+        assert [c.before for c in changes] == pytest.approx(before)
+        assert [c.delta for c in changes] == pytest.approx(d)
+        assert sum(c.delta for c in changes) == pytest.approx(0)
+    board = await store.leaderboard(1)
+    assert {e.user_id: e.rating for e in board} == pytest.approx(expect)
+    assert [e.place for e in board] == [1, 2] and board[0].rating >= board[1].rating
+    assert sum(e.games for e in board) == 6
+    assert sum(e.rating for e in board) == pytest.approx(2 * rating.START)
+
+
+async def test_player_stats_add_up_over_games(store: Store) -> None:
+    games = [await _finished(store, channel=3, seed=s) for s in (4, 5, 7)]
+    await _finished(store, channel=4, seed=8)  # other players: not counted for user 30
+    stats = await store.player_stats(1, 30)
+    assert stats is not None
+    mine = [(g, 0) for _gid, g in games]  # user 30 sits at seat 0 of channel 3's games
+    assert stats.games == 3
+    assert stats.wins == sum(0 in g.winners() for g, _ in mine)
+    assert stats.total_score == sum(g.score(s) for g, s in mine)
+    assert stats.average_score == pytest.approx(stats.total_score / 3)
+    assert stats.best_score == max(g.score(s) for g, s in mine)
+    assert stats.museum_dice == sum(g.museum_dice(s) for g, s in mine)
+    points = [g.deck.installation(c.card).points for g, s in mine for c in g.state.players[s].completed]
+    assert stats.best_installation is not None and stats.best_installation.points == max(points)
+    uses: Counter = Counter()
+    for g, s in mine:
+        uses.update(timeline(g).artist_uses[s])
+    if uses:
+        top = max(uses.values())
+        assert stats.favourite_artist in {k for k, n in uses.items() if n == top}
+        assert stats.favourite_uses == top
+    board = await store.leaderboard(1)
+    assert stats.rating == pytest.approx(next(e.rating for e in board if e.user_id == 30))
+    assert stats.place == next(e.place for e in board if e.user_id == 30)
+
+
+async def test_ratings_and_stats_are_per_server(store: Store) -> None:
+    await _finished(store, channel=3, seed=4, guild=1)
+    await _finished(store, channel=5, seed=4, guild=2)
+    await _finished(store, channel=6, seed=5, guild=None)  # type: ignore[arg-type]
+    assert {e.user_id for e in await store.leaderboard(1)} == {30, 31}
+    assert {e.user_id for e in await store.leaderboard(2)} == {50, 51}
+    assert {e.user_id for e in await store.leaderboard(None)} == {60, 61}
+    assert await store.player_stats(2, 30) is None
+    assert (await store.player_stats(1, 30)).games == 1  # type: ignore[union-attr]
+    assert (await store.player_stats(None, 60)).games == 1  # type: ignore[union-attr]
+    assert await store.player_stats(1, 999) is None
+    assert await store.leaderboard(3) == []
+
+
+async def test_computer_levels_have_their_own_rating(store: Store) -> None:
+    rec = await store.create_lobby(1, 9, 90)
+    await store.join_seat(rec.id, 90, "ada")
+    await store.join_seat(rec.id, None, "Computer 1 (strong)", is_computer=True, ai_level=2)
+    await store.join_seat(rec.id, None, "Computer 2 (strong)", is_computer=True, ai_level=2)
+    await store.start_game(rec.id, 3)
+    game, _ = await play_to_end(store, rec.id, 3)
+    ranks = _ranks(game)
+    board = {e.player_key: e for e in await store.leaderboard(1)}
+    assert set(board) == {"user:90", "ai:strong"}
+    ai = board["ai:strong"]
+    assert ai.is_computer and ai.user_id is None and ai.display_name == "strong" and ai.games == 2
+    assert ai.wins == sum(s in game.winners() for s in (1, 2))
+    d = rating.deltas([rating.START] * 3, ranks, ["user:90", "ai:strong", "ai:strong"])
+    assert board["user:90"].rating == pytest.approx(rating.START + d[0])
+    assert ai.rating == pytest.approx(rating.START + d[1] + d[2])
+    assert not board["user:90"].is_computer
+
+
+async def test_finish_again_never_rates_twice(store: Store, db_path: Path) -> None:
+    game_id, _game = await _finished(store, channel=3, seed=4)
+    board = await store.leaderboard(1)
+    # A game left active by older code: finish() replays it and writes results again.
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game_id,))
+        conn.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+    await store.finish(game_id)
+    assert await store.leaderboard(1) == board
+    assert len(await store.rating_changes(game_id)) == 2
+    assert len(_rows(db_path, "SELECT * FROM seat_stats WHERE game_id = ?", (game_id,))) == 2
+
+
+async def test_a_failure_while_recording_rolls_back_the_final_move(
+    store: Store, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec, _ = await start_game(store, 3, seed=4)
+    game, version = await play_to_end(store, rec.id, 4)
+    moves = [str(m) for m in game.log]
+
+    # The same game again, failing in the statistics of its last move.
+    rec2, _ = await start_game(store, 4, seed=4)
+    for i, m in enumerate(moves[:-1]):
+        await store.apply_move(rec2.id, i, m)
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(stats_db, "record_finished", broken)
+    with pytest.raises(RuntimeError):
+        await store.apply_move(rec2.id, version - 1, moves[-1])
+    again = await store.get_game(rec2.id)
+    assert again.version == version - 1 and again.status == "active"
+    assert _rows(db_path, "SELECT * FROM results WHERE game_id = ?", (rec2.id,)) == []
+    monkeypatch.undo()
+    await store.apply_move(rec2.id, version - 1, moves[-1])
+    assert len(await store.rating_changes(rec2.id)) == 2
+
+
+async def test_a_draw_between_newcomers_leaves_them_level_and_sharing_first_place(store: Store) -> None:
+    rec, _ = await start_game(store, 3, seed=4)
+    game, version = await play_to_end(store, rec.id, 4)
+    # Greedy players do not draw on demand: make the stored result a draw and rate it again,
+    # the way the finishing transaction does.
+    with sqlite3.connect(store.path) as conn:
+        conn.row_factory = sqlite3.Row
+        conn.execute("DELETE FROM ratings")
+        conn.execute("DELETE FROM rating_changes")
+        conn.execute("UPDATE results SET rank = 1, winner = 1 WHERE game_id = ?", (rec.id,))
+        results = [
+            ResultRecord(r["game_id"], r["seat"], r["user_id"], r["score"], r["museum_dice"], 1, True)
+            for r in conn.execute("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (rec.id,))
+        ]
+        stats_db.record_finished(conn, rec.id, game, results)
+    board = await store.leaderboard(1)
+    assert [(e.place, e.rating, e.wins) for e in board] == [(1, rating.START, 1), (1, rating.START, 1)]
+    assert (await store.player_stats(1, 31)).place == 1  # type: ignore[union-attr]
+    assert version == len(game.log)

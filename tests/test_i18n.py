@@ -1,0 +1,243 @@
+"""The message catalogues: complete in both languages, same placeholders, every key used
+in the code present, every command description translated, card names per the rulebook."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+import render
+from bot.i18n import Message, card_name, join, language, localize, t
+from bot.i18n.catalog import LANGUAGES, CatalogueError, catalogues, compare, parse_catalogue, placeholders
+from bot.i18n.pictures import render_labels
+from bot.i18n.translator import CubistTranslator, translation_key
+from engine import Game
+from engine.cards import ARTIST_NAMES, ArtistKind, load_deck
+from render.labels import ENGLISH
+
+ROOT = Path(__file__).resolve().parent.parent
+EN, FR = catalogues()["en"], catalogues()["fr"]
+
+
+# --- the catalogues themselves ----------------------------------------------------------------
+
+
+def test_every_key_is_in_both_languages_with_the_same_placeholders() -> None:
+    assert set(EN) == set(FR)
+    for key in EN:
+        assert placeholders(EN[key]) == placeholders(FR[key]), key
+        assert isinstance(EN[key], str) == isinstance(FR[key], str), key
+    assert compare(EN, FR, "fr.json") == []
+
+
+def test_the_check_names_missing_keys_and_placeholder_mismatches() -> None:
+    en = parse_catalogue({"a": "x {n}", "b": {"c": "y"}, "p": {"one": "{count} die", "other": "{count} dice"}}, "en")
+    fr = parse_catalogue({"a": "x {m}", "p": "{count} dés"}, "fr")
+    problems = compare(en, fr, "fr.json")
+    assert any("missing b.c" in p for p in problems)
+    assert any("a: placeholders ['m'] differ" in p for p in problems)
+    assert any("p: plural forms in one language only" in p for p in problems)
+    with pytest.raises(CatalogueError):
+        parse_catalogue({"a": "unclosed {n"}, "x")
+    with pytest.raises(CatalogueError):
+        parse_catalogue({"a": "positional {}"}, "x")
+    with pytest.raises(CatalogueError):
+        parse_catalogue({"a": 3}, "x")
+
+
+def _python_files() -> list[Path]:
+    return sorted((ROOT / "bot").rglob("*.py")) + sorted((ROOT / "render").rglob("*.py"))
+
+
+KEY_CALL = re.compile(r"""\b(?:t|Message)\(\s*(f?)(["'])([a-z_][\w .()-]*?)\2""")
+
+
+def test_every_key_used_in_the_code_exists() -> None:
+    """Literal keys in ``t("...")`` / ``Message("...")`` must exist; for f-string keys the
+    literal part before the first brace must start some key."""
+    used = 0
+    for path in _python_files():
+        for m in KEY_CALL.finditer(path.read_text(encoding="utf-8")):
+            is_f, key = m.group(1), m.group(3)
+            used += 1
+            if is_f and "{" in key:
+                prefix = key.split("{")[0]
+                assert any(k.startswith(prefix) for k in EN), f"{path.name}: no key starts with {prefix!r}"
+            else:
+                assert key in EN, f"{path.name}: unknown message key {key!r}"
+    assert used > 50  # the scan does find the calls
+
+
+def test_unknown_keys_raise_in_tests() -> None:
+    with pytest.raises(KeyError):
+        t("no.such.key", "fr")
+
+
+def test_language_choice() -> None:
+    assert language("fr") == language(discord.Locale.french) == language("fr-CA") == "fr"
+    for other in ("en-US", "en-GB", discord.Locale.german, "pt-BR", None, "", 42):
+        assert language(other) == "en"
+    assert set(LANGUAGES) == {"en", "fr"}
+
+
+def test_placeholders_plurals_and_lazy_messages() -> None:
+    assert t("render.die_count", "en", count=1) == "1 die"
+    assert t("render.die_count", "en", count=0) == "0 dice"
+    assert t("render.die_count", "fr", count=0) == "0 dé"  # French: 0 and 1 are singular
+    assert t("render.die_count", "fr", count=2) == "2 dés"
+    msg = Message("service.full", max=3)
+    assert str(msg) == "The table is full (3 players)." == localize(msg, "de")
+    assert localize(msg, discord.Locale.french) == "La table est complète (3 joueurs)."
+    assert localize("plain text", "fr") == "plain text"
+    nested = Message("service.cannot_join", reason=Message("language.names.fr"))
+    assert nested.render("fr") == "Vous ne pouvez pas rejoindre la partie : français."
+    assert join(["a", "b", "c"], "fr") == "a, b et c" and join(["a", "b"], "en") == "a and b"
+
+
+def test_french_uses_the_rulebook_terms() -> None:
+    """A few spot checks that the French speaks the French rulebook's language."""
+    rulebook = Path("/work/shared/rules/cubist-rulebook-fr.txt")
+    words = {"réserve": "texts.move.release", "entrepôt": "rules.turn", "atelier": "rules.installations"}
+    for word, key in words.items():
+        assert word in t(key, "fr")
+        if rulebook.exists():
+            assert word in rulebook.read_text(encoding="utf-8")
+    assert "espace de stockage" in t("rules.turn", "fr")
+    assert "Vous" in t("replies.you_did", "fr", what="x") and " tu " not in " ".join(map(str, FR.values()))
+
+
+# --- card names ----------------------------------------------------------------------------------
+
+
+def test_english_card_names_match_the_engine_data() -> None:
+    deck = load_deck()
+    for card in deck.installations:
+        assert card_name("installation", card, "en") == card.name == t(f"cards.installation.{card.id}", "en")
+    for card in deck.museums:
+        assert card_name("museum", card, "en") == card.name == t(f"cards.museum.{card.id}", "en")
+    for card in deck.artists:
+        assert card_name("painting", card, "en") == card.title == t(f"cards.painting.{card.id}", "en")
+    for kind in ArtistKind:
+        assert t(f"cards.artist.{kind}", "en") == ARTIST_NAMES[kind]
+
+
+def test_french_card_names_follow_the_rulebook() -> None:
+    deck = load_deck()
+    for kind in ArtistKind:
+        assert card_name("artist", kind, "fr") == ARTIST_NAMES[kind]  # the rulebook's spellings
+    popova = next(c for c in deck.artists if c.title == "Spatial Force Construction")
+    assert card_name("painting", popova, "fr") == "La Force de la Construction Spatiale"  # rulebook p. 4
+    assert all(card_name("installation", c, "fr") != c.name for c in deck.installations)
+    assert all(card_name("museum", c, "fr") != c.name for c in deck.museums)
+
+
+def test_a_swapped_in_deck_keeps_its_own_names() -> None:
+    deck = load_deck()
+    card = deck.installations[0].model_copy(update={"name": "Our Own Plan"})
+    assert card_name("installation", card, "fr") == "Our Own Plan"
+    labels = render_labels("fr")
+    assert labels.installation(card) == "Our Own Plan"
+    assert labels.installation(deck.installations[0]) == t("cards.installation.1", "fr")
+
+
+# --- pictures ---------------------------------------------------------------------------------------
+
+
+def test_render_english_words_match_the_catalogue() -> None:
+    """render/labels.py keeps English words of its own (render does not import the bot);
+    they must be the catalogue's, or English pictures and messages would drift apart."""
+    flat: dict[str, str] = {}
+    for key, entry in EN.items():
+        if key.startswith("render."):
+            name = key.removeprefix("render.")
+            if isinstance(entry, str):
+                flat[name] = entry
+            else:
+                flat.update({f"{name}.{form}": text for form, text in entry.items()})
+    assert flat == ENGLISH
+    assert render_labels("en") == render.Labels()
+
+
+def test_french_pictures_draw_french_words() -> None:
+    game = Game.new(players=2, seed=5)
+    boxes = render.table_canvas(game, ["Ada", "Bo"], labels=render_labels("fr")).boxes
+    texts = " ".join(b.name for b in boxes if b.kind == "text")
+    assert "réserve" in texts and "entrepôt" in texts and "Musée" in texts
+    assert "supply" not in texts and "storeroom" not in texts
+    english = " ".join(b.name for b in render.table_canvas(game, ["Ada", "Bo"]).boxes if b.kind == "text")
+    assert "supply" in english and "réserve" not in english
+
+
+# --- slash command descriptions ------------------------------------------------------------------
+
+
+async def _tree() -> app_commands.CommandTree:
+    from bot.client import CubistBot
+    from bot.commands import CubistCog
+
+    bot = CubistBot(Path(tempfile.mkdtemp()) / "unused.db")
+    await bot.add_cog(CubistCog(bot))
+    return bot.tree
+
+
+def _strings(tree: app_commands.CommandTree) -> list[tuple[str | None, str, Where]]:
+    out: list[tuple[str | None, str, Where]] = []
+
+    def walk(node: app_commands.Command | app_commands.Group) -> None:
+        if isinstance(node, app_commands.Group):
+            out.append((translation_key(node.description, Where.group_description, node), node.description,
+                        Where.group_description))
+            for child in node.commands:
+                walk(child)
+            return
+        out.append((translation_key(node.description, Where.command_description, node), node.description,
+                    Where.command_description))
+        for p in node.parameters:
+            out.append((translation_key(p.description, Where.parameter_description, p), p.description,
+                        Where.parameter_description))
+            for choice in p.choices:
+                out.append((translation_key(choice.name, Where.choice_name, choice), choice.name, Where.choice_name))
+
+    for command in tree.get_commands():
+        walk(command)  # type: ignore[arg-type]
+    return out
+
+
+async def test_every_command_option_and_choice_has_a_french_translation() -> None:
+    strings = _strings(await _tree())
+    assert len(strings) > 40
+    missing = [f"{key} ({text!r})" for key, text, _w in strings if key not in EN]
+    assert not missing, "add these to bot/i18n/locales/en.json and fr.json: " + ", ".join(missing)
+    for key, text, where in strings:
+        assert key is not None
+        # The English catalogue mirrors the decorators: a changed description needs a new translation.
+        assert t(key, "en") == text, f"{key}: the command says {text!r}; update en.json and fr.json"
+        french = t(key, "fr")
+        assert 1 <= len(french) <= 100, f"{key}: Discord allows 1-100 characters ({len(french)})"
+        if where is not Where.choice_name:
+            assert french != text, f"{key} is not translated"
+
+
+async def test_the_translator_answers_french_only_and_keeps_names() -> None:
+    tree = await _tree()
+    translator = CubistTranslator()
+    await tree.set_translator(translator)
+    group = tree.get_commands()[0]
+    payload = await group.get_translated_payload(tree, translator)  # type: ignore[union-attr]
+    assert payload["name"] == "cubist" and not payload.get("name_localizations")
+    assert payload["description_localizations"] == {"fr": t("app.cubist.description", "fr")}
+    new = next(o for o in payload["options"] if o["name"] == "new")
+    assert new["description_localizations"]["fr"] == t("app.cubist.new.description", "fr")
+    players = next(o for o in new["options"] if o["name"] == "players")
+    assert players["description_localizations"]["fr"] == t("app.cubist.new.option.players", "fr")
+    rules = next(o for o in payload["options"] if o["name"] == "rules")
+    topic = rules["options"][0]
+    turn = next(c for c in topic["choices"] if c["value"] == "turn")
+    assert turn["name"] == "turn" and turn["name_localizations"] == {"fr": "tour"}
+    assert translator.missing == set()
