@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
@@ -41,6 +42,8 @@ MAX_REMINDERS = 3
 SNOOZE_HOURS = 4
 START_GRACE = 120.0  # s: the turn post sends the start DM itself; the poller only recovers missed ones
 INVALID_RECIPIENT = 50033  # Discord's code for a user that cannot be found / DMed at all
+UNKNOWN_CHANNEL = 10003
+DM_CACHE_SIZE = 10_000
 
 
 def table_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
@@ -87,12 +90,24 @@ def prefs_text(prefs: ReminderPrefs, locale: str = "en") -> str:
     return t("reminders.on", locale, every=every, quiet=quiet)
 
 
+def _rewound(value: object) -> object:
+    """An attachment read by a failed send, ready to be sent again."""
+    if isinstance(value, discord.File):
+        value.reset()
+    return value
+
+
 class Reminders:
     def __init__(self, bot: CubistBot, *, poll_seconds: float | None = 30.0) -> None:
         self.bot = bot
         self.poll_seconds = poll_seconds
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        # user id -> DM channel id.  discord.py keeps only 128 DM channels, so without this
+        # every turn-start DM cost a POST /users/@me/channels as well: one of three
+        # rate-limited requests per turn in the load benchmark.  A DM channel's id never
+        # changes; a stale one (404 Unknown Channel) is dropped and created again.
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
 
     @property
     def store(self):
@@ -313,13 +328,12 @@ class Reminders:
         """DMs a player; on closed DMs remembers it and mentions them in the channel instead;
         on a user who is gone, ends their turn clock so the others may vote at once."""
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
             kwargs: dict[str, object] = {}
             if view is not None:
                 kwargs["view"] = view
             if png is not None:
                 kwargs["file"] = png_file(png, "studio.png")
-            await channel.send(clip(text), **kwargs)  # type: ignore[arg-type]
+            await self._send_dm(user_id, clip(text), **kwargs)
         except discord.Forbidden:
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
             await self.store.set_dm_reachable(user_id, False)
@@ -338,6 +352,25 @@ class Reminders:
             await self.store.set_dm_reachable(user_id, True)
         return True
 
+    async def _send_dm(self, user_id: int, text: str, **kwargs: object) -> None:
+        cached = self._dm_channels.get(user_id)
+        if cached is not None:
+            self._dm_channels.move_to_end(user_id)
+            channel = self.bot.get_partial_messageable(cached, type=discord.ChannelType.private)
+            try:
+                await channel.send(text, **kwargs)  # type: ignore[arg-type]
+                return
+            except discord.NotFound as e:
+                if e.code != UNKNOWN_CHANNEL:
+                    raise
+                self._dm_channels.pop(user_id, None)
+                kwargs = {k: _rewound(v) for k, v in kwargs.items()}
+        dm = await self.bot.create_dm(discord.Object(user_id))
+        self._dm_channels[user_id] = dm.id
+        while len(self._dm_channels) > DM_CACHE_SIZE:
+            self._dm_channels.popitem(last=False)
+        await dm.send(text, **kwargs)  # type: ignore[arg-type]
+
     async def _user_exists(self, user_id: int) -> bool:
         """A user lookup (one request per reminder): False only when Discord says the account is gone."""
         try:
@@ -351,8 +384,7 @@ class Reminders:
     async def probe_dm(self, user_id: int, text: str) -> bool:
         """A short DM (at join, after a settings change): records and returns whether it went."""
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
-            await channel.send(clip(text))
+            await self._send_dm(user_id, clip(text))
         except discord.HTTPException as e:
             level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
             log.log(level, "cannot DM user %s: %s", user_id, e)

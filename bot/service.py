@@ -254,14 +254,20 @@ class GameService:
                 record = await self.store.get_game(record.id)
         return await self.start(old.channel_id, user_id)
 
+    async def _load_in_play(self, game_id: int, turn: int | None) -> tuple[GameRecord, Game]:
+        """The game, which must still be in play, and at ``turn`` when given (a vote about an
+        earlier turn is void)."""
+        record, game = await self.store.load_game(game_id)
+        if record.status != Status.ACTIVE or game.is_over:
+            raise UserError(Message("service.not_in_play_any_more"))
+        if turn is not None and game.state.turn != turn:
+            raise UserError(Message("service.vote_void"))
+        return record, game
+
     async def hand_to_computer(self, game_id: int, seat: int, level: str, *, turn: int | None = None) -> GameRecord:
         """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
         async with self._lock(game_id):
-            record, game = await self.store.load_game(game_id)
-            if record.status != Status.ACTIVE or game.is_over:
-                raise UserError(Message("service.not_in_play_any_more"))
-            if turn is not None and game.state.turn != turn:
-                raise UserError(Message("service.vote_void"))
+            record, _game = await self._load_in_play(game_id, turn)
             old = record.seats[seat]
             if old.is_computer:
                 raise UserError(Message("service.already_computer", name=old.display_name))
@@ -346,11 +352,7 @@ class GameService:
         if not isinstance(move, Skip | Remove):
             raise UserError(Message("service.not_table_move", text=text))
         async with self._lock(game_id):
-            record, game = await self.store.load_game(game_id)
-            if record.status != Status.ACTIVE or game.is_over:
-                raise UserError(Message("service.not_in_play_any_more"))
-            if turn is not None and game.state.turn != turn:
-                raise UserError(Message("service.vote_void"))
+            record, game = await self._load_in_play(game_id, turn)
             try:
                 game.clone().apply(move)
             except IllegalMove as e:

@@ -264,10 +264,19 @@ class Attachment:
     content_type: str | None = None
     description: str | None = None
     ephemeral: bool = False
+    # (size, PNG width and height) of an upload whose bytes were not kept (``StandIn(
+    # keep_uploads=False)``, the load benchmark: its memory figure is then the bot's, not
+    # that of the stand-in's archive of every picture).  ``data`` is empty then.
+    dropped: tuple[int, tuple[int, int] | None] | None = None
 
     @property
     def size(self) -> int:
-        return len(self.data)
+        return len(self.data) if self.dropped is None else self.dropped[0]
+
+    @property
+    def png_dimensions(self) -> tuple[int, int] | None:
+        """Width and height when the upload is a PNG (checked on arrival if not kept)."""
+        return png_size(self.data) if self.dropped is None else self.dropped[1]
 
     def payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -284,7 +293,7 @@ class Attachment:
             payload["description"] = self.description
         if self.ephemeral:
             payload["ephemeral"] = True
-        size = png_size(self.data)
+        size = self.png_dimensions
         if size:
             payload["width"], payload["height"] = size
         return payload
@@ -295,6 +304,8 @@ class Attachment:
 
         from PIL import Image
 
+        if self.dropped is not None:
+            raise ValueError(f"the stand-in did not keep the bytes of {self.filename} (keep_uploads=False)")
         image = Image.open(io.BytesIO(self.data))
         image.load()
         return image

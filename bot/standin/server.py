@@ -51,11 +51,15 @@ class StandIn:
         clock: Clock | None = None,
         heartbeat_interval_ms: int = 41_250,
         attachment_limit: int = 10 * 1024 * 1024,
+        keep_uploads: bool = True,
     ) -> None:
         self.snowflake = SnowflakeFactory()
         self.clock: Clock = clock or AdjustableClock()
         self.token = token
         self.attachment_limit = attachment_limit
+        # False: uploads are checked (limits; PNG header) and then only their size and PNG
+        # dimensions are kept, not their bytes (long load runs; see Attachment.dropped).
+        self.keep_uploads = keep_uploads
         self.application_id = self.snowflake()
         self.bot_user = User(self.application_id, bot_name, bot=True)
         self.owner = User(self.snowflake(), "app-owner")

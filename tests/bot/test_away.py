@@ -88,17 +88,23 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     assert (await t.bot.service.game(gid))[1].state.turn == turn + 1
 
 
-async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable: Table, clock: FakeClock) -> None:
-    t = ctable
+async def three_players_and_a_vote(t: Table, clock: FakeClock):
+    """A 3-player game whose first turn clock ran out, and its vote post."""
     gid, game, seated = await start_game(t, players=3, turn_hours=24)
-    seat = game.current_player
-    away = seated[seat]
+    away = seated[game.current_player]
     v1, v2 = [u for u in seated if u is not away]
     clock.advance(24 * HOUR + 1)
     await poll(t)
     post = vote_post(t)
-    assert post is not None and "a computer take over" in post.content
-    turn = game.state.turn
+    assert post is not None
+    return gid, game, away, v1, v2, post
+
+
+async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable: Table, clock: FakeClock) -> None:
+    t = ctable
+    gid, game, away, v1, v2, post = await three_players_and_a_vote(t, clock)
+    seat, turn = game.current_player, game.state.turn
+    assert "a computer take over" in post.content
     r = await v1.click(post, f"cubist:{gid}:v:computer:{turn}")
     assert not r.ephemeral and "1 of 2" in r.content
     assert not (await t.bot.service.game(gid))[0].seats[seat].is_computer
@@ -118,15 +124,9 @@ async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable:
 
 async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Table, clock: FakeClock) -> None:
     t = ctable
-    gid, game, seated = await start_game(t, players=3, turn_hours=24)
-    seat = game.current_player
-    away = seated[seat]
-    v1, v2 = [u for u in seated if u is not away]
-    clock.advance(24 * HOUR + 1)
-    await poll(t)
-    post = vote_post(t)
-    assert post is not None and "needs 2 of 2 votes" in post.content
-    turn = game.state.turn
+    gid, game, _away, v1, v2, post = await three_players_and_a_vote(t, clock)
+    seat, turn = game.current_player, game.state.turn
+    assert "needs 2 of 2 votes" in post.content
     r = await v1.click(post, f"cubist:{gid}:v:remove:{turn}")
     assert "1 of 2" in r.content
     assert not (await t.bot.service.game(gid))[1].state.players[seat].removed

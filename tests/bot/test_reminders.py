@@ -254,3 +254,26 @@ async def test_the_poll_loop_runs_by_itself(standin: StandIn, run_bot, tmp_path:
     assert len(dms(standin, seated[game.current_player], "Your turn in Cubist")) == 1  # claimed once
     await bot.close()
     assert bot.reminders._task is None
+
+
+async def test_dm_channels_are_remembered_and_reopened_when_stale(ctable: Table, clock: FakeClock) -> None:
+    t = ctable
+    gid, game, seated = await start_game(t)
+    for _ in range(3):  # three turn ends: a turn-start DM each
+        _record, game = await t.bot.service.game(gid)
+        player = seated[game.current_player]
+        r = await player.slash(t.channel, "cubist end", keep="")
+        assert not r.failed, r.content
+        await wait_dm(t.standin, seated[1 - seated.index(player)], "Your turn in Cubist", count=1)
+    remembered = t.bot.reminders._dm_channels
+    assert remembered == {u.id: t.standin.dm_channel(u).id for u in seated}
+    assert t.standin.requests.count("POST /users/@me/channels") == 2  # one per player, none per turn
+    # A DM channel Discord no longer knows is opened again, and the DM still arrives.
+    _record, game = await t.bot.service.game(gid)
+    current = seated[game.current_player]
+    remembered[current.id] = 1  # no such channel
+    clock.advance(13 * HOUR)
+    await poll(t)
+    await wait_dm(t.standin, current, "⏰ Reminder 1/")
+    assert "POST /channels/1/messages" in t.standin.requests
+    assert remembered[current.id] == t.standin.dm_channel(current).id
