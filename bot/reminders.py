@@ -108,6 +108,7 @@ class Reminders:
         # rate-limited requests per turn in the load benchmark.  A DM channel's id never
         # changes; a stale one (404 Unknown Channel) is dropped and created again.
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        self._sending: set[asyncio.Task[None]] = set()
 
     @property
     def store(self):
@@ -122,7 +123,18 @@ class Reminders:
         if self.poll_seconds is not None and self._task is None:
             self._task = asyncio.create_task(self._run(), name="cubist-reminders")
 
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("turn-start DM failed", exc_info=task.exception())
+
+    async def drain(self) -> None:
+        """Waits for the turn-start DMs under way (tests, shutdown)."""
+        while self._sending:
+            await asyncio.gather(*list(self._sending), return_exceptions=True)
+
     async def stop(self) -> None:
+        await self.drain()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -141,6 +153,9 @@ class Reminders:
 
     async def poll_once(self) -> int:
         """Sends what is due now; returns how many reminders and votes were handled."""
+        # Turn-start DMs still under way first: what they learn (closed DMs) counts for the
+        # reminders, and a reminder never overtakes the DM that starts its turn.
+        await self.drain()
         async with self._lock:
             now = self.now()
             done = 0
@@ -271,7 +286,11 @@ class Reminders:
         if not await self.store.mark_reminder_sent(record.id, record.version, now + interval, expected_count=0):
             return  # somebody (the poller, another process) sent it, or the game moved
         if seat.prefs.enabled and seat.dm_reachable is not False:
-            await self.send_turn_start(record, game)
+            # In the background: the command that ended the turn is answered without waiting
+            # for the next player's studio picture and DM (issue 6: the `end` reply time).
+            task = asyncio.create_task(self.send_turn_start(record, game), name=f"turn-dm-{record.id}")
+            self._sending.add(task)
+            task.add_done_callback(self._sent)
 
     async def send_turn_start(self, record: GameRecord, game: Game) -> None:
         seat = game.current_player
