@@ -79,13 +79,13 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         )
         return
     if action == "rematch":
+        lang = await channel_language(bot, interaction)
         try:
-            new_record, new_game = await bot.service.rematch(game_id, interaction.user.id)
+            new_record, new_game = await bot.service.rematch(game_id, interaction.user.id, lang)
         except UserError as e:
             await send_error(interaction, e.args[0])
             return
         names = bot.service.names(new_record)
-        lang = await channel_language(bot, interaction)
         seats = ", ".join(t("actions.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
         await interaction.response.send_message(t("actions.rematch", lang, seats=seats))
         from .replies import whose_turn

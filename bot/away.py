@@ -133,7 +133,7 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         return
     if choice == "computer":
         level = bot.service.table_settings(record).computer_level
-        await bot.service.hand_to_computer(game_id, away.seat, level, turn=turn)
+        await bot.service.hand_to_computer(game_id, away.seat, level, turn=turn, lang=lang)
         await interaction.response.send_message(
             t(
                 "away.computer_took_over",

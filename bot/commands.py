@@ -162,6 +162,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             ),
             computers=computers,
             level=level,
+            lang=await channel_language(self.bot, interaction),  # computer players' names
         )
         reachable = await self.bot.reminders.probe_dm(  # a DM: the player's own language
             interaction.user.id, t("commands.opened_dm", mine, game=record.id, channel=record.channel_id)
@@ -236,8 +237,8 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             await send_error(interaction, t("commands.missing_permissions", mine, missing=_missing_text(missing, mine)))
             return
         # Checked and stored before answering, so a refusal can still be private.
-        record, game = await self.service.start(interaction.channel_id or 0, interaction.user.id, fill=fill)
         lang = await channel_language(self.bot, interaction)
+        record, game = await self.service.start(interaction.channel_id or 0, interaction.user.id, fill=fill, lang=lang)
         await interaction.response.send_message(t("commands.started", lang, game=record.id, count=len(record.seats)))
         channel = interaction.channel
         assert channel is not None

@@ -20,7 +20,7 @@ from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, parse_move
 from engine.moves import EndTurn, Move, Remove, Skip, Undo
 from engine.players import LEVELS
 
-from .i18n import Message
+from .i18n import Message, has, t
 from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
 from .texts import COLOUR_NAMES
 
@@ -38,8 +38,10 @@ class TableSettings(BaseModel):
     computer_level: str = "greedy"  # who takes over an away player's seat
 
 
-def computer_name(level: str, number: int) -> str:
-    return f"Computer {number} ({level})"
+def computer_name(level: str, number: int, lang: str = "en") -> str:
+    """A computer player's seat name, in the table's language (stored with the seat)."""
+    shown = t(f"away.level.{level}", lang) if has(f"away.level.{level}") else level
+    return t("play.computer_name", lang, number=number, level=shown)
 
 
 def level_of(ai_level: int | None) -> str:
@@ -131,6 +133,7 @@ class GameService:
         settings: TableSettings,
         computers: int = 0,
         level: str = "greedy",
+        lang: str = "en",
     ) -> GameRecord:
         """A lobby with its creator seated, and ``computers`` computer players of ``level``."""
         if computers >= settings.max_players:
@@ -152,18 +155,18 @@ class GameService:
             raise UserError(Message(busy)) from None
         await self.store.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
         if computers:
-            return await self.add_computers(record.id, computers, level)
+            return await self.add_computers(record.id, computers, level, lang)
         return await self.store.get_game(record.id)
 
-    async def add_computers(self, game_id: int, count: int, level: str) -> GameRecord:
-        """Seats ``count`` computer players of ``level`` in a lobby."""
+    async def add_computers(self, game_id: int, count: int, level: str, lang: str = "en") -> GameRecord:
+        """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
         record = await self.store.get_game(game_id)
         for _ in range(count):
             taken = {s.colour for s in record.seats}
             colour = next(c for c in COLOUR_NAMES if c not in taken)
             number = sum(s.is_computer for s in record.seats) + 1
             await self.store.join_seat(
-                game_id, None, computer_name(level, number), colour=colour, is_computer=True,
+                game_id, None, computer_name(level, number, lang), colour=colour, is_computer=True,
                 ai_level=LEVELS.index(level),
             )  # fmt: skip
             record = await self.store.get_game(game_id)
@@ -198,7 +201,9 @@ class GameService:
         await self.store.leave_seat(record.id, seat.seat)
         return await self.store.get_game(record.id)
 
-    async def start(self, channel_id: int, user_id: int, *, fill: str | None = None) -> tuple[GameRecord, Game]:
+    async def start(
+        self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str = "en"
+    ) -> tuple[GameRecord, Game]:
         """Starts the lobby; ``fill`` (a computer level) first seats computer players in the
         free seats."""
         record = await self.channel_record(channel_id)
@@ -211,7 +216,7 @@ class GameService:
                 raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
             free = self.table_settings(record).max_players - len(record.seats)
             if free > 0:
-                record = await self.add_computers(record.id, free, fill)
+                record = await self.add_computers(record.id, free, fill, lang)
         if len(record.seats) < 2:
             raise UserError(Message("service.two_players"))
         order = [s.seat for s in record.seats]
@@ -229,7 +234,7 @@ class GameService:
             raise UserError(Message("service.cancel_denied"))
         return await self.store.cancel(record.id)
 
-    async def rematch(self, game_id: int, user_id: int) -> tuple[GameRecord, Game]:
+    async def rematch(self, game_id: int, user_id: int, lang: str = "en") -> tuple[GameRecord, Game]:
         old = await self.store.get_game(game_id)
         if old.status != Status.FINISHED:
             raise UserError(Message("service.rematch_not_finished"))
@@ -246,7 +251,7 @@ class GameService:
         )
         for s in old.seats:
             if s.is_computer:  # the same computer players come back
-                record = await self.add_computers(record.id, 1, level_of(s.ai_level))
+                record = await self.add_computers(record.id, 1, level_of(s.ai_level), lang)
             elif s.user_id is not None and s.user_id != user_id:
                 taken = {x.colour for x in record.seats}
                 colour = next(c for c in COLOUR_NAMES if c not in taken)
@@ -264,7 +269,9 @@ class GameService:
             raise UserError(Message("service.vote_void"))
         return record, game
 
-    async def hand_to_computer(self, game_id: int, seat: int, level: str, *, turn: int | None = None) -> GameRecord:
+    async def hand_to_computer(
+        self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str = "en"
+    ) -> GameRecord:
         """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
         async with self._lock(game_id):
             record, _game = await self._load_in_play(game_id, turn)
@@ -273,7 +280,7 @@ class GameService:
                 raise UserError(Message("service.already_computer", name=old.display_name))
             try:
                 return await self.store.hand_seat_to_computer(
-                    game_id, seat, LEVELS.index(level), f"{old.display_name} (computer)"
+                    game_id, seat, LEVELS.index(level), t("play.taken_over", lang, name=old.display_name)
                 )
             except SeatError as e:
                 raise UserError(Message("service.computer_cannot_take_over", reason=str(e))) from None

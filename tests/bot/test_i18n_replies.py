@@ -122,7 +122,7 @@ async def test_a_french_server_answers_an_english_player_in_french_publicly(
     r = await bob.slash(channel, "cubist new", players=3, computers=1)
     assert not r.ephemeral
     assert r.content.startswith("**bob** a ouvert une partie de Cubist pour 3 joueurs au plus")
-    assert " Joueurs ordinateur : Computer 1 (greedy)." in r.content and "(`fill` installe" in r.content
+    assert " Joueurs ordinateur : Ordinateur 1 (glouton)." in r.content and "(`fill` installe" in r.content
     r = await bob.slash(channel, "cubist new")  # his refusal: English
     assert r.ephemeral and r.content == t("service.busy_lobby", EN)
     r = await bob.slash(channel, "cubist cancel")
