@@ -7,6 +7,12 @@ generator state) are never looked at.
 The value of a position for a seat is its score plus an estimate of what its workrooms,
 card dice, artist dice and storage are worth, each discounted by how many turns it would
 take to cash in against how many turns the game probably has left.
+
+The discount is steep (``GAMMA``) because the game is a race: it ends as soon as someone
+holds five installations, so a quick small card usually beats a slow big one, and a die
+placed now beats a die kept in storage.  Values that a slot accepts few of (a die that
+must match a column exactly) are priced as the rare rolls they are (``COST_1``).  The
+constants were tuned by seat-rotated matches against the greedy player.
 """
 
 from __future__ import annotations
@@ -26,10 +32,17 @@ _NB = neighbour_table(_GRID)
 _NEAR = {v: frozenset(w for w in (v - 1, v + 1) if 1 <= w <= 6) for v in range(1, 7)}
 
 DICE_PER_TURN = 2.4  # two rolled dice plus a share of storage and artist dice
-GAMMA = 0.86  # value kept per turn of waiting
+GAMMA = 0.65  # value kept per turn of waiting: the race to five cards rewards speed
 CARD_DIE = 1.55  # a bonus die on a completed card: most become 2 museum points
 BONUS_DIE = 1.5  # what each bonus space of a card is worth when completing it
 LATE = 0.12  # factor for a plan that probably cannot be finished before the end
+EMPTY_ROOM = 0.6  # an empty room is only a possibility
+CARD_TURNS = 3.0  # turns a player needs per completion (the game's clock)
+CARD_OFFSET = 1.0
+# Dice drawn, on average, to fill a slot that accepts one / two of the six values (less
+# than 6 and 3: other slots and storage use the misses).
+COST_1 = 3.0
+COST_2 = 1.6
 
 RoomKey = tuple[tuple[int, int, int], ...]  # sorted (cell, value, height)
 
@@ -47,10 +60,12 @@ def room_key(cols: dict[int, tuple[int, int]]) -> RoomKey:
     return tuple(sorted((c, v, h) for c, (v, h) in cols.items()))
 
 
-# Caches keyed by id(deck): hashing a pydantic Deck costs tens of microseconds.
+# Caches keyed by id(deck): hashing a pydantic Deck costs tens of microseconds.  They are
+# kept small: huge caches make each full pass of Python's cyclic collector take hundreds
+# of milliseconds, which showed up as the slowest turns.
 _ROTS: dict[int, dict[int, tuple[dict[tuple[int, int], int], ...]]] = {}
 _FITS: dict[int, dict[tuple[RoomKey, int], Fit | None]] = {}
-_FIT_CACHE_LIMIT = 300_000
+_FIT_CACHE_LIMIT = 20_000
 
 
 def _plan_rots(deck: Deck) -> dict[int, tuple[dict[tuple[int, int], int], ...]]:
@@ -63,7 +78,7 @@ def _plan_rots(deck: Deck) -> dict[int, tuple[dict[tuple[int, int], int], ...]]:
 
 def _die_cost(k: int) -> float:
     """Expected dice to draw for a slot that accepts k of the six values (dampened)."""
-    return 1.0 if k >= 3 else 1.35 if k == 2 else 2.1
+    return 1.0 if k >= 3 else COST_2 if k == 2 else COST_1
 
 
 def fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
@@ -163,19 +178,22 @@ def turns_left(game: Game) -> float:
     """Rough number of turns each player still gets (the game's clock)."""
     s = game.state
     most = max(len(p.completed) for p in s.players)
-    by_cards = 3.0 * (INSTALLATIONS_TO_END - most) - 1.0
+    by_cards = CARD_TURNS * (INSTALLATIONS_TO_END - most) - CARD_OFFSET
     players = max(1, len(game.active_players()))
     by_museum = museum_room(game) / (0.8 * players)
     return max(0.5, min(by_cards, by_museum))
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
     """A workroom's best target: card, value now, turns to finish."""
 
     card: int | None
     value: float
     turns: float
+
+
+_NO_PLAN = Plan(None, 0.0, 99.0)
 
 
 def plan_value(fitted: Fit, points: float, horizon: float, risk: float) -> tuple[float, float]:
@@ -192,6 +210,11 @@ def card_worth(game: Game, card: int, room_left: int) -> float:
     return plan.points + bonus
 
 
+# rooms_value is asked about the same workrooms thousands of times per search.
+_ROOMS: dict[tuple, tuple[float, tuple[Plan, Plan]]] = {}
+_ROOMS_LIMIT = 20_000
+
+
 def rooms_value(
     game: Game,
     seat: int,
@@ -203,28 +226,52 @@ def rooms_value(
     """Best joint value of a seat's two workrooms aimed at different offered cards."""
     deck = game.deck
     rooms = game.state.players[seat].workrooms
-    cards = list(offer)
-    options: list[list[tuple[float, int | None, float]]] = []
-    for cols in rooms:
-        key = room_key(cols)
-        opts: list[tuple[float, int | None, float]] = [(0.0, None, 99.0)]
+    cards = tuple(offer)
+    keys = tuple(room_key(cols) for cols in rooms)
+    # The value is computed from the rounded inputs that key the cache, so that it never
+    # depends on what was asked before (decisions stay deterministic for a seed).
+    horizon = round(horizon, 3)
+    room_left = min(room_left, 3)  # no card has more than two bonus spaces
+    risk_key = tuple(round(risks.get(c, 0.0), 3) for c in cards) if risks else None
+    ck = (id(deck), keys, cards, horizon, room_left, risk_key)
+    got = _ROOMS.get(ck)
+    if got is None:
+        if len(_ROOMS) > _ROOMS_LIMIT:
+            _ROOMS.clear()
+        rounded = dict(zip(cards, risk_key, strict=True)) if risk_key else None
+        got = _ROOMS[ck] = _rooms_value(game, keys, cards, horizon, rounded, room_left)
+    return got[0], list(got[1])
+
+
+def _rooms_value(
+    game: Game,
+    keys: tuple[RoomKey, ...],
+    cards: tuple[int, ...],
+    horizon: float,
+    risks: dict[int, float] | None,
+    room_left: int,
+) -> tuple[float, tuple[Plan, Plan]]:
+    deck = game.deck
+    options: list[list[Plan]] = []
+    for key in keys:
+        opts: list[Plan] = [_NO_PLAN]
         for c in cards:
             f = fit(key, c, deck)
             if f is None:
                 continue
             v, t = plan_value(f, card_worth(game, c, room_left), horizon, (risks or {}).get(c, 0.0))
             if not key:
-                v *= 0.6  # an empty room is only a possibility
-            opts.append((v, c, t))
+                v *= EMPTY_ROOM
+            opts.append(Plan(c, v, t))
         options.append(opts)
-    best = (-1.0, [Plan(None, 0.0, 99.0), Plan(None, 0.0, 99.0)])
+    best = (-1.0, (_NO_PLAN, _NO_PLAN))
     for a in options[0]:
         for b in options[1]:
-            if a[1] is not None and a[1] == b[1]:
+            if a.card is not None and a.card == b.card:
                 continue
-            total = a[0] + b[0]
+            total = a.value + b.value
             if total > best[0]:
-                best = (total, [Plan(a[1], a[0], a[2]), Plan(b[1], b[0], b[2])])
+                best = (total, (a, b))
     return best
 
 

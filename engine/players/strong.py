@@ -10,11 +10,17 @@ are re-shuffled from the player's own generator before searching, cards drawn du
 plan are treated as unknown (no move uses them, the valuation ignores them), and a plan
 stops at the roll.  ``choose`` follows the plan and plans again after anything new
 appears (a card drawn, the roll) or when the game is not where the plan expected.
+
+Time is bounded without a clock, so decisions stay deterministic for a seed: a plan values
+at most ``budget`` positions beyond the first move's (every first move is always weighed)
+and a whole turn, replans included, about ``turn_budget``.
 """
 
 from __future__ import annotations
 
+import gc
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..cards import ARTIST_NAMES
@@ -39,6 +45,9 @@ from .greedy import GreedyPlayer
 
 _START_CELL = 2 * WORKROOM_SIZE + 2  # c3: where a new structure starts (position never matters)
 WIN = 1000.0
+KEEP_USEFUL = 0.2  # a stored die that fits a plan (placing it now is usually better)
+KEEP_OTHER = 0.05
+STORAGE = 0.1
 
 
 @dataclass(slots=True)
@@ -117,7 +126,7 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
     card_die = ev.CARD_DIE if room_left > 0 else 0.3
     value += min(p.card_dice(), room_left + 1) * card_die
     value += _artists_value(game, seat, frozenset())
-    value += 0.25 * len(p.storage)
+    value += STORAGE * len(p.storage)
     if p.supply < 4:
         value -= 0.4 * (4 - p.supply)
     return value
@@ -165,7 +174,7 @@ def _keep(game: Game, ctx: _Context, offer: list[int], horizon: float, room_left
     _v, plans = ev.rooms_value(game, ctx.seat, offer, horizon, None, room_left)
     useful = ev.useful_values(game, ctx.seat, plans)
     ranked = sorted(store, key=lambda v: (v in useful, v), reverse=True)[:STORAGE_SLOTS]
-    value = sum(0.5 if v in useful else 0.15 for v in ranked)
+    value = sum(KEEP_USEFUL if v in useful else KEEP_OTHER for v in ranked)
     return value, tuple(ranked)
 
 
@@ -184,7 +193,7 @@ class StrongPlayer:
     name = "strong"
 
     def __init__(
-        self, seed: int = 0, beam: int = 5, depth: int = 12, budget: int = 1000, turn_budget: int = 1400
+        self, seed: int = 0, beam: int = 5, depth: int = 12, budget: int = 500, turn_budget: int = 700
     ) -> None:
         self.seed = seed
         self.beam = beam
@@ -254,6 +263,18 @@ class StrongPlayer:
         return g
 
     def _search(self, game: Game, budget: int | None = None) -> tuple[list[Move], list[bool]]:
+        # The search makes thousands of short-lived objects that refcounting frees; the
+        # cyclic collector's passes over them (and over the caches) cost a third of the
+        # time, so it pauses during a search (changes no decision).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._beam_search(game, budget)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _beam_search(self, game: Game, budget: int | None) -> tuple[list[Move], list[bool]]:
         budget = self.budget if budget is None else budget
         self._last_spent = 0
         if game.is_over:
@@ -266,7 +287,7 @@ class StrongPlayer:
         beam = [root]
         seen: set[tuple] = {self._key(root_game)}
         spent = 0
-        for _ in range(self.depth):
+        for level in range(self.depth):
             children: list[_Node] = []
             for node in beam:
                 for child in self._expand(node, seen):
@@ -275,6 +296,10 @@ class StrongPlayer:
                     children.append(child)
                     if (child.can_end or child.stop) and (best is None or child.value > best.value):
                         best = child
+                    # The first level is always seen whole (every first move is weighed);
+                    # deeper ones stop at the budget, which bounds the time.
+                    if level and spent >= budget:
+                        break
                 if spent >= budget:
                     break
             if not children or spent >= budget:
@@ -354,9 +379,9 @@ class StrongPlayer:
             out.append(m)
         return out
 
-    def _expand(self, node: _Node, seen: set[tuple]) -> list[_Node]:
+    def _expand(self, node: _Node, seen: set[tuple]) -> Iterator[_Node]:
+        """The positions one action away (lazily: the caller may stop at its budget)."""
         g = node.game
-        out = []
         for m in self._candidates(node):
             c = g.clone()
             before_artists = [a.card for a in c.state.artists]
@@ -370,16 +395,13 @@ class StrongPlayer:
             changed = frozenset(i for i, a in enumerate(c.state.artists) if a.card != before_artists[i])
             drew = bool(changed) or c.state.offer != before_offer
             stop = not rolled and c.has_rolled()
-            out.append(
-                _Node(
-                    c,
-                    [*node.moves, m],
-                    forbidden=node.forbidden | changed,
-                    stop=stop,
-                    draws=[*node.draws, drew or stop],
-                )
+            yield _Node(
+                c,
+                [*node.moves, m],
+                forbidden=node.forbidden | changed,
+                stop=stop,
+                draws=[*node.draws, drew or stop],
             )
-        return out
 
 
 # --- explaining a plan -----------------------------------------------------------------
@@ -393,7 +415,7 @@ def _card_text(game: Game, card: int) -> str:
 def describe(game: Game, moves: list[Move]) -> str:
     """A one-line reason for a planned turn, naming its most important action."""
     if not moves:
-        return "nothing useful to do: end the turn"
+        return "nothing more worth doing this turn: end it"
     completes = [m for m in moves if isinstance(m, Complete)]
     museum = [m for m in moves if isinstance(m, ToMuseum)]
     places = [m for m in moves if isinstance(m, Place)]
@@ -427,26 +449,47 @@ def describe(game: Game, moves: list[Move]) -> str:
         parts.append(f"puts {len(m.dice)} dice on {name}{bump} for a later turn")
     if any(isinstance(m, Abandon) for m in moves) and not completes:
         parts.append("abandons a workroom that no offered card fits")
+    ending = _ending_text(game, moves)
+    if ending and parts:
+        parts.append(ending)
     if not parts:
         end = moves[-1]
         if isinstance(end, EndTurn) and end.keep:
             return f"keeps {' and '.join(map(str, end.keep))} in storage for next turn: nothing better fits now"
         if any(isinstance(m, Switch) for m in moves):
             return "tidies up (" + ", ".join(str(m) for m in moves) + ")"
-        return "nothing useful to do: end the turn"
+        return "nothing more worth doing this turn: end it"
     return "; ".join(parts)
 
 
-def _target_text(game: Game, moves: list[Move], rooms: list[int]) -> str:
-    """' toward #7 'Broken Arch' (3 points, 2 dice to go)' for the first built room."""
+def _played(game: Game, moves: list[Move]) -> Game:
+    """A copy of ``game`` after the plan's moves (stopping at anything that no longer applies)."""
     g = game.clone()
     for m in moves:
-        if isinstance(m, EndTurn):
-            break
         try:
             g.apply(m)
         except ValueError:
             break
+    return g
+
+
+def _ending_text(game: Game, moves: list[Move]) -> str:
+    """'this ends the game: you win 31-25' when the planned turn ends the game."""
+    if not moves or not isinstance(moves[-1], EndTurn):
+        return ""
+    g = _played(game, moves)
+    if not g.is_over:
+        return ""
+    seat = game.current_player
+    scores = g.scores()
+    best_other = max(scores[o] for o in g.active_players() if o != seat)
+    result = "you win" if g.winners() == [seat] else "you share the win" if seat in g.winners() else "you lose"
+    return f"this ends the game: {result} {scores[seat]}-{best_other}"
+
+
+def _target_text(game: Game, moves: list[Move], rooms: list[int]) -> str:
+    """' toward #7 'Broken Arch' (3 points, 2 dice to go)' for the first built room."""
+    g = _played(game, [m for m in moves if not isinstance(m, EndTurn)])
     seat = game.current_player
     offer = [c for c in game.state.offer if c is not None]
     _v, plans = ev.rooms_value(g, seat, offer, ev.turns_left(g), None, ev.museum_room(g))

@@ -35,6 +35,9 @@ class GameRecord:
     turns: int
     finished: bool
     a_turn_seconds: list[float] = field(default_factory=list)
+    # The same turns in CPU time of this process: what one core spends, whatever else runs
+    # on the machine (wall-clock times grow with the machine's load).
+    a_turn_cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def a_share(self) -> float:
@@ -46,21 +49,27 @@ def play_one(a: str, b: str, players: int, seed: int, seat_a: int) -> GameRecord
     game = Game.new(players, seed)
     bots = [make_player(a if i == seat_a else b, seed * 10 + i) for i in range(players)]
     turn_times: list[float] = []
-    current_turn, spent = -1, 0.0
+    cpu_times: list[float] = []
+    current_turn, spent, cpu = -1, 0.0, 0.0
     while not game.is_over and game.state.turn < MAX_TURNS:
         seat = game.current_player
         if seat == seat_a and game.state.turn != current_turn:
             if current_turn >= 0:
                 turn_times.append(spent)
-            current_turn, spent = game.state.turn, 0.0
-        t0 = time.perf_counter()
+                cpu_times.append(cpu)
+            current_turn, spent, cpu = game.state.turn, 0.0, 0.0
+        t0, c0 = time.perf_counter(), time.process_time()
         move = bots[seat].choose(game)
         if seat == seat_a:
             spent += time.perf_counter() - t0
+            cpu += time.process_time() - c0
         game.apply(move)
     if current_turn >= 0:
         turn_times.append(spent)
-    return GameRecord(seed, seat_a, game.scores(), game.winners(), game.state.turn + 1, game.is_over, turn_times)
+        cpu_times.append(cpu)
+    return GameRecord(
+        seed, seat_a, game.scores(), game.winners(), game.state.turn + 1, game.is_over, turn_times, cpu_times
+    )
 
 
 def _job(args: tuple[str, str, int, int, int]) -> GameRecord:
@@ -76,6 +85,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def time_figures(sorted_times: list[float]) -> str:
+    """'median / p95 / max ms' of sorted times in seconds."""
+    p95 = sorted_times[min(len(sorted_times) - 1, int(len(sorted_times) * 0.95))]
+    return f"{statistics.median(sorted_times) * 1e3:.0f} / {p95 * 1e3:.0f} / {sorted_times[-1] * 1e3:.0f} ms"
 
 
 @dataclass
@@ -116,7 +131,12 @@ class MatchResult:
         return max(shares) / self.games if self.games else 0.0
 
     def times(self) -> list[float]:
+        """A's wall-clock seconds per whole turn, sorted."""
         return sorted(t for r in self.records for t in r.a_turn_seconds)
+
+    def cpu_times(self) -> list[float]:
+        """A's CPU seconds per whole turn, sorted."""
+        return sorted(t for r in self.records for t in r.a_turn_cpu_seconds)
 
     def rows(self) -> list[tuple[str, str]]:
         lo, hi = self.interval
@@ -130,15 +150,14 @@ class MatchResult:
         ]
         if self.players > 2:
             rows.append((f"{label}: best single {self.b} seat win rate", f"{self.b_best_rate():.1%}"))
-        ts = self.times()
-        if ts:
-            rows.append(
-                (
-                    f"{label}: {self.a} time per turn median / p95 / max",
-                    f"{statistics.median(ts) * 1e3:.0f} / {ts[int(len(ts) * 0.95)] * 1e3:.0f} / {ts[-1] * 1e3:.0f} ms"
-                    f" ({len(ts)} turns)",
+        for what, ts in (("time", self.times()), ("CPU time", self.cpu_times())):
+            if ts:
+                rows.append(
+                    (
+                        f"{label}: {self.a} {what} per whole turn median / p95 / max",
+                        f"{time_figures(ts)} ({len(ts)} turns)",
+                    )
                 )
-            )
         scores = [r.scores[r.seat_a] for r in self.records]
         rows.append((f"{label}: {self.a} median score", f"{statistics.median(scores):.0f}"))
         rows.append((f"{label}: wall time", f"{self.seconds:.0f} s"))

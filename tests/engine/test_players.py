@@ -9,6 +9,7 @@ import pytest
 
 from engine import EndTurn, Game, IllegalMove
 from engine.players import GreedyPlayer, Player, RandomPlayer, StrongPlayer, make_player
+from engine.players import evaluate as ev
 from engine.players.tournament import play_one, run_match, wilson
 
 LEVELS = ("random", "greedy", "strong")
@@ -98,6 +99,18 @@ def test_plan_does_not_depend_on_hidden_information() -> None:
         other.state.artist_deck[:] = other.state.artist_deck[::-1]
         other.state.rng ^= 0x5DEECE66D
         assert player.plan_turn(game) == player.plan_turn(other)
+
+
+def test_plans_do_not_depend_on_what_the_caches_hold() -> None:
+    """The evaluation caches are shared by every player in a process (a bot hosts many
+    games): a plan must be the same whatever was asked before."""
+    positions = _positions(6, seed=14)
+    player = StrongPlayer(5)
+    first = [player.plan_turn(g) for g in positions]
+    ev._ROOMS.clear()
+    ev._FITS.clear()
+    again = [player.plan_turn(g) for g in reversed(positions)][::-1]
+    assert first == again
 
 
 def test_choose_follows_the_plan_until_something_new_appears() -> None:
