@@ -665,7 +665,8 @@ def figures(r: LoadResult) -> list[tuple[str, str]]:
                 (
                     f"{tag} turn start lag behind the schedule ms (median / p95 / max)",
                     f"{_p(r.start_lag_ms, 0.5):.0f} / {_p(r.start_lag_ms, 0.95):.0f}"
-                    f" / {max(r.start_lag_ms, default=float('nan')):.0f} (large: the bot did not keep up)",
+                    f" / {max(r.start_lag_ms, default=float('nan')):.0f}"
+                    + (" (the bot did not keep up)" if _p(r.start_lag_ms, 0.95) > 1000 else " (kept up)"),
                 )
             ]
             if r.rate > 0
