@@ -18,7 +18,7 @@ from engine import GameOptions
 
 from .actions import announce_start, play_move
 from .away import admin_move
-from .computer import advise
+from .computer import advise, reasons_text
 from .history import move_line, recap_lines, seats_of_moves
 from .i18n import Message, artist_action, artist_name, card_name, catalog, t
 from .i18n.choose import channel_language, user_language
@@ -303,8 +303,8 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             await interaction.followup.send(t("commands.hint_none", mine), ephemeral=True)
             return
         plan = " → ".join(f"`{m}`" for m in moves)
-        # The reason is the engine's own sentence (English).
-        await interaction.followup.send(clip(t("commands.hint", mine, plan=plan, reason=reason)), ephemeral=True)
+        text = t("commands.hint", mine, plan=plan, reason=reasons_text(reason, mine))
+        await interaction.followup.send(clip(text), ephemeral=True)
 
     @app_commands.command()
     @app_commands.describe(keep="Up to two storeroom dice to keep in storage, e.g. '6 2' (empty: none)")

@@ -241,3 +241,36 @@ async def test_the_translator_answers_french_only_and_keeps_names() -> None:
     turn = next(c for c in topic["choices"] if c["value"] == "turn")
     assert turn["name"] == "turn" and turn["name_localizations"] == {"fr": "tour"}
     assert translator.missing == set()
+
+
+def test_hint_reasons_have_the_engine_s_english_and_a_french_translation() -> None:
+    from bot.i18n.catalog import catalogues
+    from engine.players.reasons import ENGLISH
+
+    en, fr = catalogues()["en"], catalogues()["fr"]
+    for key, english in ENGLISH.items():
+        entry = en[f"hint.{key}"]
+        expected = english if isinstance(english, str) else {"one": english[0], "other": english[1]}
+        assert entry == expected, key  # English hints read exactly as the engine says them
+        assert f"hint.{key}" in fr, key
+    assert not {k for k in en if k.startswith("hint.")} - {f"hint.{k}" for k in ENGLISH}
+
+
+def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
+    from bot.computer import advise, reasons_text
+    from engine import Game
+    from engine.players import GreedyPlayer
+
+    game, greedy = Game.new(2, seed=8), GreedyPlayer(3)
+    seen_card = False
+    for _ in range(120):  # hints along a whole game: every kind of reason gets a chance
+        if game.is_over:
+            break
+        if game.has_rolled() and not game.state.turn_moves:
+            _moves, found = advise(game, 1)
+            english, french = reasons_text(found, "en"), reasons_text(found, "fr")
+            assert english == "; ".join(str(r) for r in found)
+            assert french and french != english
+            seen_card = seen_card or "#" in english
+        game.apply(greedy.choose(game))
+    assert seen_card

@@ -23,17 +23,14 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..cards import ARTIST_NAMES
 from ..game import Game
 from ..geometry import WORKROOM_SIZE
 from ..moves import (
     CARD,
-    Abandon,
     Complete,
     EndTurn,
     Move,
     Place,
-    Switch,
     ToArtist,
     ToMuseum,
     Undo,
@@ -42,6 +39,7 @@ from ..moves import (
 from ..state import INSTALLATIONS_TO_END, STORAGE_SLOTS
 from . import evaluate as ev
 from .greedy import GreedyPlayer
+from .reasons import reasons
 
 _START_CELL = 2 * WORKROOM_SIZE + 2  # c3: where a new structure starts (position never matters)
 WIN = 1000.0
@@ -407,101 +405,6 @@ class StrongPlayer:
 # --- explaining a plan -----------------------------------------------------------------
 
 
-def _card_text(game: Game, card: int) -> str:
-    plan = game.deck.installation(card)
-    return f"#{card} '{plan.name}'"
-
-
 def describe(game: Game, moves: list[Move]) -> str:
     """A one-line reason for a planned turn, naming its most important action."""
-    if not moves:
-        return "nothing more worth doing this turn: end it"
-    completes = [m for m in moves if isinstance(m, Complete)]
-    museum = [m for m in moves if isinstance(m, ToMuseum)]
-    places = [m for m in moves if isinstance(m, Place)]
-    uses = [m for m in moves if isinstance(m, UseArtist)]
-    artists = [m for m in moves if isinstance(m, ToArtist)]
-    parts: list[str] = []
-    if completes:
-        m = completes[0]
-        plan = game.deck.installation(m.card)
-        parts.append(f"completes {_card_text(game, m.card)} for {plan.points} points with w{m.room + 1}")
-    if museum:
-        n = len(museum)
-        parts.append(f"puts {n} card {'die' if n == 1 else 'dice'} in the museum for {2 * n} points")
-    if places and not completes:
-        rooms = sorted({m.room for m in places})
-        target = _target_text(game, moves, rooms)
-        dice = len(places)
-        parts.append(
-            f"builds {' and '.join(f'w{r + 1}' for r in rooms)} with {dice} {'die' if dice == 1 else 'dice'}{target}"
-        )
-    if uses and not parts:
-        card = game.artist_card(uses[0].slot)
-        name = ARTIST_NAMES[card.artist] if card else "an artist"
-        parts.append(f"uses {name} ({uses[0]})")
-    if artists and not parts:
-        m = artists[0]
-        card = game.artist_card(m.slot)
-        slot = game.state.artists[m.slot]
-        name = ARTIST_NAMES[card.artist] if card else "an artist"
-        bump = f", bumping p{slot.owner + 1}'s dice" if slot.owner is not None else ""
-        parts.append(f"puts {len(m.dice)} dice on {name}{bump} for a later turn")
-    if any(isinstance(m, Abandon) for m in moves) and not completes:
-        parts.append("abandons a workroom that no offered card fits")
-    ending = _ending_text(game, moves)
-    if ending and parts:
-        parts.append(ending)
-    if not parts:
-        end = moves[-1]
-        if isinstance(end, EndTurn) and end.keep:
-            return f"keeps {' and '.join(map(str, end.keep))} in storage for next turn: nothing better fits now"
-        if any(isinstance(m, Switch) for m in moves):
-            return "tidies up (" + ", ".join(str(m) for m in moves) + ")"
-        return "nothing more worth doing this turn: end it"
-    return "; ".join(parts)
-
-
-def _played(game: Game, moves: list[Move]) -> Game:
-    """A copy of ``game`` after the plan's moves (stopping at anything that no longer applies)."""
-    g = game.clone()
-    for m in moves:
-        try:
-            g.apply(m)
-        except ValueError:
-            break
-    return g
-
-
-def _ending_text(game: Game, moves: list[Move]) -> str:
-    """'this ends the game: you win 31-25' when the planned turn ends the game."""
-    if not moves or not isinstance(moves[-1], EndTurn):
-        return ""
-    g = _played(game, moves)
-    if not g.is_over:
-        return ""
-    seat = game.current_player
-    scores = g.scores()
-    best_other = max(scores[o] for o in g.active_players() if o != seat)
-    result = "you win" if g.winners() == [seat] else "you share the win" if seat in g.winners() else "you lose"
-    return f"this ends the game: {result} {scores[seat]}-{best_other}"
-
-
-def _target_text(game: Game, moves: list[Move], rooms: list[int]) -> str:
-    """' toward #7 'Broken Arch' (3 points, 2 dice to go)' for the first built room."""
-    g = _played(game, [m for m in moves if not isinstance(m, EndTurn)])
-    seat = game.current_player
-    offer = [c for c in game.state.offer if c is not None]
-    _v, plans = ev.rooms_value(g, seat, offer, ev.turns_left(g), None, ev.museum_room(g))
-    for r in rooms:
-        card = plans[r].card
-        if card is None:
-            continue
-        f = ev.fit(ev.room_key(g.state.players[seat].workrooms[r]), card, g.deck)
-        if f is None:
-            continue
-        pts = g.deck.installation(card).points
-        return (
-            f" toward {_card_text(g, card)} ({pts} points, {f.remaining} {'die' if f.remaining == 1 else 'dice'} to go)"
-        )
-    return ""
+    return "; ".join(str(r) for r in reasons(game, moves))

@@ -1,0 +1,153 @@
+"""Why a planned turn is good, as structured reasons: a key, named values, and an English
+sentence (``str()``).  Front ends translate them by key (the bot's catalogues hold a
+``hint.<key>`` message with the same placeholders as ``ENGLISH[key]``); card values are
+ids (``card``, ``artist``) so that names can be shown in the reader's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import ARTIST_NAMES, ArtistKind
+from ..game import Game
+from ..moves import Abandon, Complete, EndTurn, Move, Place, Switch, ToArtist, ToMuseum, UseArtist
+from . import evaluate as ev
+
+# One English sentence per key; a pair is (one, other), chosen by the ``count`` value.
+ENGLISH: dict[str, str | tuple[str, str]] = {
+    "nothing": "nothing more worth doing this turn: end it",
+    "complete": "completes #{card} '{name}' for {points} points with {room}",
+    "museum": (
+        "puts {count} card die in the museum for {points} points",
+        "puts {count} card dice in the museum for {points} points",
+    ),
+    "build": ("builds {rooms} with {count} die{target}", "builds {rooms} with {count} dice{target}"),
+    "toward": (
+        " toward #{card} '{name}' ({points} points, {count} die to go)",
+        " toward #{card} '{name}' ({points} points, {count} dice to go)",
+    ),
+    "use_artist": "uses {artist} ({move})",
+    "to_artist": "puts {count} dice on {artist}{bump} for a later turn",
+    "bump": ", bumping p{seat}'s dice",
+    "abandon": "abandons a workroom that no offered card fits",
+    "ends_win": "this ends the game: you win {mine}-{best}",
+    "ends_shared": "this ends the game: you share the win {mine}-{best}",
+    "ends_lose": "this ends the game: you lose {mine}-{best}",
+    "keep": "keeps {dice} in storage for next turn: nothing better fits now",
+    "tidy": "tidies up ({moves})",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    key: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, **values: Any) -> Reason:
+        return cls(key, tuple(values.items()))
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.values)
+
+    def __str__(self) -> str:
+        values = {k: (str(v) if isinstance(v, Reason) else v) for k, v in self.values}
+        if "artist" in values and isinstance(values["artist"], ArtistKind):
+            values["artist"] = ARTIST_NAMES[values["artist"]]
+        return template(self.key, values.get("count")).format(**values)
+
+
+def template(key: str, count: object = None) -> str:
+    text = ENGLISH[key]
+    if isinstance(text, tuple):
+        return text[0] if count == 1 else text[1]
+    return text
+
+
+def reasons(game: Game, moves: list[Move]) -> list[Reason]:
+    """The reasons for a planned turn, most important action first."""
+    if not moves:
+        return [Reason.of("nothing")]
+    completes = [m for m in moves if isinstance(m, Complete)]
+    museum = [m for m in moves if isinstance(m, ToMuseum)]
+    places = [m for m in moves if isinstance(m, Place)]
+    uses = [m for m in moves if isinstance(m, UseArtist)]
+    artists = [m for m in moves if isinstance(m, ToArtist)]
+    out: list[Reason] = []
+    if completes:
+        m = completes[0]
+        plan = game.deck.installation(m.card)
+        out.append(Reason.of("complete", card=m.card, name=plan.name, points=plan.points, room=f"w{m.room + 1}"))
+    if museum:
+        out.append(Reason.of("museum", count=len(museum), points=2 * len(museum)))
+    if places and not completes:
+        rooms = sorted({m.room for m in places})
+        target = _target(game, moves, rooms)
+        shown = " + ".join(f"w{r + 1}" for r in rooms)
+        out.append(Reason.of("build", rooms=shown, count=len(places), target=target or ""))
+    if uses and not out:
+        card = game.artist_card(uses[0].slot)
+        out.append(Reason.of("use_artist", artist=card.artist if card else "?", move=str(uses[0])))
+    if artists and not out:
+        m = artists[0]
+        card = game.artist_card(m.slot)
+        owner = game.state.artists[m.slot].owner
+        bump = Reason.of("bump", seat=owner + 1) if owner is not None else ""
+        out.append(Reason.of("to_artist", count=len(m.dice), artist=card.artist if card else "?", bump=bump))
+    if any(isinstance(m, Abandon) for m in moves) and not completes:
+        out.append(Reason.of("abandon"))
+    ending = _ending(game, moves)
+    if ending is not None and out:
+        out.append(ending)
+    if out:
+        return out
+    end = moves[-1]
+    if isinstance(end, EndTurn) and end.keep:
+        return [Reason.of("keep", dice=" + ".join(map(str, end.keep)))]
+    if any(isinstance(m, Switch) for m in moves):
+        return [Reason.of("tidy", moves=", ".join(str(m) for m in moves))]
+    return [Reason.of("nothing")]
+
+
+def _played(game: Game, moves: list[Move]) -> Game:
+    """A copy of ``game`` after the plan's moves (stopping at anything that no longer applies)."""
+    g = game.clone()
+    for m in moves:
+        try:
+            g.apply(m)
+        except ValueError:
+            break
+    return g
+
+
+def _ending(game: Game, moves: list[Move]) -> Reason | None:
+    """'this ends the game: you win 31-25' when the planned turn ends the game."""
+    if not moves or not isinstance(moves[-1], EndTurn):
+        return None
+    g = _played(game, moves)
+    if not g.is_over:
+        return None
+    seat = game.current_player
+    scores = g.scores()
+    best = max(scores[o] for o in g.active_players() if o != seat)
+    key = "ends_win" if g.winners() == [seat] else "ends_shared" if seat in g.winners() else "ends_lose"
+    return Reason.of(key, mine=scores[seat], best=best)
+
+
+def _target(game: Game, moves: list[Move], rooms: list[int]) -> Reason | None:
+    """' toward #7 'Broken Arch' (3 points, 2 dice to go)' for the first built room."""
+    g = _played(game, [m for m in moves if not isinstance(m, EndTurn)])
+    seat = game.current_player
+    offer = [c for c in game.state.offer if c is not None]
+    _v, plans = ev.rooms_value(g, seat, offer, ev.turns_left(g), None, ev.museum_room(g))
+    for r in rooms:
+        card = plans[r].card
+        if card is None:
+            continue
+        f = ev.fit(ev.room_key(g.state.players[seat].workrooms[r]), card, g.deck)
+        if f is None:
+            continue
+        plan = g.deck.installation(card)
+        return Reason.of("toward", card=card, name=plan.name, points=plan.points, count=f.remaining)
+    return None
