@@ -21,6 +21,7 @@ from engine.moves import EndTurn, Move, Remove, Skip, Undo
 from engine.players import LEVELS
 
 from .i18n import Message, has, t
+from .i18n.rules import error_message
 from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
 from .texts import COLOUR_NAMES
 
@@ -303,7 +304,7 @@ class GameService:
         try:
             move = parse_move(text)
         except MoveSyntaxError as e:
-            raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=str(e))) from None
+            raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
         async with self._lock(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
@@ -319,7 +320,7 @@ class GameService:
                     game.clone().apply(move)
                 except IllegalMove as e:
                     raise UserError(
-                        Message("service.illegal_why", move=str(move), reason=str(e), hint=_legal_hint(game))
+                        Message("service.illegal_why", move=str(move), reason=error_message(e), hint=_legal_hint(game))
                     ) from None
                 raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
             turn = game.state.turn
@@ -338,7 +339,7 @@ class GameService:
             except StaleGame:
                 raise UserError(Message("service.stale_choosing")) from None
             except IllegalMove as e:  # the stored game differed from the cached one
-                raise UserError(Message("service.illegal", move=str(move), reason=str(e))) from None
+                raise UserError(Message("service.illegal", move=str(move), reason=error_message(e))) from None
             turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
             finished = new_game.is_over
             if finished and record.status == Status.ACTIVE:
@@ -363,7 +364,7 @@ class GameService:
             try:
                 game.clone().apply(move)
             except IllegalMove as e:
-                raise UserError(Message("service.cannot_be_done", move=str(move), reason=str(e))) from None
+                raise UserError(Message("service.cannot_be_done", move=str(move), reason=error_message(e))) from None
             seat, old_turn = game.current_player, game.state.turn
             try:
                 new_game, _version = await self.store.apply_move(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from .rule_texts import RuleError, RuleText
 
-class IllegalMove(ValueError):
+
+class IllegalMove(RuleError):
     """A move that breaks a rule.  The message names the rule and the offending die or cell;
-    the game is exactly as it was before the move was tried."""
+    the game is exactly as it was before the move was tried.  ``rule`` (``key``, ``params``)
+    is the message as a structured ``RuleText`` for translation; ``str()`` is English."""
 
-    def __init__(self, message: str, move: object | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, text: RuleText, move: object | None = None) -> None:
+        super().__init__(text)
         self.move = move
 
 

@@ -41,6 +41,7 @@ from .moves import (
     UseArtist,
     parse_move,
 )
+from .rule_texts import RuleText, listed
 from .solver import completable
 from .state import (
     ARTIST_SLOTS,
@@ -76,10 +77,6 @@ class _Tables:
 @lru_cache(maxsize=8)
 def _tables(deck: Deck) -> _Tables:
     return _Tables(deck)
-
-
-def _die_text(value: int) -> str:
-    return f"a {value}"
 
 
 class Game:
@@ -559,9 +556,9 @@ class Game:
 
     def _undo(self) -> None:
         if self.state.over:
-            raise IllegalMove("the game is over: nothing to undo")
+            raise IllegalMove(RuleText("game_over_undo"))
         if not self._since:
-            raise IllegalMove("nothing to undo: you cannot undo past the start of your turn, the roll or a card drawn")
+            raise IllegalMove(RuleText("nothing_to_undo"))
         keep = self._since[:-1]
         self.state = self._checkpoint.clone()
         self._since = []
@@ -577,19 +574,11 @@ class Game:
     def _check(self, m: Move) -> None:
         s = self.state
         if s.over:
-            raise IllegalMove("the game is over", m)
+            raise IllegalMove(RuleText("game_over"), m)
         if s.pool and not isinstance(m, ToArtist | Release):
-            raise IllegalMove(
-                "first decide where the abandoned dice go: onto an artist card (for example "
-                f"'artist 1 x{s.pool[0]} x{s.pool[0]}') or back to your supply with 'release'",
-                m,
-            )
+            raise IllegalMove(RuleText("pool_first", value=s.pool[0]), m)
         if not s.rolled and not s.pool and not isinstance(m, Complete | Abandon | UseArtist):
-            raise IllegalMove(
-                f"your supply holds only {self._me().supply} dice, too few to roll: before the roll "
-                "you must return dice to it (complete or abandon an installation, or use an artist)",
-                m,
-            )
+            raise IllegalMove(RuleText("cannot_roll", supply=self._me().supply), m)
         if isinstance(m, Place):
             self._check_place(m)
         elif isinstance(m, ToMuseum):
@@ -603,55 +592,52 @@ class Game:
         elif isinstance(m, Abandon):
             self._check_room(m.room)
             if not self._me().workrooms[m.room]:
-                raise IllegalMove(f"w{m.room + 1} is empty: there is nothing to abandon", m)
+                raise IllegalMove(RuleText("abandon_empty", room=f"w{m.room + 1}"), m)
         elif isinstance(m, Release):
             if not s.pool:
-                raise IllegalMove("there are no abandoned dice to release", m)
+                raise IllegalMove(RuleText("no_pool"), m)
         elif isinstance(m, Switch):
             self._check_switch(m)
         elif isinstance(m, EndTurn):
             self._check_end(m)
         else:  # pragma: no cover - every Move type is handled above
-            raise IllegalMove(f"unknown move {m!r}", m)
+            raise IllegalMove(RuleText("unknown_move", move=repr(m)), m)
 
     def _check_room(self, room: int) -> None:
         if room not in (0, 1):
-            raise IllegalMove(f"there is no workroom w{room + 1}: use w1 or w2")
+            raise IllegalMove(RuleText("no_workroom", room=f"w{room + 1}"))
 
     def _check_cell(self, cell: int, size: int) -> None:
         if not 0 <= cell < size * size:
-            raise IllegalMove(f"cell {cell} is off the grid")
+            raise IllegalMove(RuleText("off_grid", cell=cell))
 
-    def _storeroom_text(self) -> str:
-        room = self._me().storeroom
-        return ", ".join(map(str, room)) if room else "empty"
+    def _storeroom_text(self) -> str | RuleText:
+        return listed([str(v) for v in self._me().storeroom])
 
     def _die_value(self, die: DieRef, *, allow_pool: bool = False) -> int:
         """The value of a die the current player refers to, or IllegalMove if there is none."""
         me = self._me()
         if die.kind == STOREROOM:
             if die.value not in me.storeroom:
-                raise IllegalMove(f"you have no {die.value} in your storeroom (storeroom: {self._storeroom_text()})")
+                raise IllegalMove(RuleText("no_storeroom_die", value=die.value, storeroom=self._storeroom_text()))
             return die.value
         if die.kind == POOL:
             if not allow_pool:
-                raise IllegalMove(
-                    f"{die}: dice of an abandoned workroom may only go onto artist cards or back to the supply"
-                )
+                raise IllegalMove(RuleText("pool_die_not_here", die=str(die)))
             if die.value not in self.state.pool:
-                pool = ", ".join(f"x{v}" for v in self.state.pool) or "none"
-                raise IllegalMove(f"there is no {die.value} among the abandoned dice (abandoned: {pool})")
+                pool = ", ".join(f"x{v}" for v in self.state.pool) or RuleText("none")
+                raise IllegalMove(RuleText("no_pool_die", value=die.value, pool=pool))
             return die.value
         if die.kind == CARD:
             if not 0 <= die.card < len(me.completed):
-                raise IllegalMove(f"{die}: you have {len(me.completed)} completed installation card(s)")
+                raise IllegalMove(RuleText("no_completed_card", die=str(die), count=len(me.completed)))
             dice = me.completed[die.card].dice
             if not 0 <= die.space < len(dice) or dice[die.space] is None:
-                raise IllegalMove(f"{die}: there is no die on space {die.space + 1} of your card {die.card + 1}")
+                raise IllegalMove(RuleText("no_card_die", die=str(die), space=die.space + 1, card=die.card + 1))
             value = dice[die.space]
             assert value is not None
             return value
-        raise IllegalMove(f"{die}: unknown kind of die")
+        raise IllegalMove(RuleText("unknown_die", die=str(die)))
 
     def _check_place(self, m: Place) -> None:
         self._check_room(m.room)
@@ -659,56 +645,48 @@ class Game:
         v = self._die_value(m.die)
         problem = placement_problem(self._me().workrooms[m.room], m.cell, v, WORKROOM_SIZE)
         if problem:
-            raise IllegalMove(f"w{m.room + 1}: {problem}", m)
+            raise IllegalMove(RuleText("in_workroom", room=f"w{m.room + 1}", problem=problem), m)
 
     def _check_museum(self, m: ToMuseum) -> None:
         if m.die.kind != CARD:
-            raise IllegalMove(
-                "only dice on your completed installation cards may go to the museum, "
-                "never straight from the storeroom",
-                m,
-            )
+            raise IllegalMove(RuleText("museum_from_storeroom"), m)
         self._check_cell(m.cell, MUSEUM_SIZE)
         v = self._die_value(m.die)
         name = cell_name(m.cell, MUSEUM_SIZE)
         target = self.museum_heights().get(m.cell)
         if target is None:
-            raise IllegalMove(f"{name} is outside the museum plan", m)
+            raise IllegalMove(RuleText("outside_museum", cell=name), m)
         columns = self._museum_columns()
         col = columns.get(m.cell)
         if col is not None and col[1] >= target:
-            raise IllegalMove(f"the museum column at {name} is already at its full height of {target}", m)
+            raise IllegalMove(RuleText("museum_full_column", cell=name, height=target), m)
         problem = placement_problem(columns, m.cell, v, MUSEUM_SIZE)
         if problem:
-            raise IllegalMove(f"museum: {problem}", m)
+            raise IllegalMove(RuleText("in_museum", problem=problem), m)
         if col is None and not self._museum_completable(columns, m.cell, v):
-            raise IllegalMove(
-                f"museum: {_die_text(v)} at {name} would leave the museum impossible to complete "
-                "(some empty cell could then take no value differing by 1 from all its neighbours)",
-                m,
-            )
+            raise IllegalMove(RuleText("museum_impossible", value=v, cell=name), m)
 
     def _artist_at(self, m: ToArtist | UseArtist) -> tuple[ArtistSlot, ArtistCard]:
         """The slot a move names and its card, or IllegalMove."""
         if not 0 <= m.slot < ARTIST_SLOTS:
-            raise IllegalMove(f"there is no artist card {m.slot + 1}: they are numbered 1 to 4", m)
+            raise IllegalMove(RuleText("no_artist_slot", slot=m.slot + 1), m)
         a = self.state.artists[m.slot]
         if a.card is None:
-            raise IllegalMove(f"artist slot {m.slot + 1} is empty", m)
+            raise IllegalMove(RuleText("empty_artist_slot", slot=m.slot + 1), m)
         return a, self.deck.artist(a.card)
 
     def _check_artist(self, m: ToArtist) -> None:
         s = self.state
         a, card = self._artist_at(m)
         if len(m.dice) != card.dice:
-            raise IllegalMove(f"{card.display_name} takes exactly {card.dice} dice, not {len(m.dice)}", m)
+            raise IllegalMove(RuleText("artist_dice_count", artist=card.artist, dice=card.dice, count=len(m.dice)), m)
         if s.pool and not any(d.kind == POOL for d in m.dice):
-            raise IllegalMove("while abandoning, an artist placement must use dice of the abandoned workroom (x…)", m)
+            raise IllegalMove(RuleText("pool_to_artist"), m)
         if not s.rolled and any(d.kind == STOREROOM for d in m.dice):
-            raise IllegalMove("storeroom dice can be placed only after the roll", m)
+            raise IllegalMove(RuleText("storeroom_before_roll"), m)
         values = {self._die_value(d, allow_pool=True) for d in m.dice}
         if len(values) != 1:
-            raise IllegalMove(f"dice on an artist card must all show the same value, not {sorted(values)}", m)
+            raise IllegalMove(RuleText("artist_same_value", values=str(sorted(values))), m)
         (v,) = values
         me = self._me()
         need_store = Counter(d.value for d in m.dice if d.kind == STOREROOM)
@@ -716,63 +694,52 @@ class Game:
         have = Counter(me.storeroom)
         for val, n in need_store.items():
             if have[val] < n:
-                raise IllegalMove(f"you have only {have[val]} {val}(s) in your storeroom, not {n}", m)
+                raise IllegalMove(RuleText("storeroom_too_few", have=have[val], value=val, count=n), m)
         have_pool = Counter(s.pool)
         for val, n in need_pool.items():
             if have_pool[val] < n:
-                raise IllegalMove(f"only {have_pool[val]} abandoned {val}(s) are left, not {n}", m)
+                raise IllegalMove(RuleText("pool_too_few", have=have_pool[val], value=val, count=n), m)
         cards = [d for d in m.dice if d.kind == CARD]
         if len(set(cards)) != len(cards):
-            raise IllegalMove("the same card die is named twice", m)
+            raise IllegalMove(RuleText("card_die_twice"), m)
         if a.owner == s.current:
-            raise IllegalMove(f"your own dice are already on {card.display_name}: you may not bump your own dice", m)
+            raise IllegalMove(RuleText("own_dice", artist=card.artist), m)
         if a.owner is not None and v < a.value:
             raise IllegalMove(
-                f"your {v}s cannot bump the {a.value}s of p{a.owner + 1} on {card.display_name}: "
-                "bumping needs dice of equal or higher value",
-                m,
+                RuleText("bump_lower", value=v, other=a.value, seat=f"p{a.owner + 1}", artist=card.artist), m
             )
 
     def _check_use(self, m: UseArtist) -> None:
         s = self.state
         a, card = self._artist_at(m)
         if a.owner != s.current:
-            raise IllegalMove(
-                f"you have no dice on {card.display_name} (artist {m.slot + 1}): "
-                "place dice there first, then use it on a later turn",
-                m,
-            )
+            raise IllegalMove(RuleText("no_dice_on_artist", artist=card.artist, slot=m.slot + 1), m)
         if a.placed_turn >= s.turn:
-            raise IllegalMove(
-                f"you placed your dice on {card.display_name} this turn: you may use it from your next turn on", m
-            )
+            raise IllegalMove(RuleText("placed_this_turn", artist=card.artist), m)
         if m not in self._use_options(m.slot, card):
             raise IllegalMove(self._use_problem(m, card), m)
 
-    def _use_problem(self, m: UseArtist, card: ArtistCard) -> str:
+    def _use_problem(self, m: UseArtist, card: ArtistCard) -> RuleText:
         """Explain why a use of an artist is not possible (the move is known to be illegal)."""
-        kind, name, slot = card.artist, card.display_name, m.slot + 1
+        kind, name, slot = card.artist, card.artist, m.slot + 1
         me = self._me()
         if kind is ArtistKind.MALEVICH:
-            return f"{name} takes no choice: write 'use {slot}'"
+            return RuleText("use_malevich", artist=name, slot=slot)
         if kind is ArtistKind.BOCCIONI:
             assert card.values is not None
             a, b = card.values
-            return f"{name} gives a {a} or a {b}: write 'use {slot} {a}' or 'use {slot} {b}'"
+            return RuleText("use_boccioni", artist=name, a=a, b=b, slot=slot)
         if kind is ArtistKind.MARC:
-            return f"{name} gives a die of any value: write 'use {slot} 1' to 'use {slot} 6'"
+            return RuleText("use_marc", artist=name, slot=slot)
         if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE):
             assert card.delta is not None
             if m.die is None or m.source or m.target or m.seat is not None:
-                return (
-                    f"{name} changes one die by {card.delta:+d}: "
-                    f"write 'use {slot} 4' (storeroom) or 'use {slot} i1.1' (card)"
-                )
+                return RuleText("use_change", artist=name, delta=f"{card.delta:+d}", slot=slot)
             try:
                 v = self._die_value(m.die)
             except IllegalMove as e:
-                return str(e)
-            return f"{name} would turn the {v} into {v + card.delta}: dice show 1 to 6 only"
+                return e.rule
+            return RuleText("use_change_range", artist=name, value=v, result=v + card.delta)
         if kind in (ArtistKind.GRIS, ArtistKind.PASCIN):
             usage = f"'use {slot} w1 c3'" if kind is ArtistKind.GRIS else f"'use {slot} w1 c3 w2 d4'"
             if (
@@ -781,53 +748,51 @@ class Game:
                 or m.seat is not None
                 or ((m.target is None) != (kind is ArtistKind.GRIS))
             ):
-                return f"{name}: write {usage}"
+                return RuleText("use_write", artist=name, usage=usage)
             room, cell = m.source
             if room not in (0, 1) or not 0 <= cell < WORKROOM_SIZE**2:
-                return f"{name}: write {usage} with w1 or w2 and a cell a1-f6"
+                return RuleText("use_write_cells", artist=name, usage=usage)
             problem = split_problem(me.workrooms[room], cell, WORKROOM_SIZE)
             if problem:
-                return f"{name}: w{room + 1}: {problem}"
+                return RuleText("use_in_workroom", artist=name, room=f"w{room + 1}", problem=problem)
             if kind is ArtistKind.GRIS or m.target is None:
-                return f"{name}: write {usage}"
+                return RuleText("use_write", artist=name, usage=usage)
             to_room, to_cell = m.target
             if to_room not in (0, 1) or not 0 <= to_cell < WORKROOM_SIZE**2:
-                return f"{name}: write {usage} with w1 or w2 and a cell a1-f6"
+                return RuleText("use_write_cells", artist=name, usage=usage)
             if (to_room, to_cell) == (room, cell):
-                return f"{name} moves a die to another place, not back where it was"
+                return RuleText("use_same_place", artist=name)
             after = dict(me.workrooms[room])
             value = take_top(after, cell)
             cols = after if to_room == room else me.workrooms[to_room]
             problem = placement_problem(cols, to_cell, value, WORKROOM_SIZE)
-            return f"{name}: w{to_room + 1}: {problem}"
+            return RuleText("use_in_workroom", artist=name, room=f"w{to_room + 1}", problem=problem)
         if kind is ArtistKind.ROZANOVA:
             if m.seat is None or m.die is None or m.die.kind != STOREROOM:
-                return f"{name} takes a die from an opponent's storage: write 'use {slot} p2 5'"
+                return RuleText("use_rozanova", artist=name, slot=slot)
+            seat = f"p{m.seat + 1}"
             if not 0 <= m.seat < self.num_players or m.seat == self.state.current:
-                return f"{name}: p{m.seat + 1} is not one of your opponents"
+                return RuleText("use_not_opponent", artist=name, seat=seat)
             if self.state.players[m.seat].removed:
-                return f"{name}: p{m.seat + 1} has left the game"
-            storage = ", ".join(map(str, self.state.players[m.seat].storage)) or "empty"
-            return f"{name}: p{m.seat + 1} has no {m.die.value} in storage (storage: {storage})"
-        return f"{name} cannot be used that way"
+                return RuleText("use_left", artist=name, seat=seat)
+            storage = listed([str(v) for v in self.state.players[m.seat].storage])
+            return RuleText("use_no_storage_die", artist=name, seat=seat, value=m.die.value, storage=storage)
+        return RuleText("use_other", artist=name)
 
     def _check_complete(self, m: Complete) -> None:
         self._check_room(m.room)
         s = self.state
         if m.card not in s.offer:
-            offer = ", ".join(f"#{c}" for c in s.offer if c is not None) or "none"
-            raise IllegalMove(f"installation #{m.card} is not on offer (on offer: {offer})", m)
+            offer = ", ".join(f"#{c}" for c in s.offer if c is not None) or RuleText("none")
+            raise IllegalMove(RuleText("not_on_offer", card=m.card, offer=offer), m)
         cols = self._me().workrooms[m.room]
         if not cols:
-            raise IllegalMove(f"w{m.room + 1} is empty", m)
+            raise IllegalMove(RuleText("workroom_empty", room=f"w{m.room + 1}"), m)
         if not self._matches(m.room, m.card):
             plan = self.deck.installation(m.card)
             have = sum(h for _v, h in cols.values())
             raise IllegalMove(
-                f"w{m.room + 1} ({have} dice) does not match installation #{m.card} '{plan.name}' "
-                f"({plan.dice} dice): the whole workroom must have the plan's footprint and heights, "
-                "turned any way (no mirror image)",
-                m,
+                RuleText("no_match", room=f"w{m.room + 1}", have=have, card=m.card, name=plan.name, dice=plan.dice), m
             )
 
     def _check_switch(self, m: Switch) -> None:
@@ -835,32 +800,26 @@ class Game:
         me = self._me()
         spaces = self.deck.installation(me.completed[m.die.card].card).bonus[m.die.space]
         if len(spaces) != 2:
-            raise IllegalMove(f"{m.die} has a single printed value: nothing to switch", m)
+            raise IllegalMove(RuleText("single_value", die=str(m.die)), m)
         if v not in spaces:
-            raise IllegalMove(
-                f"{m.die} shows {v}, no longer one of its printed values {spaces[0]}/{spaces[1]}: "
-                "it is an ordinary die now",
-                m,
-            )
+            raise IllegalMove(RuleText("not_printed", die=str(m.die), value=v, a=spaces[0], b=spaces[1]), m)
 
     def _check_end(self, m: EndTurn) -> None:
         if len(m.keep) > STORAGE_SLOTS:
-            raise IllegalMove(f"the storage space holds at most {STORAGE_SLOTS} dice", m)
+            raise IllegalMove(RuleText("storage_max", max=STORAGE_SLOTS), m)
         have = Counter(self._me().storeroom)
         for v, n in Counter(m.keep).items():
             if not 1 <= v <= 6 or have[v] < n:
-                raise IllegalMove(
-                    f"you can keep only dice from your storeroom (storeroom: {self._storeroom_text()})", m
-                )
+                raise IllegalMove(RuleText("keep_from_storeroom", storeroom=self._storeroom_text()), m)
 
     def _check_table(self, m: Skip | Remove) -> None:
         if self.state.over:
-            raise IllegalMove("the game is over", m)
+            raise IllegalMove(RuleText("game_over"), m)
         if isinstance(m, Remove):
             if not 0 <= m.seat < self.num_players:
-                raise IllegalMove(f"there is no player p{m.seat + 1} in this game", m)
+                raise IllegalMove(RuleText("no_player", seat=f"p{m.seat + 1}"), m)
             if self.state.players[m.seat].removed:
-                raise IllegalMove(f"p{m.seat + 1} has already left the game", m)
+                raise IllegalMove(RuleText("player_left", seat=f"p{m.seat + 1}"), m)
 
     # --- effects (the move has been checked) -------------------------------------------
 

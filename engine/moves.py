@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .geometry import MUSEUM_SIZE, WORKROOM_SIZE, cell_name, parse_cell
+from .geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE, cell_name, parse_cell
+from .rule_texts import RuleError, RuleText
 
 
-class MoveSyntaxError(ValueError):
-    """The text is not a move at all (as opposed to a legal-looking move that breaks a rule)."""
+class MoveSyntaxError(RuleError):
+    """The text is not a move at all (as opposed to a legal-looking move that breaks a rule).
+    ``rule`` (``key``, ``params``) is the message as a ``RuleText``; ``str()`` is English."""
 
 
 # --- die references -------------------------------------------------------------------
@@ -70,10 +72,7 @@ def parse_die(text: str) -> DieRef:
         a, _, b = t[1:].partition(".")
         if a.isdigit() and b.isdigit() and int(a) >= 1 and int(b) >= 1:
             return DieRef.on_card(int(a) - 1, int(b) - 1)
-    raise MoveSyntaxError(
-        f"{text!r} is not a die: write a storeroom value 1-6 (like 4), a die of the abandoned "
-        "workroom (x4) or a die on your completed card (i2.1 = card 2, space 1)"
-    )
+    raise MoveSyntaxError(RuleText("bad_die", text=repr(text)))
 
 
 # --- the moves ------------------------------------------------------------------------
@@ -237,19 +236,23 @@ def _room(text: str) -> int:
     t = text.lower()
     if t in ("w1", "w2"):
         return int(t[1]) - 1
-    raise MoveSyntaxError(f"{text!r} is not a workroom: write w1 or w2")
+    raise MoveSyntaxError(RuleText("bad_workroom", text=repr(text)))
 
 
 def _cell(text: str, size: int) -> int:
     try:
         return parse_cell(text, size)
-    except ValueError as e:
-        raise MoveSyntaxError(str(e)) from None
+    except ValueError:
+        t = text.strip().lower()
+        if len(t) < 2 or t[0] not in LETTERS[:size] or not t[1:].isdigit():
+            raise MoveSyntaxError(RuleText("bad_cell", text=repr(text), last=LETTERS[size - 1], size=size)) from None
+        raise MoveSyntaxError(RuleText("cell_off_grid", text=repr(text), size=size)) from None
 
 
 def _int(text: str, what: str, lo: int, hi: int) -> int:
+    """``what``: the key of the kind of number (``what_slot`` ...)."""
     if not text.isdigit() or not lo <= int(text) <= hi:
-        raise MoveSyntaxError(f"{text!r} is not {what}: write a number from {lo} to {hi}")
+        raise MoveSyntaxError(RuleText("bad_number", text=repr(text), what=RuleText(what), lo=lo, hi=hi))
     return int(text)
 
 
@@ -257,84 +260,82 @@ def _seat(text: str) -> int:
     t = text.lower()
     if len(t) == 2 and t[0] == "p" and t[1] in "1234":
         return int(t[1]) - 1
-    raise MoveSyntaxError(f"{text!r} is not a player: write p1, p2, p3 or p4")
+    raise MoveSyntaxError(RuleText("bad_player", text=repr(text)))
 
 
 def _expect(tokens: list[str], n: int, usage: str) -> None:
+    """``usage``: the key of the expected form (``usage_place`` ...)."""
     if len(tokens) != n:
-        raise MoveSyntaxError(f"expected {usage!r}")
+        raise MoveSyntaxError(RuleText("expected", usage=RuleText(usage)))
 
 
 def parse_move(text: str) -> Move:
     """Parse the text form of a move; raises MoveSyntaxError saying what form was expected."""
     tokens = text.strip().split()
     if not tokens:
-        raise MoveSyntaxError("empty move: try 'place 4 w1 c3', 'end' or see NOTATION.md")
+        raise MoveSyntaxError(RuleText("empty_move"))
     verb, args = tokens[0].lower(), tokens[1:]
     if verb == "place":
-        _expect(args, 3, "place DIE w1|w2 CELL, e.g. place 4 w1 c3")
+        _expect(args, 3, "usage_place")
         return Place(parse_die(args[0]), _room(args[1]), _cell(args[2], WORKROOM_SIZE))
     if verb == "museum":
-        _expect(args, 2, "museum iN.M CELL, e.g. museum i1.2 d4")
+        _expect(args, 2, "usage_museum")
         die = parse_die(args[0])
         if die.kind != CARD:
-            raise MoveSyntaxError("only dice on completed installation cards (i1.1 …) go to the museum")
+            raise MoveSyntaxError(RuleText("museum_card_die"))
         return ToMuseum(die, _cell(args[1], MUSEUM_SIZE))
     if verb == "artist":
         if len(args) not in (3, 4):
-            raise MoveSyntaxError("expected 'artist SLOT DIE DIE [DIE]', e.g. artist 3 5 5")
-        return ToArtist(_int(args[0], "an artist slot", 1, 4) - 1, tuple(parse_die(a) for a in args[1:]))
+            raise MoveSyntaxError(RuleText("artist_usage"))
+        return ToArtist(_int(args[0], "what_slot", 1, 4) - 1, tuple(parse_die(a) for a in args[1:]))
     if verb == "use":
         return _parse_use(args)
     if verb == "complete":
-        _expect(args, 2, "complete w1|w2 #CARD, e.g. complete w1 #7")
+        _expect(args, 2, "usage_complete")
         card = args[1].lstrip("#")
-        return Complete(_room(args[0]), _int(card, "an installation card number", 1, 999))
+        return Complete(_room(args[0]), _int(card, "what_card", 1, 999))
     if verb == "abandon":
-        _expect(args, 1, "abandon w1|w2")
+        _expect(args, 1, "usage_abandon")
         return Abandon(_room(args[0]))
     if verb == "release":
-        _expect(args, 0, "release")
+        _expect(args, 0, "usage_release")
         return Release()
     if verb == "switch":
-        _expect(args, 1, "switch iN.M, e.g. switch i2.1")
+        _expect(args, 1, "usage_switch")
         die = parse_die(args[0])
         if die.kind != CARD:
-            raise MoveSyntaxError("only bonus dice on completed cards (i2.1 …) can be switched")
+            raise MoveSyntaxError(RuleText("switch_card_die"))
         return Switch(die)
     if verb == "end":
         if len(args) > 2:
-            raise MoveSyntaxError("expected 'end' with at most two dice to keep, e.g. end 6 2")
-        return EndTurn(tuple(_int(a, "a die value", 1, 6) for a in args))
+            raise MoveSyntaxError(RuleText("end_usage"))
+        return EndTurn(tuple(_int(a, "what_value", 1, 6) for a in args))
     if verb == "undo":
-        _expect(args, 0, "undo")
+        _expect(args, 0, "usage_undo")
         return Undo()
     if verb == "skip":
-        _expect(args, 0, "skip")
+        _expect(args, 0, "usage_skip")
         return Skip()
     if verb == "remove":
-        _expect(args, 1, "remove pN")
+        _expect(args, 1, "usage_remove")
         return Remove(_seat(args[0]))
-    raise MoveSyntaxError(
-        f"unknown move {tokens[0]!r}: moves are place, museum, artist, use, complete, "
-        "abandon, release, switch, end, undo"
-    )
+    raise MoveSyntaxError(RuleText("unknown_verb", verb=repr(tokens[0])))
 
 
 def _parse_use(args: list[str]) -> UseArtist:
     if not args:
-        raise MoveSyntaxError("expected 'use SLOT …', e.g. use 2 or use 2 5")
-    slot = _int(args[0], "an artist slot", 1, 4) - 1
+        raise MoveSyntaxError(RuleText("use_usage"))
+    slot = _int(args[0], "what_slot", 1, 4) - 1
     rest = args[1:]
     if not rest:
         return UseArtist(slot)
     if len(rest) == 1:
         return UseArtist(slot, die=parse_die(rest[0]))
     if rest[0].lower().startswith("p"):
-        _expect(rest, 2, "use SLOT pN VALUE, e.g. use 2 p3 5")
+        _expect(rest, 2, "usage_use_seat")
         die = parse_die(rest[1])
         if die.kind != STOREROOM:
-            raise MoveSyntaxError("Rozanova takes a value from the opponent's storage, like 5")
+            raise MoveSyntaxError(RuleText("rozanova_value"))
         return UseArtist(slot, die=die, seat=_seat(rest[0]))
     if len(rest) == 2:
         return UseArtist(slot, source=(_room(rest[0]), _cell(rest[1], WORKROOM_SIZE)))
@@ -344,4 +345,4 @@ def _parse_use(args: list[str]) -> UseArtist:
             source=(_room(rest[0]), _cell(rest[1], WORKROOM_SIZE)),
             target=(_room(rest[2]), _cell(rest[3], WORKROOM_SIZE)),
         )
-    raise MoveSyntaxError("expected 'use SLOT', 'use SLOT DIE', 'use SLOT w1 c3' or 'use SLOT w1 c3 w2 d4'")
+    raise MoveSyntaxError(RuleText("use_forms"))

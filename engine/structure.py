@@ -9,17 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .geometry import cell_name, is_connected, neighbour_table
+from .rule_texts import RuleText
 
 Columns = Mapping[int, tuple[int, int]]
 
 
-def placement_problem(columns: Columns, cell: int, value: int, size: int) -> str | None:
+def placement_problem(columns: Columns, cell: int, value: int, size: int) -> RuleText | None:
     """Why a die of ``value`` may not go on ``cell`` (None when it may)."""
     here = cell_name(cell, size)
     col = columns.get(cell)
     if col is not None:
         if col[0] != value:
-            return f"a {value} may not stack on the {col[0]} at {here}: dice stack only on a die of the same value"
+            return RuleText("stack_value", value=value, other=col[0], cell=here)
         return None
     if not columns:
         return None
@@ -29,12 +30,9 @@ def placement_problem(columns: Columns, cell: int, value: int, size: int) -> str
         if other is not None:
             touching = True
             if abs(other[0] - value) != 1:
-                return (
-                    f"a {value} may not go next to the {other[0]} at {cell_name(n, size)}: "
-                    "side by side dice must differ by exactly 1"
-                )
+                return RuleText("side_value", value=value, other=other[0], cell=cell_name(n, size))
     if not touching:
-        return f"{here} does not touch the structure: a new die must touch a die already there, edge to edge"
+        return RuleText("not_touching", cell=here)
     return None
 
 
@@ -62,16 +60,16 @@ def legal_cells(columns: Columns, value: int, size: int) -> list[int]:
     return out
 
 
-def split_problem(columns: Columns, cell: int, size: int) -> str | None:
+def split_problem(columns: Columns, cell: int, size: int) -> RuleText | None:
     """Why the top die of ``cell`` may not be taken away (None when it may)."""
     col = columns.get(cell)
     if col is None:
-        return f"there is no die at {cell_name(cell, size)}"
+        return RuleText("no_die_at", cell=cell_name(cell, size))
     if col[1] > 1:
         return None
     rest = [c for c in columns if c != cell]
     if not is_connected(rest, size):
-        return f"taking the die at {cell_name(cell, size)} away would split the structure in two"
+        return RuleText("would_split", cell=cell_name(cell, size))
     return None
 
 

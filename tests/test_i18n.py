@@ -274,3 +274,25 @@ def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
             seen_card = seen_card or "#" in english
         game.apply(greedy.choose(game))
     assert seen_card
+
+
+def test_rule_texts_have_the_engine_s_english_and_a_french_translation() -> None:
+    from engine.rule_texts import ENGLISH as RULES
+
+    en, fr = catalogues()["en"], catalogues()["fr"]
+    for key, english in RULES.items():
+        assert en[f"rule.{key}"] == english, key  # English refusals read exactly as the engine says them
+        assert placeholders(fr[f"rule.{key}"]) == placeholders(english), key
+    assert not {k for k in en if k.startswith("rule.")} - {f"rule.{k}" for k in RULES}
+
+
+def test_refusals_read_the_same_in_english_and_are_translated_to_french() -> None:
+    from bot.i18n.rules import error_message
+    from tests.engine.test_rule_texts import refusals
+
+    for error in refusals():
+        message = error_message(error)
+        assert isinstance(message, Message)
+        assert message.render("en") == str(error)
+        french = message.render("fr")
+        assert french and french != str(error), french

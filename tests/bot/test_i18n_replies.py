@@ -205,23 +205,26 @@ async def test_moves_refused_in_each_language(mixed: Table) -> None:
         assert text.startswith("`fly to the moon` " + {FR: "n'est pas un coup", EN: "is not a move"}[mine])
 
 
-def _engine_reason(game: Game, text: str) -> str:
+def _engine_reason(game: Game, text: str) -> Message | str:
+    """The engine's refusal as the bot shows it: a Message in the reader's language."""
+    from bot.i18n.rules import error_message
     from engine import IllegalMove, parse_move
 
     try:
         game.clone().apply(parse_move(text))
     except IllegalMove as e:
-        return str(e)
+        return error_message(e)
     raise AssertionError(f"{text} is legal")
 
 
-def _syntax_reason(text: str) -> str:
+def _syntax_reason(text: str) -> Message | str:
+    from bot.i18n.rules import error_message
     from engine import MoveSyntaxError, parse_move
 
     try:
         parse_move(text)
     except MoveSyntaxError as e:
-        return str(e)
+        return error_message(e)
     raise AssertionError(f"{text} parses")
 
 
@@ -270,3 +273,52 @@ def test_user_errors_are_english_as_text_and_translated_when_shown() -> None:
     game = Game.new(players=2, seed=5)
     hint = _hint(game)
     assert str(hint).startswith("Possible now: `") and hint.render("fr").startswith("Possibles maintenant : `")
+
+
+async def test_engine_refusals_are_entirely_in_the_reader_s_language(mixed: Table) -> None:
+    """The reason the engine gives for refusing a move (a rule, a syntax error) is translated
+    too: a French player reads no English words in it; English reads as the engine says."""
+    t_ = mixed
+    amelie, bob, _carla = t_.users
+    gid, game, by_seat = await start(t_)
+    lang = {amelie.id: FR, bob.id: EN}
+    for _ in range(2):  # the current player, then (after their turn) the other one
+        user = by_seat[game.current_player]
+        mine = lang[user.id]
+        bad = "switch i1.1"
+        why = Message("service.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game))
+        text = await refused(t_, user, "cubist move", why.render(mine), move=bad)
+        reason = {
+            FR: "`switch i1.1` n'est pas autorisé : i1.1 : vous avez 0 carte(s) Installation terminée(s).",
+            EN: "`switch i1.1` is not allowed: i1.1: you have 0 completed installation card(s).",
+        }[mine]
+        assert text.startswith(reason), text
+        bad = "complete w1 #99"
+        text = await refused(
+            t_,
+            user,
+            "cubist move",
+            Message("service.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game)).render(mine),
+            move=bad,
+        )
+        assert {FR: "n'est pas proposée (proposées : #", EN: "is not on offer (on offer: #"}[mine] in text
+        bad = "end 7"
+        text = await refused(
+            t_,
+            user,
+            "cubist move",
+            Message("service.not_a_move", text=bad, reason=_syntax_reason(bad)).render(mine),
+            move=bad,
+        )
+        assert text.startswith(
+            {
+                FR: "`end 7` n'est pas un coup : '7' n'est pas une valeur de dé : écrivez un nombre de 1 à 6.",
+                EN: "`end 7` is not a move: '7' is not a die value: write a number from 1 to 6.",
+            }[mine]
+        ), text
+        if mine == FR:
+            assert "installation card" not in text and "write" not in text
+        r = await user.slash(t_.channel, "cubist move", move="end")
+        assert not r.failed, r.content
+        _record, game = await t_.bot.service.game(gid)
+        assert by_seat[game.current_player] is not user
