@@ -18,10 +18,11 @@ from engine import GameOptions
 
 from .actions import announce_start, play_move
 from .away import admin_move
-from .computer import advise, reasons_text
+from .computer import advise
 from .history import move_line, recap_lines, seats_of_moves
 from .i18n import Message, artist_action, artist_name, card_name, catalog, t
 from .i18n.choose import channel_language, user_language
+from .i18n.rules import reasons_text
 from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from engine import Game
-from engine.cards import ArtistKind
 from engine.moves import Move
 from engine.players import Player, StrongPlayer, make_player
 from engine.players.reasons import Reason, reasons
 
-from .i18n import artist_name, card_name, t
 from .service import UserError, level_of
 from .store import GameRecord, Status
 
@@ -145,20 +142,3 @@ def advise(game: Game, seed: int) -> tuple[list[Move], list[Reason]]:
     run it in a thread)."""
     moves = StrongPlayer(seed).plan_turn(game)
     return moves, reasons(game, moves)
-
-
-def reason_text(reason: Reason, lang: str) -> str:
-    """A reason in the reader's language (``hint.<key>``), card and artist names included."""
-    values = reason.params()
-    for name, value in values.items():
-        if isinstance(value, Reason):
-            values[name] = reason_text(value, lang)
-    if isinstance(values.get("artist"), ArtistKind):
-        values["artist"] = artist_name(values["artist"], lang)
-    if "card" in values and "name" in values:
-        values["name"] = card_name("installation", SimpleNamespace(id=values["card"], name=values["name"]), lang)
-    return t(f"hint.{reason.key}", lang, **values)
-
-
-def reasons_text(found: list[Reason], lang: str) -> str:
-    return t("play.reasons_sep", lang).join(reason_text(r, lang) for r in found)

@@ -8,7 +8,6 @@ language to write in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import SimpleNamespace
 
 from discord.utils import escape_markdown, escape_mentions
 
@@ -16,7 +15,8 @@ from engine import Game
 from engine.timeline import score_series
 from render.chart import chart_png
 
-from .i18n import artist_name, card_name, t
+from .i18n import artist_name, t
+from .i18n.cards import installation_name
 from .store.stats import PlayerStats, RatingEntry
 
 LEADERBOARD_SIZE = 15
@@ -39,7 +39,7 @@ def stats_text(name: str, s: PlayerStats, locale: object = None) -> str:
     ]
     best = s.best_installation
     if best is not None:
-        card = _installation_name(best.card, best.name, locale)
+        card = installation_name(best.card, best.name, locale)
         lines.append(text("installation", locale, card=_safe(card), points=best.points))
     else:
         lines.append(text("no_installation", locale))
@@ -56,11 +56,6 @@ def stats_text(name: str, s: PlayerStats, locale: object = None) -> str:
         else text("unrated", locale)
     )
     return "\n".join(lines)
-
-
-def _installation_name(card: int, english: str, locale: object) -> str:
-    """The stored (English) name, translated when it is the bundled card of that id."""
-    return card_name("installation", SimpleNamespace(id=card, name=english), locale)
 
 
 def no_stats_text(name: str, *, yourself: bool, locale: object = None) -> str:

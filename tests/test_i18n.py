@@ -257,7 +257,8 @@ def test_hint_reasons_have_the_engine_s_english_and_a_french_translation() -> No
 
 
 def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
-    from bot.computer import advise, reasons_text
+    from bot.computer import advise
+    from bot.i18n.rules import reasons_text
     from engine import Game
     from engine.players import GreedyPlayer
 

@@ -46,6 +46,13 @@ def card_name(kind: CardKind, card: Any, locale: object = None) -> str:
     return t(f"cards.{kind}.{key}", locale) if _bundled(kind, key, english) else english
 
 
+def installation_name(card: int, english: str, locale: object = None) -> str:
+    """An installation's name from its id and English name as stored or carried elsewhere
+    (statistics, engine texts)."""
+    key = str(card)
+    return t(f"cards.installation.{key}", locale) if _bundled("installation", key, english) else english
+
+
 def artist_name(card: ArtistCard | ArtistKind | str, locale: object = None, *, short: bool = False) -> str:
     return card_name("artist_short" if short else "artist", card, locale)
 

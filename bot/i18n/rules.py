@@ -1,10 +1,11 @@
-"""The engine's refusals (``IllegalMove``, ``MoveSyntaxError``) in the reader's language.
+"""The engine's structured texts in the reader's language: its refusals (``IllegalMove``,
+``MoveSyntaxError``: a ``RuleText``) and the strong player's hint reasons (``Reason``).
 
-The engine gives each refusal a ``RuleText`` (``engine.rule_texts``): a key and named
-values.  Here it becomes a ``Message`` ``rule.<key>`` whose nested texts are Messages too,
-so ``t()`` renders the whole sentence in one language; artists and bundled installation
-names are shown with their catalogue names.  The English catalogue (``en.rule.json``)
-holds exactly the engine's English templates, so English replies are unchanged.
+Both are a key and named values.  Here they become a ``Message`` (``rule.<key>`` or
+``hint.<key>``) whose nested texts are Messages too, so ``t()`` renders the whole sentence
+in one language; artists and bundled installation names are shown with their catalogue
+names.  The English catalogues (``en.rule.json``, the ``hint`` group of ``en.play.json``)
+hold exactly the engine's English templates, so English replies are unchanged.
 """
 
 from __future__ import annotations
@@ -12,23 +13,29 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import ArtistKind
+from engine.players.reasons import Reason
 from engine.rule_texts import RuleError, RuleText
 
-from . import Message
+from . import Message, t
 from .cards import _bundled
 
+EngineText = RuleText | Reason
 
-def rule_message(text: RuleText) -> Message:
-    """A ``RuleText`` as a ``Message`` (key ``rule.<key>``)."""
-    params = {name: _value(value) for name, value in text.values.items()}
-    if text.key == "no_match" and _bundled("installation", str(text.values["card"]), str(text.values["name"])):
-        params["name"] = Message(f"cards.installation.{text.values['card']}")
-    return Message(f"rule.{text.key}", **params)
+
+def text_message(text: EngineText) -> Message:
+    """An engine text as a ``Message``: ``rule.<key>`` for refusals, ``hint.<key>`` for reasons."""
+    values = text.params()
+    params = {name: _value(value) for name, value in values.items()}
+    card, name = values.get("card"), values.get("name")
+    if card is not None and name is not None and _bundled("installation", str(card), str(name)):
+        params["name"] = Message(f"cards.installation.{card}")
+    prefix = "rule" if isinstance(text, RuleText) else "hint"
+    return Message(f"{prefix}.{text.key}", **params)
 
 
 def _value(value: Any) -> Any:
-    if isinstance(value, RuleText):
-        return rule_message(value)
+    if isinstance(value, RuleText | Reason):
+        return text_message(value)
     if isinstance(value, ArtistKind):
         return Message(f"cards.artist.{value}")
     return value
@@ -38,5 +45,10 @@ def error_message(error: Exception) -> Message | str:
     """Why the engine refused a move, as a translatable Message (or its text for an error
     that carries no ``RuleText``)."""
     if isinstance(error, RuleError):
-        return rule_message(error.rule)
+        return text_message(error.rule)
     return str(error)
+
+
+def reasons_text(found: list[Reason], lang: str) -> str:
+    """A hint's reasons, joined, in the reader's language."""
+    return t("play.reasons_sep", lang).join(text_message(r).render(lang) for r in found)
