@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import logging
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from . import language
@@ -23,10 +22,6 @@ if TYPE_CHECKING:
     from ..store import Store
 
 log = logging.getLogger(__name__)
-
-# Locales already stored, per store: an interaction only writes when a user's locale changes.
-_seen: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
-
 
 def user_language(interaction: discord.Interaction) -> str:
     """For ephemeral answers: the language of the user's own Discord client."""
@@ -40,15 +35,10 @@ async def remember(store: Store, interaction: discord.Interaction) -> None:
     if not locale:
         return
     user_id = interaction.user.id
-    seen = _seen.setdefault(store, {})
-    if seen.get(user_id) == locale:
-        return
     try:
-        await store.set_user_locale(user_id, locale)
+        await store.set_user_locale(user_id, locale)  # a write only when it changed
     except Exception:
         log.exception("could not store the locale of user %s", user_id)
-        return
-    seen[user_id] = locale
 
 
 async def recipient_language(store: Store, user_id: int | None) -> str:

@@ -28,6 +28,7 @@ import aiosqlite
 from engine import Game, GameOptions, dump_game
 
 from . import db as dbmod
+from . import locales as locales_db
 from . import stats as stats_db
 from .errors import (
     ChannelBusy,
@@ -242,6 +243,8 @@ class Store:
         self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         self._cache_size = cache_size
         self._quarantined: dict[int, str] = {}
+        self._user_locales: dict[int, str | None] = {}  # see the locales section
+        self._guild_languages: dict[int, str | None] = {}
         self._checkpointer: asyncio.Task[None] | None = None
 
     # --- opening and closing ---------------------------------------------------------------
@@ -1027,31 +1030,34 @@ class Store:
 
     # --- locales ---------------------------------------------------------------------------------
     # Users' last seen Discord locales (DMs follow them) and servers' chosen language for
-    # channel posts; the SQL is in ``locales.py``.
+    # channel posts; the SQL is in ``locales.py``.  Both are read for every channel post and
+    # DM and written by this process only, so they are kept in memory once read or written.
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
-        from . import locales  # imported here to keep this section a self-contained append
-
+        """Records the user's Discord locale; writes only when it changed."""
+        locale = locale[: locales_db.MAX_LOCALE_LENGTH]
+        if self._user_locales.get(user_id) == locale:
+            return
         now = self._clock()
-        await self._write(lambda conn: locales.set_user_locale(conn, user_id, locale, now))
+        await self._write(lambda conn: locales_db.set_user_locale(conn, user_id, locale, now))
+        self._user_locales[user_id] = locale
 
     async def user_locale(self, user_id: int) -> str | None:
         """The Discord locale of the user's last interaction ('fr', 'en-US'...), or None."""
-        from . import locales
-
-        return await self._read(lambda conn: locales.user_locale(conn, user_id))
+        if user_id not in self._user_locales:
+            self._user_locales[user_id] = await self._read(lambda conn: locales_db.user_locale(conn, user_id))
+        return self._user_locales[user_id]
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """A server's language for channel posts (None: follow the server's own locale)."""
-        from . import locales
-
         now = self._clock()
-        await self._write(lambda conn: locales.set_guild_language(conn, guild_id, language, now))
+        await self._write(lambda conn: locales_db.set_guild_language(conn, guild_id, language, now))
+        self._guild_languages[guild_id] = language
 
     async def guild_language(self, guild_id: int) -> str | None:
-        from . import locales
-
-        return await self._read(lambda conn: locales.guild_language(conn, guild_id))
+        if guild_id not in self._guild_languages:
+            self._guild_languages[guild_id] = await self._read(lambda conn: locales_db.guild_language(conn, guild_id))
+        return self._guild_languages[guild_id]
 
 
 def backup_database(src: str | Path, dest: str | Path) -> Path:
