@@ -325,21 +325,7 @@ class GameService:
                 raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
             turn = game.state.turn
             before_moves = list(game.state.turn_moves)
-            try:
-                # The record comes back from the move's own transaction: no second read.
-                record, new_game = await self.store.apply_move_record(
-                    game_id,
-                    record.version,
-                    str(move),
-                    user_id,
-                    reminder=self.clock(),  # a new turn: its start DM is due at once
-                    keep_reminder=True,  # moves inside a turn keep the reminder schedule
-                    turn_seconds=self.table_settings(record).turn_hours * 3600,
-                )
-            except StaleGame:
-                raise UserError(Message("service.stale_choosing")) from None
-            except IllegalMove as e:  # the stored game differed from the cached one
-                raise UserError(Message("service.illegal", move=str(move), reason=error_message(e))) from None
+            record, new_game = await self._store_move(record, move, user_id, stale="service.stale_choosing")
             turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
             finished = new_game.is_over
             if finished and record.status == Status.ACTIVE:
@@ -351,6 +337,26 @@ class GameService:
             elif finished:
                 moves = [*before_moves, str(move)]
             return MoveOutcome(record, new_game, move, seat, turn_ended or finished, finished, moves)
+
+    async def _store_move(
+        self, record: GameRecord, move: Move, user_id: int | None, *, stale: str
+    ) -> tuple[GameRecord, Game]:
+        """Stores a checked move in one transaction; the record comes back from it (no second
+        read).  ``stale``: the message when another move got there first."""
+        try:
+            return await self.store.apply_move_record(
+                record.id,
+                record.version,
+                str(move),
+                user_id,
+                reminder=self.clock(),  # a new turn: its start DM is due at once
+                keep_reminder=True,  # moves inside a turn keep the reminder schedule
+                turn_seconds=self.table_settings(record).turn_hours * 3600,
+            )
+        except StaleGame:
+            raise UserError(Message(stale)) from None
+        except IllegalMove as e:  # the stored game differed from the cached one
+            raise UserError(Message("service.illegal", move=str(move), reason=error_message(e))) from None
 
     async def table_move(self, game_id: int, user_id: int | None, text: str, *, turn: int | None = None) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin: the
@@ -366,19 +372,7 @@ class GameService:
             except IllegalMove as e:
                 raise UserError(Message("service.cannot_be_done", move=str(move), reason=error_message(e))) from None
             seat, old_turn = game.current_player, game.state.turn
-            try:
-                new_game, _version = await self.store.apply_move(
-                    game_id,
-                    record.version,
-                    str(move),
-                    user_id,
-                    reminder=self.clock(),
-                    keep_reminder=True,
-                    turn_seconds=self.table_settings(record).turn_hours * 3600,
-                )
-            except StaleGame:
-                raise UserError(Message("service.stale")) from None
-            record = await self.store.get_game(game_id)
+            record, new_game = await self._store_move(record, move, user_id, stale="service.stale")
             turn_ended = new_game.state.turn != old_turn or new_game.is_over
             moves = [str(move)]
             if new_game.state.turn != old_turn and new_game.state.last_turn is not None:
