@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from . import panel
-from .components import dest_view
+from .components import dest_view, game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
-from .replies import after_move, missing_permissions, post_turn, send_error, studio_reply
+from .replies import after_move, missing_permissions, png_file, post_turn, send_error, studio_reply, whose_turn
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
+from .texts import COLOUR_NAMES, MARKS, colour_name
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -71,12 +72,9 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
     if action == "board":
         await interaction.response.defer(ephemeral=True, thinking=True)
         names = bot.service.names(record)
-        png = await bot.pictures.table(record.id, record.version, game, names)
-        from .replies import png_file
-
-        await interaction.followup.send(
-            t("actions.table", user_language(interaction)), file=png_file(png, "table.png"), ephemeral=True
-        )
+        lang = user_language(interaction)
+        png = await bot.pictures.table(record.id, record.version, game, names, lang)
+        await interaction.followup.send(t("actions.table", lang), file=png_file(png, "table.png"), ephemeral=True)
         return
     if action == "rematch":
         lang = await channel_language(bot, interaction)
@@ -88,21 +86,9 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         names = bot.service.names(new_record)
         seats = ", ".join(t("actions.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
         await interaction.response.send_message(t("actions.rematch", lang, seats=seats))
-        from .replies import whose_turn
-
         channel = interaction.channel
         assert channel is not None
-        png = await bot.pictures.table(new_record.id, new_record.version, new_game, names)
-        from .components import game_buttons
-        from .replies import png_file
-
-        message = await channel.send(
-            whose_turn(new_record, new_game, lang),
-            file=png_file(png, "table.png"),
-            view=game_buttons(new_record.id, lang),
-        )  # type: ignore[union-attr]
-        await bot.reminders.after_table_post(new_record, new_game, message)
-        bot.computers.wake(new_record, new_game)
+        await post_table(bot, channel, new_record, new_game, lang, whose_turn(new_record, new_game, lang))  # type: ignore[arg-type]
         return
     if action in ("snooze", "stop"):
         await reminder_button(bot, interaction, record, action)
@@ -220,29 +206,27 @@ async def on_select(
 
 
 async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, record, game) -> None:
-    from .components import game_buttons
-    from .replies import png_file, whose_turn
-    from .texts import COLOUR_NAMES, MARKS, colour_name
-
     lang = await guild_language(bot, record.guild_id)
-    names = bot.service.names(record)
     seats = ", ".join(
         t(
             "actions.seat",
             lang,
             mark=MARKS[i],
             seat=i + 1,
-            name=n,
-            colour=colour_name(record.seats[i].colour or COLOUR_NAMES[i], lang),
+            name=s.display_name,
+            colour=colour_name(s.colour or COLOUR_NAMES[i], lang),
         )
-        for i, n in enumerate(names)
+        for i, s in enumerate(record.seats)
     )
-    png = await bot.pictures.table(record.id, record.version, game, names, lang)
-    message = await channel.send(
-        t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang)),
-        file=png_file(png, "table.png"),
-        view=game_buttons(record.id, lang),
-    )
+    text = t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang))
+    await post_table(bot, channel, record, game, lang, text)
+
+
+async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, game, lang: str, text: str) -> None:
+    """A table post that starts a game: the picture and the game's buttons, then the first
+    player's DM (or a computer's move)."""
+    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+    message = await channel.send(text, file=png_file(png, "table.png"), view=game_buttons(record.id, lang))
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 

@@ -21,11 +21,13 @@ from .away import admin_move
 from .computer import advise
 from .history import move_line, recap_lines, seats_of_moves
 from .i18n import Message, artist_action, artist_name, card_name, catalog, t
-from .i18n.choose import channel_language, user_language
+from .i18n.choose import channel_language, remember, user_language
 from .i18n.rules import reasons_text
+from .rating import START
 from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError
+from .stats import LEADERBOARD_SIZE, leaderboard_text, no_stats_text, stats_text
 from .store import Status
 from .texts import MARKS, RULES_TOPICS, rules_text, scores_lines
 
@@ -554,15 +556,11 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
 
     # --- statistics ------------------------------------------------------------------------
     # Public answers (people like to show them); refusals are ephemeral (UserError).
-    # Imported here so that this section stays an append to the file (texts: bot/stats.py).
 
     @app_commands.command()
     @app_commands.describe(player="Whose statistics (default: yours)")
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """A player's finished games on this server: wins, scores, best installation, rating."""
-        from .i18n.choose import channel_language, user_language
-        from .stats import no_stats_text, stats_text
-
         who = player or interaction.user
         stats = await self.service.store.player_stats(interaction.guild_id, who.id)
         if stats is None:
@@ -576,10 +574,6 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.command()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """This server's Cubist ratings, computer players included."""
-        from .i18n.choose import channel_language, user_language
-        from .rating import START
-        from .stats import LEADERBOARD_SIZE, leaderboard_text
-
         entries = await self.service.store.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
         if not entries:
             raise UserError(leaderboard_text(entries, START, user_language(interaction)))
@@ -590,11 +584,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
 
     # --- languages ---------------------------------------------------------------------------
     # Every command records the user's Discord locale (DMs sent later follow it); the server's
-    # language for channel posts is chosen here.  Imported here so this section stays an append.
+    # language for channel posts is chosen here.
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        from .i18n.choose import remember
-
         await remember(self.bot.store, interaction)  # never raises
         return True
 
@@ -605,9 +597,6 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     )
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
         """The language of this server's game posts (Manage Server or Manage Channels)."""
-        from .i18n import t
-        from .i18n.choose import channel_language, user_language
-
         mine = user_language(interaction)  # the answer is ephemeral: the asker's own language
         if interaction.guild_id is None:
             raise UserError(t("language.no_guild", mine))

@@ -17,10 +17,11 @@ from engine.moves import Undo
 
 from . import panel
 from .components import GameButton, game_buttons, panel_view, rematch_view
-from .i18n import join, t
+from .i18n import join, localize, t
 from .i18n.choose import guild_language, user_language
 from .replay_gif import replay_gif
 from .service import MoveOutcome
+from .stats import score_chart
 from .store import GameRecord
 from .texts import MARKS, describe, scores_lines, tie_break_text, turn_summary
 
@@ -61,8 +62,6 @@ async def send_error(interaction: discord.Interaction, message: object) -> None:
     """An ephemeral answer, whether or not the interaction was deferred already.  ``message``
     is text, or a ``bot.i18n.Message`` (e.g. a ``UserError``'s ``args[0]``), which is written
     in the user's own language (their Discord locale)."""
-    from .i18n import localize
-
     text = clip(localize(message, interaction.locale))
     try:
         if interaction.response.is_done():
@@ -119,8 +118,6 @@ async def post_turn(
         except Exception:  # the result matters more than the animation
             log.exception("replay GIF of game %s failed", record.id)
         try:  # the score-over-time chart (bot/stats.py)
-            from .stats import score_chart
-
             files.append(png_file(await asyncio.to_thread(score_chart, game, names, lang), "scores.png"))
             lines.append(t("stats.chart_attached", lang))
         except Exception:  # as for the GIF: the result matters more than the chart
