@@ -19,6 +19,7 @@ from engine.moves import Move
 from engine.players import Player, StrongPlayer, make_player
 from engine.players.reasons import Reason, reasons
 
+from .replies import post_turn
 from .service import UserError, level_of
 from .store import GameRecord, Status
 
@@ -103,8 +104,6 @@ class Computers:
             log.exception("computer player of game %s stopped", game_id)
 
     async def _play(self, game_id: int) -> None:
-        from .replies import post_turn  # replies imports this module's users; import late
-
         failures = 0
         while True:
             self._woken.discard(game_id)
