@@ -94,14 +94,19 @@ def anchor(s: int) -> tuple[int, int]:
     return (MARGIN + iso(s).a, MARGIN)
 
 
-@lru_cache(maxsize=1024)
-def cube(s: int, key: int | str, value: int = 0, highlight: bool = False, numerals: bool = False) -> Image.Image:
-    """An RGBA sprite of one die (value 0: blank top face)."""
+def _canvas(s: int) -> tuple[Iso, Image.Image, ImageDraw.ImageDraw, int, int]:
+    """A sprite's transparent canvas, drawn SS times larger (then shrunk for smooth edges),
+    and where its cube's top vertex sits on it."""
     g = iso(s)
     w, h = sprite_size(s)
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    ox, oy = (MARGIN + g.a) * SS, MARGIN * SS
+    return g, big, ImageDraw.Draw(big), (MARGIN + g.a) * SS, MARGIN * SS
+
+
+@lru_cache(maxsize=1024)
+def cube(s: int, key: int | str, value: int = 0, highlight: bool = False, numerals: bool = False) -> Image.Image:
+    """An RGBA sprite of one die (value 0: blank top face)."""
+    g, big, d, ox, oy = _canvas(s)
     top, left, right, hexagon = _faces(g, ox, oy, SS)
     base = pal.die_colour(key)
     if highlight:
@@ -138,17 +143,13 @@ def cube(s: int, key: int | str, value: int = 0, highlight: bool = False, numera
         for px, py in _shape_points(mark, 0.5, 0.5, 0.24):
             pts.append((cx0 + px * g.a * SS, cy0 - px * g.b * SS + py * g.v * SS))
         d.polygon(pts, fill=mink)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return big.resize(sprite_size(s), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=64)
 def ghost(s: int) -> Image.Image:
     """A faint outline cube: an empty place of a plan still to be built."""
-    g = iso(s)
-    w, h = sprite_size(s)
-    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    ox, oy = (MARGIN + g.a) * SS, MARGIN * SS
+    g, big, d, ox, oy = _canvas(s)
     top, left, right, _hexagon = _faces(g, ox, oy, SS)
     d.polygon(top, fill=(255, 255, 255, 45))
     d.polygon(left, fill=(255, 255, 255, 14))
@@ -156,20 +157,16 @@ def ghost(s: int) -> Image.Image:
     ew = max(1, round(SS * 1.1))
     for poly in (top, left, right):
         d.polygon(poly, outline=pal.GHOST_EDGE, width=ew)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return big.resize(sprite_size(s), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=64)
 def slot(s: int) -> Image.Image:
     """A dashed-looking empty die place (for artist cards and empty bonus spaces)."""
-    g = iso(s)
-    w, h = sprite_size(s)
-    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-    ox, oy = (MARGIN + g.a) * SS, MARGIN * SS
+    g, big, d, ox, oy = _canvas(s)
     top, left, right, hexagon = _faces(g, ox, oy, SS)
     d.polygon(hexagon, fill=(0, 0, 0, 18))
     ew = max(1, round(SS * 1.5))
     for poly in (top, left, right):
         d.polygon(poly, outline=(140, 130, 112, 150), width=ew)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return big.resize(sprite_size(s), Image.Resampling.LANCZOS)
