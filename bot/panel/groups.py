@@ -12,7 +12,7 @@ from collections import Counter
 from engine import Game
 from engine.moves import EndTurn
 
-from .i18n import artist_name, t
+from ..i18n import artist_name, t
 
 MAX_OPTIONS = 25
 ONE_WORD = {"end", "undo", "release"}

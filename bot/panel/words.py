@@ -1,0 +1,225 @@
+"""The panel's words for moves, in the reader's language ("Place the 4 → workroom 2",
+"next to the 3 (c3)", "your two 2s").  The templates are in ``locales/*.turnpanel.json``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine import Game
+from engine.cards import ArtistKind
+from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE, cell_name, neighbour_table
+from engine.moves import Abandon, Complete, DieRef, EndTurn, Place, Switch, ToArtist, ToMuseum, UseArtist
+
+from ..i18n import card_name, join, t
+from ..i18n.cards import artist_name
+
+SHORT = 40  # characters of each end of a "More: first … last" label
+
+
+def path(parts: Sequence[str], locale: str = "en") -> str:
+    return t("turnpanel.arrow", locale).join(p for p in parts if p)
+
+
+def more(first: str, last: str, locale: str = "en") -> str:
+    def cut(s: str) -> str:
+        return s if len(s) <= SHORT else s[: SHORT - 1] + "…"
+
+    return t("turnpanel.more", locale, first=cut(first), last=cut(last))
+
+
+def part(head: str, number: int, parts: int, locale: str = "en") -> str:
+    return t("turnpanel.part", locale, head=head, number=number, parts=parts)
+
+
+def dice(count: int, value: int, locale: str = "en") -> str:
+    """'a 4', 'two 2s' ('un 4', 'deux 2')."""
+    number = t(f"turnpanel.number.n{count}", locale) if 1 <= count <= 6 else str(count)
+    return t("turnpanel.dice", locale, count=count, value=value, number=number)
+
+
+def centre_rank(cell: int, size: int = WORKROOM_SIZE) -> float:
+    """Cells near the middle first: where a player usually starts an installation."""
+    y, x = divmod(cell, size)
+    mid = (size - 1) / 2
+    return (x - mid) ** 2 + (y - mid) ** 2
+
+
+def sensible_end(game: Game, ends: Sequence[EndTurn]) -> EndTurn | None:
+    """The end that needs no choice: two dice or fewer in the storeroom, all kept."""
+    room = game.state.players[game.current_player].storeroom
+    if len(room) > 2:
+        return None
+    keep = EndTurn(tuple(room))
+    return keep if keep in ends else None
+
+
+class Describer:
+    """Words for the current player's moves in one position."""
+
+    def __init__(self, game: Game, locale: str = "en", names: Sequence[str] | None = None) -> None:
+        self.game = game
+        self.locale = locale
+        self.me = game.state.players[game.current_player]
+        self.names = list(names) if names else [f"p{i + 1}" for i in range(game.num_players)]
+
+    # --- pieces --------------------------------------------------------------------------
+
+    def room(self, room: int) -> str:
+        return t("turnpanel.room", self.locale, room=room + 1)
+
+    def die_value(self, die: DieRef) -> int:
+        if die.kind == "i":
+            value = self.me.completed[die.card].dice[die.space]
+            return value or 0
+        return die.value
+
+    def die(self, die: DieRef) -> str:
+        if die.kind == "i":
+            return t("turnpanel.card_die", self.locale, value=self.die_value(die), card=die.card + 1)
+        if die.kind == "x":
+            return t("turnpanel.abandoned_die", self.locale, value=die.value)
+        return t("turnpanel.the", self.locale, value=die.value)
+
+    def cell(self, columns: Mapping[int, tuple[int, int]], cell: int, size: int) -> str:
+        """'next to the 3 (c3)', 'on top of the 4 (c3)', or 'c3' in an empty structure."""
+        name = cell_name(cell, size)
+        col = columns.get(cell)
+        if col is not None:
+            return t("turnpanel.on_top", self.locale, value=col[0], cell=name, level=col[1] + 1)
+        near = sorted({columns[n][0] for n in neighbour_table(size)[cell] if n in columns})
+        if not near:
+            return name
+        values = join([t("turnpanel.the", self.locale, value=v) for v in near], self.locale)
+        return t("turnpanel.next_to", self.locale, values=values, cell=name)
+
+    def artist(self, slot: int) -> tuple[str, str]:
+        """(name, what it gives) of the artist card in ``slot``."""
+        card = self.game.artist_card(slot)
+        if card is None:
+            return t("turnpanel.card_slot", self.locale, slot=slot + 1), ""
+        kind = str(ArtistKind(card.artist))
+        a, b = card.values or (0, 0)
+        delta = f"{card.delta:+d}" if card.delta is not None else ""
+        gives = t(f"turnpanel.gives.{kind}", self.locale, value=card.value, a=a, b=b, delta=delta)
+        return artist_name(card, self.locale, short=True), gives
+
+    # --- groups and options --------------------------------------------------------------
+
+    def place_group(self, m: Place, *, by_room: bool) -> str:
+        if m.die.kind == "s":
+            if by_room:
+                return t("turnpanel.place_in", self.locale, value=m.die.value, room=self.room(m.room))
+            return t("turnpanel.place", self.locale, value=m.die.value)
+        if by_room:
+            return t("turnpanel.place_card_in", self.locale, room=self.room(m.room))
+        return t("turnpanel.place_card", self.locale)
+
+    def place_path(self, m: Place, *, merged: bool) -> tuple[str, ...]:
+        where = self.cell(self.me.workrooms[m.room], m.cell, WORKROOM_SIZE)
+        if m.die.kind == "s":
+            return (self.room(m.room), where) if merged else (where,)
+        if merged:
+            return (path((self.die(m.die), self.room(m.room)), self.locale), where)
+        return (self.die(m.die), where)
+
+    def museum_group(self, m: ToMuseum) -> str:
+        return t("turnpanel.museum", self.locale, die=self.die(m.die))
+
+    def museum_cell(self, m: ToMuseum) -> str:
+        columns = {c: (col.value, len(col.owners)) for c, col in self.game.state.museum.items()}
+        return self.cell(columns, m.cell, MUSEUM_SIZE)
+
+    def artist_group(self, slot: int) -> str:
+        name, gives = self.artist(slot)
+        return t("turnpanel.artist", self.locale, artist=name, gives=gives)
+
+    def artist_dice(self, m: ToArtist) -> str:
+        value = self.die_value(m.dice[0]) if m.dice[0].kind == "i" else m.dice[0].value
+        what = dice(len(m.dice), value, self.locale)
+        if all(d.kind == "x" for d in m.dice):
+            text = t("turnpanel.abandoned", self.locale, dice=what)
+        else:
+            text = t("turnpanel.yours", self.locale, dice=what)
+            on_cards = sum(d.kind == "i" for d in m.dice)
+            if on_cards:
+                text += t("turnpanel.from_cards", self.locale, count=on_cards)
+        slot = self.game.state.artists[m.slot]
+        if slot.owner is not None and slot.owner != self.game.current_player and slot.count:
+            theirs = dice(slot.count, slot.value, self.locale)
+            text += t("turnpanel.bumps", self.locale, name=self.names[slot.owner], dice=theirs)
+        return text
+
+    def artist_single(self, m: ToArtist) -> str:
+        name, gives = self.artist(m.slot)
+        return t("turnpanel.artist_one", self.locale, dice=self.artist_dice(m), artist=name, gives=gives)
+
+    def use_group(self, slot: int) -> str:
+        name, gives = self.artist(slot)
+        return t("turnpanel.use", self.locale, artist=name, gives=gives)
+
+    def use_path(self, m: UseArtist) -> tuple[str, ...]:
+        card = self.game.artist_card(m.slot)
+        if card is None:
+            return ()
+        kind = card.artist
+        if m.seat is not None and m.die is not None:  # Rozanova
+            return (t("turnpanel.rozanova", self.locale, name=self.names[m.seat], value=m.die.value),)
+        if m.source is not None:
+            room, cell = m.source
+            value = self.me.workrooms[room][cell][0]
+            where = f"{self.room(room)} {cell_name(cell, WORKROOM_SIZE)}"
+            if m.target is None:  # Gris
+                return (t("turnpanel.remove", self.locale, value=value, where=where),)
+            to_room, to_cell = m.target
+            target = f"{self.room(to_room)} {cell_name(to_cell, WORKROOM_SIZE)}"
+            return (
+                t("turnpanel.move_from", self.locale, value=value, where=where),
+                t("turnpanel.move_to", self.locale, where=target),
+            )
+        if m.die is not None:
+            if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE) and card.delta is not None:
+                value = self.die_value(m.die)
+                return (t("turnpanel.change", self.locale, die=self.die(m.die), to=value + card.delta),)
+            return (t("turnpanel.take", self.locale, value=m.die.value),)
+        return ()
+
+    def complete_group(self, room: int) -> str:
+        return t("turnpanel.complete", self.locale, room=self.room(room))
+
+    def complete_card(self, m: Complete) -> str:
+        card = self.game.deck.installation(m.card)
+        name = card_name("installation", card, self.locale)
+        return t("turnpanel.complete_with", self.locale, name=name, points=card.points)
+
+    def switch(self, m: Switch) -> str:
+        value = self.die_value(m.die)
+        spaces = self.game.deck.installation(self.me.completed[m.die.card].card).bonus[m.die.space]
+        other = next((v for v in spaces if v != value), value)
+        return t("turnpanel.switch", self.locale, die=self.die(m.die), to=other)
+
+    def abandon(self, m: Abandon) -> str:
+        count = sum(h for _v, h in self.me.workrooms[m.room].values())
+        return t("turnpanel.abandon", self.locale, room=self.room(m.room), count=count)
+
+    def release(self) -> str:
+        return t("turnpanel.release", self.locale, count=len(self.game.state.pool))
+
+    def end_option(self, e: EndTurn) -> str:
+        back = len(self.me.storeroom) - len(e.keep)
+        kept = join([str(v) for v in e.keep], self.locale) if e.keep else ""
+        if not e.keep:
+            text = t("turnpanel.keep_none", self.locale) if back else t("turnpanel.nothing_left", self.locale)
+        else:
+            text = t("turnpanel.keep", self.locale, kept=kept)
+        if back:
+            text += t("turnpanel.back", self.locale, count=back)
+        return text
+
+    def end(self, e: EndTurn) -> str:
+        return t("turnpanel.end_with", self.locale, what=self.end_option(e))
+
+    def end_group(self) -> str:
+        return t("turnpanel.end_choose", self.locale)
+
+    def end_others(self) -> str:
+        return t("turnpanel.end_others", self.locale)
