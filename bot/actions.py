@@ -12,14 +12,16 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from . import panel
+from engine.moves import Undo
+
+from . import panel, turnpanel
 from .components import dest_view, game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
 from .replies import after_move, missing_permissions, png_file, post_turn, send_error, studio_reply, whose_turn
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
-from .texts import COLOUR_NAMES, MARKS, colour_name
+from .texts import COLOUR_NAMES, MARKS, colour_name, describe
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -50,7 +52,16 @@ async def play_move(
         return
     if outcome.turn_ended and not edit and not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
-    await after_move(bot, interaction, outcome, edit=edit)
+    if outcome.turn_ended:
+        await after_move(bot, interaction, outcome, edit=edit)
+        return
+    # Inside the turn: the private panel with the studio as it is now (bot/turnpanel.py).
+    lang = user_language(interaction)
+    if isinstance(outcome.move, Undo):
+        note = t("turnpanel.undone", lang)
+    else:
+        note = t("replies.you_did", lang, what=describe(outcome.move, outcome.game, lang))
+    await turnpanel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
 
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
@@ -110,30 +121,13 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         playing = record.seats[game.current_player].display_name
         await send_error(interaction, Message("service.not_your_turn", name=playing))
         return
-    if action == "turn":
-        edit = interaction.message is not None and interaction.message.flags.ephemeral
-        if not edit:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        note = t("commands.your_turn_panel", lang)
-        await studio_reply(bot, interaction, record, game, seat.seat, note, edit=edit)
-        return
-    if action == "undo":
-        await play_move(bot, interaction, game_id, "undo")
+    if action in ("turn", "undo"):
+        # Posts from before the panel had Turn panel / End turn / Undo buttons that acted at
+        # once; they now open the private panel like the Play button.
+        await turnpanel.open_panel(interaction, game_id)
         return
     if action == "end":
-        text = panel.end_needs_choice(game)
-        if text is not None:
-            await play_move(bot, interaction, game_id, text)
-            return
-        choices = panel.end_choices(game)
-        if not choices:
-            await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
-            return
-        view, _n = dest_view(game_id, game, "end", lang)
-        room = game.state.players[seat.seat].storeroom
-        await interaction.response.send_message(
-            t("actions.end_choice", lang, dice=", ".join(map(str, room))), view=view, ephemeral=True
-        )
+        await turnpanel.ask_end(interaction, game_id, record.version)
         return
     await send_error(interaction, Message("actions.unknown_button", action=repr(action)))
 

@@ -16,6 +16,7 @@ from .commands import CubistCog
 from .components import GameButton, GameSelect
 from .computer import Computers
 from .i18n.translator import CubistTranslator
+from .items import ITEMS
 from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService
@@ -63,7 +64,7 @@ class CubistBot(commands.Bot):
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
-        self.add_dynamic_items(GameButton, GameSelect, VoteButton)
+        self.add_dynamic_items(GameButton, GameSelect, VoteButton, *ITEMS)
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         if self.dev_guild_id:

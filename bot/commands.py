@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from engine import GameOptions
 
+from . import turnpanel
 from .actions import announce_start, play_move
 from .away import admin_move
 from .computer import advise
@@ -286,8 +287,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         if seat != game.current_player:
             raise UserError(Message("service.not_your_turn", name=record.seats[game.current_player].display_name))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        caption = t("commands.your_turn_panel", interaction.locale)
-        await studio_reply(self.bot, interaction, record, game, seat, caption)
+        await turnpanel.show(interaction, self.bot, record, game, seat)
 
     @app_commands.command()
     async def hint(self, interaction: discord.Interaction) -> None:

@@ -21,6 +21,7 @@ from engine import Game
 from . import panel
 from .i18n import t
 from .i18n.choose import remember
+from .items import PlayButton
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -113,8 +114,9 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 def game_buttons(game_id: int, locale: str = "en") -> discord.ui.View:
-    """Buttons on the channel's turn post (``locale``: the server's language)."""
-    return _view(*(GameButton(game_id, a, locale) for a in ("turn", "end", "undo", "studio")))
+    """Buttons on the channel's turn post (``locale``: the server's language).  They open
+    private answers and never act on the game: Play opens the turn panel."""
+    return _view(PlayButton(game_id, locale), *(GameButton(game_id, a, locale) for a in ("studio", "board")))
 
 
 def rematch_view(game_id: int, locale: str = "en") -> discord.ui.View:

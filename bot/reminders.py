@@ -28,10 +28,12 @@ from engine import Game
 from .history import since_last_turn, turns_of
 from .i18n import t
 from .i18n.choose import guild_language, recipient_language
+from .items import PlayButton
 from .replies import clip, png_file
 from .store import DueReminder, GameRecord, ReminderPrefs, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary
+from .turnpanel import panel_view
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -221,9 +223,7 @@ class Reminders:
         else:
             lang = await recipient_language(self.store, due.user_id)
         left = (
-            t("reminders.clock_left", lang, at=int(clock.expires_at))
-            if clock and clock.turn == game.state.turn
-            else ""
+            t("reminders.clock_left", lang, at=int(clock.expires_at)) if clock and clock.turn == game.state.turn else ""
         )
         text = t(
             "reminders.reminder",
@@ -330,7 +330,8 @@ class Reminders:
             lines += changes[-12:]
         lines.append(t("reminders.how_to_play", lang))
         png = await self.bot.pictures.studio(record.id, record.version, game, names, seat)
-        await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id, lang), png=png)
+        view = turn_dm_view(record, game, lang)  # the DM is the turn panel itself (bot/turnpanel.py)
+        await self.dm(record, game, user_id, "\n".join(lines), view=view, png=png)
 
     # --- sending -------------------------------------------------------------------------
 
@@ -484,4 +485,16 @@ class Reminders:
 def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
     from .components import GameButton, _view
 
-    return _view(GameButton(game_id, "snooze", locale), GameButton(game_id, "stop", locale))
+    return _view(
+        PlayButton(game_id, locale), GameButton(game_id, "snooze", locale), GameButton(game_id, "stop", locale)
+    )
+
+
+def turn_dm_view(record: GameRecord, game: Game, locale: str = "en") -> discord.ui.View:
+    """The turn-start DM's items: the turn panel, then Snooze and Stop."""
+    from .components import GameButton
+
+    view = panel_view(record, game, locale)
+    view.add_item(GameButton(record.id, "snooze", locale))
+    view.add_item(GameButton(record.id, "stop", locale))
+    return view

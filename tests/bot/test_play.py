@@ -10,17 +10,41 @@ from engine.players import GreedyPlayer
 from .conftest import Table, custom_ids, make_bot, started
 
 
-async def test_turn_post_buttons_end_turn_and_show_studio(table: Table) -> None:
+async def open_panel(table: Table, gid: int, who):
+    """The private panel opened with the Play button under the channel's latest post."""
+    post = table.standin.channel_messages(table.channel)[-1]
+    r = await who.click(post, f"cubist:{gid}:play")
+    assert r.ephemeral and not r.failed
+    return r.message
+
+
+def item(message, prefix: str) -> str:
+    return next(i for i in custom_ids(message) if i.startswith(prefix))
+
+
+async def end_via_panel(table: Table, gid: int, who):
+    panel = await open_panel(table, gid, who)
+    ask = await who.click(panel, item(panel, f"cubist:{gid}:endask:"))
+    assert "End your turn?" in ask.content
+    return await who.click(ask.message, item(ask.message, f"cubist:{gid}:endok:"))
+
+
+async def test_turn_post_buttons_open_private_answers_and_end_turn_asks_first(table: Table) -> None:
     gid, game, seated = await started(table)
     post = table.standin.channel_messages(table.channel)[-1]
-    assert f"cubist:{gid}:b:end" in custom_ids(post)
+    assert custom_ids(post) == [f"cubist:{gid}:play", f"cubist:{gid}:b:studio", f"cubist:{gid}:b:board"]
     current, other = seated[game.current_player], seated[1 - game.current_player]
-    r = await other.click(post, f"cubist:{gid}:b:end")
-    assert r.ephemeral and "not your turn" in r.content
+    r = await other.click(post, f"cubist:{gid}:play")
+    assert r.ephemeral and "turn" in r.content and not any(":t:" in i for i in custom_ids(r.message))
     r = await other.click(post, f"cubist:{gid}:b:studio")
     assert r.ephemeral and r.attachments[0].filename == "studio.png"
     before = len(table.standin.channel_messages(table.channel))
-    r = await current.click(post, f"cubist:{gid}:b:end")  # two dice in the storeroom: both kept
+    panel = await open_panel(table, gid, current)
+    ask = await current.click(panel, item(panel, f"cubist:{gid}:endask:"))
+    room = game.state.players[game.current_player].storeroom
+    assert f"Kept in storage: {room[1]} and {room[0]}" in ask.content or f"{room[0]} and {room[1]}" in ask.content
+    assert len(table.standin.channel_messages(table.channel)) == before  # nothing happened yet
+    r = await current.click(ask.message, item(ask.message, f"cubist:{gid}:endok:"))
     assert r.ephemeral and "turn is over" in r.content
     posts = table.standin.channel_messages(table.channel)
     assert len(posts) == before + 1 and "ended the turn keeping" in posts[-1].content
@@ -31,29 +55,29 @@ async def test_end_turn_asks_which_dice_to_keep_when_some_would_go_back(table: T
     gid, game, seated = await started(table)
     seat = game.current_player
     current, other = seated[seat], seated[1 - seat]
-    # Turn 1: keep nothing.  Turn 2 (other) and turn 3 (current again): the End turn button
-    # keeps both dice.  Turn 4: the other player has 2 stored + 2 rolled = 4 dice.
+    # Turn 1: keep nothing.  Turns 2 and 3: end keeping both dice.  Turn 4: the other
+    # player has 2 stored + 2 rolled = 4 dice.
     await current.slash(table.channel, "cubist end", keep="")
     for who in (other, current):
-        post = table.standin.channel_messages(table.channel)[-1]
-        r = await who.click(post, f"cubist:{gid}:b:end")
+        r = await end_via_panel(table, gid, who)
         assert "turn is over" in r.content
     _record, game = await table.bot.service.game(gid)
     who = seated[game.current_player]
     room = game.state.players[game.current_player].storeroom
     assert len(room) > 2
-    post = table.standin.channel_messages(table.channel)[-1]
-    r = await who.click(post, f"cubist:{gid}:b:end")
+    panel = await open_panel(table, gid, who)
+    r = await who.click(panel, item(panel, f"cubist:{gid}:endask:"))
     assert r.ephemeral and "Which do you keep?" in r.content
-    select_id = f"cubist:{gid}:s:dest:end"
-    assert select_id in custom_ids(r.message)
+    select_id = item(r.message, f"cubist:{gid}:endpick:")
     options = next(c for row in r.message.components for c in row["components"] if c["custom_id"] == select_id)[
         "options"
     ]
     assert any("back to your supply" in o["label"] for o in options)
     keep = next(o["value"] for o in options if len(o["value"].split()) == 3)
     before = await table.snapshot()
-    done = await who.select(r.message, select_id, [keep])
+    ask = await who.select(r.message, select_id, [keep])
+    assert "End your turn?" in ask.content and await table.snapshot() == before
+    done = await who.click(ask.message, item(ask.message, f"cubist:{gid}:endok:"))
     assert "turn is over" in done.content
     assert await table.snapshot() != before
     _record, game = await table.bot.service.game(gid)
@@ -61,35 +85,32 @@ async def test_end_turn_asks_which_dice_to_keep_when_some_would_go_back(table: T
     assert prev is not None and prev[1][-1] == keep
 
 
-async def test_turn_panel_builds_a_move_by_clicking(table: Table) -> None:
+async def test_turn_command_opens_the_panel_and_a_move_redraws_the_studio(table: Table) -> None:
     gid, game, seated = await started(table)
     current = seated[game.current_player]
     panel = await current.slash(table.channel, "cubist turn")
     assert panel.ephemeral and panel.attachments[0].filename == "studio.png"
-    pick = f"cubist:{gid}:s:pick"
-    assert pick in custom_ids(panel.message)
-    options = next(c for row in panel.message.components for c in row["components"] if c["custom_id"] == pick)[
+    select_id = item(panel.message, f"cubist:{gid}:t:")
+    options = next(c for row in panel.message.components for c in row["components"] if c["custom_id"] == select_id)[
         "options"
     ]
-    assert len(options) <= 25
-    key = next(o["value"] for o in options if o["value"].startswith("place "))
-    step = await current.select(panel.message, pick, [key])
-    dest = f"cubist:{gid}:s:dest:{key}"
-    assert dest in custom_ids(step.message)
-    dest_options = next(c for row in step.message.components for c in row["components"] if c["custom_id"] == dest)[
+    assert 1 <= len(options) <= 25 and options[0]["label"].startswith("Place the ")
+    step = await current.select(panel.message, select_id, [options[0]["value"]])
+    assert step.message.id == panel.message.id  # edited in place
+    cells_id = item(step.message, f"cubist:{gid}:t:")
+    cells = next(c for row in step.message.components for c in row["components"] if c["custom_id"] == cells_id)[
         "options"
     ]
-    assert 1 <= len(dest_options) <= 25
-    choice = dest_options[0]["value"]
-    done = await current.select(step.message, dest, [choice])
-    assert "You placed" in done.content
-    # Mid-turn the panel answers with text (the stale studio picture is dropped) and offers
-    # the studio on a button.
-    assert not done.message.attachments and f"cubist:{gid}:b:studio" in custom_ids(done.message)
-    studio = await current.click(done.message, f"cubist:{gid}:b:studio")
-    assert studio.ephemeral and studio.attachments[0].filename == "studio.png"
+    done = await current.select(step.message, cells_id, [cells[0]["value"]])
+    assert done.content.startswith("Done: Place the ") and cells[0]["label"] in done.content
+    assert done.message.attachments[0].filename == "studio.png"
+    # A typed move answers with the same panel.
     _record, game = await table.bot.service.game(gid)
-    assert game.state.turn_moves == [choice]
+    typed = next(str(m) for m in game.legal_moves() if str(m).startswith("place"))
+    r = await current.slash(table.channel, "cubist move", move=typed)
+    assert r.ephemeral and "You placed" in r.content and any(f"cubist:{gid}:t:" in i for i in custom_ids(r.message))
+    _record, game = await table.bot.service.game(gid)
+    assert len(game.state.turn_moves) == 2
 
 
 async def test_autocomplete_offers_only_legal_moves_of_the_current_player(table: Table) -> None:
@@ -122,13 +143,16 @@ async def test_autocomplete_offers_only_legal_moves_of_the_current_player(table:
 
 async def test_two_clicks_at_once_end_exactly_one_turn(table: Table) -> None:
     gid, game, seated = await started(table)
-    post = table.standin.channel_messages(table.channel)[-1]
     current, other = seated[game.current_player], seated[1 - game.current_player]
+    panel = await open_panel(table, gid, current)
+    ask = await current.click(panel, item(panel, f"cubist:{gid}:endask:"))
+    confirm = item(ask.message, f"cubist:{gid}:endok:")
     moves_before = await table.moves_logged()
+    post = table.standin.channel_messages(table.channel)[-1]
     results = await asyncio.gather(
-        current.click(post, f"cubist:{gid}:b:end"),
-        current.click(post, f"cubist:{gid}:b:end"),
-        other.click(post, f"cubist:{gid}:b:end"),
+        current.click(ask.message, confirm),
+        current.click(ask.message, confirm),
+        other.click(post, f"cubist:{gid}:play"),
     )
     assert await table.moves_logged() == moves_before + 1
     contents = [r.content for r in results]
@@ -167,7 +191,9 @@ async def test_restart_in_the_middle_of_a_turn_loses_nothing(table: Table) -> No
     _record, again = await bot2.service.game(gid)
     assert again == mid
     # The old post's button works with the new process.
-    r = await current.click(post, f"cubist:{gid}:b:end")
+    r = await current.click(post, f"cubist:{gid}:play")
+    assert r.ephemeral and "Storeroom" in r.content
+    r = await end_via_panel(table, gid, current)
     assert "turn is over" in r.content
     _record, after = await bot2.service.game(gid)
     assert after.state.last_turn is not None and after.state.last_turn[1][0] == f"place {low} w1 c3"

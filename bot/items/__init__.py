@@ -1,0 +1,29 @@
+"""Persistent buttons and selects, one DynamicItem class per behaviour.
+
+Their custom_ids carry the game (and, for the turn panel, the game's version), so they
+keep working after a restart; a panel drawn before the last move answers with the panel
+as it stands now.  ``ITEMS`` is what ``setup_hook`` registers.
+"""
+
+from .turn import (
+    BackButton,
+    ConfirmEndButton,
+    EndChoiceSelect,
+    EndTurnButton,
+    PanelSelect,
+    PlayButton,
+    UndoButton,
+)
+
+ITEMS = (PanelSelect, PlayButton, BackButton, EndTurnButton, EndChoiceSelect, ConfirmEndButton, UndoButton)
+
+__all__ = [
+    "ITEMS",
+    "BackButton",
+    "ConfirmEndButton",
+    "EndChoiceSelect",
+    "EndTurnButton",
+    "PanelSelect",
+    "PlayButton",
+    "UndoButton",
+]

@@ -1,0 +1,192 @@
+"""The turn panel's items.  Templates (stable: old messages' items keep matching):
+
+    cubist:<game>:play                  open the private panel (turn post, DM, reminder)
+    cubist:<game>:t:<version>:<path>    a select of the choice tree; <path> the picks so far ("0.3")
+    cubist:<game>:back:<version>        back to the first select
+    cubist:<game>:endask:<version>      End turn…: shows what will happen, asks to confirm
+    cubist:<game>:endpick:<version>     which dice to keep (then confirm)
+    cubist:<game>:endok:<version>:<keep> confirmed end of turn keeping <keep> ("53", "")
+    cubist:<game>:undo:<version>        take back the last action
+
+The callbacks only translate ids into calls of ``bot.turnpanel``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from ..i18n import t
+from ..i18n.choose import remember
+
+Match = re.Match[str]
+
+
+def _panel():
+    """``bot.turnpanel`` builds these items into its views, so it is imported when an item is
+    used rather than when this module loads (the import would be circular)."""
+    from .. import turnpanel
+
+    return turnpanel
+
+
+def _values(interaction: discord.Interaction) -> list[str]:
+    data: Any = interaction.data or {}
+    return [str(v) for v in data.get("values") or []]
+
+
+def _path(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".") if p)
+
+
+class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):play"):
+    def __init__(self, game_id: int, locale: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("turnpanel.btn.play", locale),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"cubist:{game_id}:play",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await remember(interaction.client.store, interaction)  # type: ignore[attr-defined]
+        await _panel().open_panel(interaction, self.game_id)
+
+
+class PanelSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):t:(?P<version>\d+):(?P<path>[0-9.]*)"
+):
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: tuple[int, ...] = (),
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        custom_id = f"cubist:{game_id}:t:{version}:{'.'.join(map(str, path))}"
+        select = discord.ui.Select(
+            custom_id=custom_id, options=options or [discord.SelectOption(label="-")], placeholder=placeholder
+        )
+        super().__init__(select)
+        self.game_id, self.version, self.path = game_id, version, path
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Match, /):
+        return cls(int(match["game"]), int(match["version"]), _path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _panel().pick(interaction, self.game_id, self.version, self.path, _values(interaction))
+
+
+class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):back:(?P<version>\d+)"):
+    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("turnpanel.btn.back", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"cubist:{game_id}:back:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _panel().back(interaction, self.game_id, self.version)
+
+
+class EndTurnButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):endask:(?P<version>\d+)"
+):
+    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("turnpanel.btn.end", locale),
+                style=discord.ButtonStyle.success,
+                custom_id=f"cubist:{game_id}:endask:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _panel().ask_end(interaction, self.game_id, self.version)
+
+
+class EndChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):endpick:(?P<version>\d+)"
+):
+    def __init__(
+        self, game_id: int, version: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
+    ) -> None:
+        select = discord.ui.Select(
+            custom_id=f"cubist:{game_id}:endpick:{version}",
+            options=options or [discord.SelectOption(label="-")],
+            placeholder=placeholder or None,
+        )
+        super().__init__(select)
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Match, /):
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = _values(interaction)
+        await _panel().ask_end(interaction, self.game_id, self.version, values[0] if values else None)
+
+
+class ConfirmEndButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cubist:(?P<game>\d+):endok:(?P<version>\d+):(?P<keep>[1-6]{0,2})",
+):
+    def __init__(self, game_id: int, version: int, keep: str, locale: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("turnpanel.btn.confirm", locale),
+                style=discord.ButtonStyle.success,
+                custom_id=f"cubist:{game_id}:endok:{version}:{keep}",
+            )
+        )
+        self.game_id, self.version, self.keep = game_id, version, keep
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+        return cls(int(match["game"]), int(match["version"]), match["keep"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        text = " ".join(["end", *self.keep])
+        await _panel().play(interaction, self.game_id, self.version, text)
+
+
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):undo:(?P<version>\d+)"):
+    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("turnpanel.btn.undo", locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"cubist:{game_id}:undo:{version}",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _panel().play(interaction, self.game_id, self.version, "undo")

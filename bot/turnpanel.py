@@ -1,0 +1,336 @@
+"""The private turn panel on Discord: one message that follows the player through the turn.
+
+It is the turn-start DM itself, or an ephemeral message opened from the channel's turn
+post, and every pick edits it in place: the studio picture is redrawn after each move,
+the first select offers what to do in words (``bot.panel``), Undo works until the turn
+ends and End turn says what will happen before it happens.  The service decides
+everything; this module only loads, asks and answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from engine import Game, parse_move
+from engine.moves import EndTurn, Undo
+
+from .components import GameButton
+from .i18n import Message, join, t
+from .i18n.choose import user_language
+from .items.turn import (
+    BackButton,
+    ConfirmEndButton,
+    EndChoiceSelect,
+    EndTurnButton,
+    PanelSelect,
+    UndoButton,
+)
+from .panel import Choice, TreeError, choice_tree, node_at
+from .panel.words import Describer, sensible_end
+from .replies import clip, png_file, post_turn, send_error
+from .service import MoveOutcome, UserError
+from .store import CorruptGame, GameNotFound, GameRecord, Status
+
+if TYPE_CHECKING:
+    from .client import CubistBot
+
+log = logging.getLogger(__name__)
+DEFER_AFTER_S = 1.0  # a move not answered by then is deferred (Discord wants a first answer within 3 s)
+
+
+# --- answering ---------------------------------------------------------------------------
+
+
+def in_place(interaction: discord.Interaction) -> bool:
+    """True when the interaction comes from a panel we may edit: an ephemeral message, or a
+    message of ours in a DM (the turn-start DM becomes the panel)."""
+    message = interaction.message
+    if message is None:
+        return False
+    return bool(message.flags.ephemeral) or interaction.guild_id is None
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    view: discord.ui.View | None,
+    png: bytes | None = None,
+    edit: bool,
+) -> None:
+    """The one way the panel answers: edit the panel in place (``edit``) or open a new
+    private one; the first answer or, after a deferral, an edit of the original response."""
+    kwargs: dict[str, Any] = {"content": clip(content), "view": view}
+    if edit or interaction.response.is_done():
+        if png is not None:
+            kwargs["attachments"] = [png_file(png, "studio.png")]
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+        return
+    if png is not None:
+        kwargs["file"] = png_file(png, "studio.png")
+    if view is None:
+        kwargs.pop("view")
+    await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+async def _load(interaction: discord.Interaction, game_id: int) -> tuple[CubistBot, GameRecord, Game, int] | None:
+    """The game and the clicker's seat, or None after answering why not."""
+    bot: CubistBot = interaction.client  # type: ignore[assignment]
+    try:
+        record, game = await bot.service.game(game_id)
+    except GameNotFound:
+        await send_error(interaction, Message("actions.gone"))
+        return None
+    except CorruptGame as e:
+        log.error("game %s is corrupt: %s", game_id, e.reason)
+        await send_error(interaction, Message("actions.corrupt"))
+        return None
+    if record.status != Status.ACTIVE or game.is_over:
+        await send_error(interaction, Message("turnpanel.over"))
+        return None
+    seat = record.seat_of(interaction.user.id)
+    if seat is None:
+        await send_error(interaction, Message("actions.not_playing"))
+        return None
+    return bot, record, game, seat.seat
+
+
+def _names(record: GameRecord) -> list[str]:
+    return [s.display_name for s in record.seats]
+
+
+# --- drawing -----------------------------------------------------------------------------
+
+
+def _status(record: GameRecord, game: Game, lang: str) -> str:
+    me = game.state.players[game.current_player]
+    room = join([str(v) for v in me.storeroom], lang) if me.storeroom else t("turnpanel.empty", lang)
+    return t("turnpanel.status", lang, game=record.id, turn=game.state.turn + 1, storeroom=room, supply=me.supply)
+
+
+def panel_view(
+    record: GameRecord, game: Game, lang: str, path: tuple[int, ...] = (), options: tuple[Choice, ...] | None = None
+) -> discord.ui.View:
+    """The select of the choices at ``path`` and the panel's buttons."""
+    view = discord.ui.View(timeout=None)
+    if options is None:
+        options = node_at(choice_tree(game, lang, _names(record)), path) or ()
+    if options:
+        select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
+        placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
+        view.add_item(PanelSelect(record.id, record.version, path, select_options, placeholder))
+    if path:
+        view.add_item(BackButton(record.id, record.version, lang))
+    if game.can_undo():
+        view.add_item(UndoButton(record.id, record.version, lang))
+    if any(isinstance(m, EndTurn) for m in game.legal_moves()):
+        view.add_item(EndTurnButton(record.id, record.version, lang))
+    view.add_item(GameButton(record.id, "board", lang))
+    return view
+
+
+async def show(
+    interaction: discord.Interaction,
+    bot: CubistBot,
+    record: GameRecord,
+    game: Game,
+    seat: int,
+    note: str = "",
+    *,
+    picture: bool = True,
+) -> None:
+    """The panel's first select with (``picture``) a freshly drawn studio."""
+    lang = user_language(interaction)
+    png = None
+    if picture:
+        png = await bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang)
+    content = "\n".join(p for p in (note, _status(record, game, lang)) if p)
+    if seat != game.current_player:
+        who = record.seats[game.current_player].display_name
+        content = "\n".join(p for p in (note, t("turnpanel.waiting", lang, name=who)) if p)
+        await reply(interaction, content, view=None, png=png, edit=in_place(interaction))
+        return
+    await reply(interaction, content, view=panel_view(record, game, lang), png=png, edit=in_place(interaction))
+
+
+# --- what the items do -------------------------------------------------------------------
+
+
+async def open_panel(interaction: discord.Interaction, game_id: int) -> None:
+    loaded = await _load(interaction, game_id)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    await show(interaction, bot, record, game, seat)
+
+
+async def _fresh(interaction: discord.Interaction, game_id: int, version: int) -> tuple[Any, ...] | None:
+    """Load; a panel drawn before the last move is redrawn as the game stands (None then)."""
+    loaded = await _load(interaction, game_id)
+    if loaded is None:
+        return None
+    bot, record, game, seat = loaded
+    if record.version != version or seat != game.current_player:
+        note = t("turnpanel.stale", user_language(interaction))
+        await show(interaction, bot, record, game, seat, note)
+        return None
+    return loaded
+
+
+async def back(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    _bot, record, game, _seat = loaded
+    lang = user_language(interaction)
+    await reply(
+        interaction, _status(record, game, lang), view=panel_view(record, game, lang), edit=in_place(interaction)
+    )
+
+
+async def pick(
+    interaction: discord.Interaction, game_id: int, version: int, path: tuple[int, ...], values: list[str]
+) -> None:
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    try:
+        tree = choice_tree(game, lang, _names(record))
+    except TreeError:  # never seen; the panel is unusable, typing still works
+        log.exception("no panel for game %s", game_id)
+        await send_error(interaction, Message("turnpanel.no_panel"))
+        return
+    options = node_at(tree, path)
+    index = int(values[0]) if values and values[0].isdigit() else -1
+    if options is None or not 0 <= index < len(options):
+        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        return
+    labels = [c.label for c in _trail(tree, (*path, index))]
+    choice = options[index]
+    if not choice.is_leaf:
+        content = t("turnpanel.choosing", lang, what=t("turnpanel.arrow", lang).join(labels))
+        view = panel_view(record, game, lang, (*path, index), choice.children)
+        await reply(interaction, content, view=view, edit=in_place(interaction))
+        return
+    assert choice.move is not None
+    if choice.move.startswith("end"):
+        await ask_end(interaction, game_id, version, choice.move)
+        return
+    await play(interaction, game_id, version, choice.move, what=t("turnpanel.arrow", lang).join(labels))
+
+
+def _trail(tree: tuple[Choice, ...], path: tuple[int, ...]) -> list[Choice]:
+    out, options = [], tree
+    for i in path:
+        out.append(options[i])
+        options = options[i].children
+    return out
+
+
+async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: str | None = None) -> None:
+    """What ending now would do, with a button to confirm (and the other ways to end)."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    _bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
+    if not ends:
+        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
+        return
+    chosen: EndTurn | None = None
+    if move is not None:
+        parsed = parse_move(move)
+        chosen = parsed if isinstance(parsed, EndTurn) and parsed in ends else None
+    if chosen is None:
+        chosen = sensible_end(game, ends)
+    describe = Describer(game, lang, _names(record))
+    view = discord.ui.View(timeout=None)
+    if chosen is not None:
+        kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
+        back = list(game.state.players[seat].storeroom)
+        for v in chosen.keep:
+            back.remove(v)
+        returned = join([str(v) for v in back], lang) if back else t("turnpanel.none", lang)
+        content = t("turnpanel.confirm", lang, kept=kept, returned=returned)
+        view.add_item(ConfirmEndButton(record.id, record.version, "".join(map(str, chosen.keep)), lang))
+    else:
+        content = t("turnpanel.which", lang, dice=join([str(v) for v in game.state.players[seat].storeroom], lang))
+    others = [e for e in ends if e != chosen]
+    if others:
+        options = [discord.SelectOption(label=describe.end_option(e)[:100], value=str(e)) for e in others[:25]]
+        view.add_item(EndChoiceSelect(record.id, record.version, options, t("turnpanel.keep_other", lang)))
+    view.add_item(BackButton(record.id, record.version, lang))
+    await reply(interaction, content, view=view, edit=in_place(interaction))
+
+
+def _why_no_end(game: Game) -> Message:
+    if game.is_abandoning():
+        return Message("actions.why_abandoning")
+    if not game.has_rolled():
+        return Message("actions.why_short")
+    return Message("actions.why_none")
+
+
+async def play(interaction: discord.Interaction, game_id: int, version: int, text: str, *, what: str = "") -> None:
+    """Apply a move from the panel and redraw it (or, when the turn ends, post the table)."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot = loaded[0]
+    lang = user_language(interaction)
+    edit = in_place(interaction)
+    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, text))
+    done, _pending = await asyncio.wait({playing}, timeout=DEFER_AFTER_S)
+    if not done:
+        await _defer(interaction, edit)
+    try:
+        outcome = await playing
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return
+    if outcome.turn_ended:
+        await finish_turn(bot, interaction, outcome, edit)
+        return
+    if isinstance(outcome.move, Undo):
+        note = t("turnpanel.undone", lang)
+    else:
+        note = t("turnpanel.done", lang, what=what or text)
+    await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
+
+
+async def _defer(interaction: discord.Interaction, edit: bool) -> None:
+    if interaction.response.is_done():
+        return
+    if edit:
+        await interaction.response.defer()  # the panel itself will be edited
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def finish_turn(bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, edit: bool) -> None:
+    """The turn is over: the table goes to the game's channel, the panel says so and loses
+    its items."""
+    record = outcome.record
+    lang = user_language(interaction)
+    await _defer(interaction, edit)  # drawing the table takes a while
+    channel: Any
+    if interaction.channel_id == record.channel_id and interaction.channel is not None:
+        channel = interaction.channel
+    else:
+        channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    await post_turn(bot, channel, outcome)
+    key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
+    await interaction.edit_original_response(content=t(key, lang, channel=record.channel_id), view=None)

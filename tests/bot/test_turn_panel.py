@@ -1,0 +1,159 @@
+"""The turn panel as a player uses it: from the turn-start DM or the channel's Play button,
+one message edited in place, Undo, and an End turn that says what it will do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.standin import Player
+
+from .asyncplay import start_game, wait_until
+from .conftest import Table, custom_ids, started
+
+TYPICAL_TURN_TAPS = 6
+
+
+def panel_select(message: Any, gid: int) -> tuple[str, list[dict[str, Any]]]:
+    for row in message.components:
+        for c in row.get("components", []):
+            if c.get("custom_id", "").startswith(f"cubist:{gid}:t:"):
+                return c["custom_id"], c["options"]
+    raise AssertionError(f"no panel select in {custom_ids(message)}")
+
+
+def button(message: Any, gid: int, action: str) -> str:
+    ids = [i for i in custom_ids(message) if i.startswith(f"cubist:{gid}:{action}")]
+    assert ids, f"no {action} button in {custom_ids(message)}"
+    return ids[0]
+
+
+async def panel_dm(table: Table, user: Player) -> Any:
+    """The user's turn-start DM, which carries the turn panel."""
+    await wait_until(lambda: any(m.components for m in table.standin.dms(user)))
+    return [m for m in table.standin.dms(user) if m.components][-1]
+
+
+class Taps:
+    """Plays through one panel message, counting the interactions (taps) it takes."""
+
+    def __init__(self, table: Table, gid: int, user: Player, message: Any) -> None:
+        self.table, self.gid, self.user, self.message = table, gid, user, message
+        self.count = 0
+
+    async def pick(self, starts: str = "", *, index: int | None = None) -> Any:
+        select_id, options = panel_select(self.message, self.gid)
+        if index is None:
+            index = next(i for i, o in enumerate(options) if o["label"].startswith(starts))
+        r = await self.user.select(self.message, select_id, [options[index]["value"]])
+        return self._answered(r)
+
+    async def press(self, action: str) -> Any:
+        r = await self.user.click(self.message, button(self.message, self.gid, action))
+        return self._answered(r)
+
+    def _answered(self, r: Any) -> Any:
+        self.count += 1
+        assert not r.failed, r.violations
+        assert r.message is not None
+        assert r.message.id == self.message.id, "the panel is edited in place, not posted anew"
+        self.message = r.message
+        return r
+
+
+async def place_both_and_end(taps: Taps, words: dict[str, str]) -> None:
+    """The typical turn: both rolled dice into workroom 1, then end the turn."""
+    record, game = await taps.table.bot.service.game(taps.gid)
+    dice = list(game.state.players[game.current_player].storeroom)
+    assert len(dice) == 2
+    for _die in dice:
+        _id, options = panel_select(taps.message, taps.gid)
+        first = options[0]["label"]
+        assert first.startswith(words["place"]), first
+        await taps.pick(index=0)  # "Place the 4 → workroom 1"
+        await taps.pick(index=0)  # "c3" / "next to the 3 (c3)"
+        assert taps.message.attachments and taps.message.attachments[0].filename == "studio.png"
+        assert words["done"] in taps.message.content
+    await taps.press("endask")
+    assert words["confirm"] in taps.message.content
+    await taps.press("endok")
+    assert words["over"] in taps.message.content
+    assert not taps.message.components
+    del record
+
+
+EN = {"place": "Place the ", "done": "Done: Place the ", "confirm": "End your turn?", "over": "Your turn is over"}
+FR = {"place": "Poser le ", "done": "Fait : Poser le ", "confirm": "Finir votre tour ?", "over": "Votre tour est fini"}
+
+
+@pytest.mark.parametrize("locale,words", [("en-US", EN), ("fr", FR)])
+async def test_a_typical_turn_from_the_dm_takes_six_taps(table: Table, locale: str, words: dict[str, str]) -> None:
+    for u in table.users:
+        u.user.locale = locale
+    gid, game, seated = await started(table)
+    counts = []
+    for _turn in range(2):
+        _record, game = await table.bot.service.game(gid)
+        user = seated[game.current_player]
+        dm = await panel_dm(table, user)
+        assert dm.attachments and dm.attachments[0].filename == "studio.png"
+        posts_before = len(table.standin.channel_messages(table.channel))
+        taps = Taps(table, gid, user, dm)
+        await place_both_and_end(taps, words)
+        counts.append(taps.count)
+        posts = table.standin.channel_messages(table.channel)
+        assert len(posts) == posts_before + 1
+        _record, after = await table.bot.service.game(gid)
+        assert after.state.turn == game.state.turn + 1
+        assert after.state.last_turn is not None and len(after.state.last_turn[1]) == 3
+    assert all(c <= TYPICAL_TURN_TAPS for c in counts), counts
+
+
+async def test_the_channel_play_button_opens_the_same_panel_and_undo_works(table: Table) -> None:
+    gid, game, seated = await start_game(table)
+    post = table.standin.channel_messages(table.channel)[-1]
+    current, other = seated[game.current_player], seated[1 - game.current_player]
+    ids = custom_ids(post)
+    assert f"cubist:{gid}:play" in ids
+    assert not any(i.endswith((":b:end", ":b:undo")) for i in ids), "public buttons do not act on the game"
+    waiting = await other.click(post, f"cubist:{gid}:play")
+    assert waiting.ephemeral and "turn" in waiting.content and not panel_select_or_none(waiting.message, gid)
+    r = await current.click(post, f"cubist:{gid}:play")
+    assert r.ephemeral and r.attachments[0].filename == "studio.png"
+    taps = Taps(table, gid, current, r.message)
+    await taps.pick(index=0)
+    await taps.pick(index=0)
+    _record, mid = await table.bot.service.game(gid)
+    assert len(mid.state.turn_moves) == 1
+    before = await table.snapshot()
+    await taps.press("undo")
+    assert "Undone" in taps.message.content
+    _record, back = await table.bot.service.game(gid)
+    assert back.state.turn_moves == [] and await table.snapshot() != before
+    # A stale select (drawn before the undo) answers with the panel as it stands now.
+    await taps.press("endask")
+    assert "End your turn?" in taps.message.content
+    await taps.press("back")
+    assert panel_select(taps.message, gid)
+
+
+def panel_select_or_none(message: Any, gid: int) -> bool:
+    return any(i.startswith(f"cubist:{gid}:t:") for i in custom_ids(message))
+
+
+async def test_an_old_panel_redraws_itself_instead_of_playing_a_stale_choice(table: Table) -> None:
+    gid, game, seated = await start_game(table)
+    current = seated[game.current_player]
+    dm = await panel_dm(table, current)
+    post = table.standin.channel_messages(table.channel)[-1]
+    r = await current.click(post, f"cubist:{gid}:play")
+    channel_panel = Taps(table, gid, current, r.message)
+    await channel_panel.pick(index=0)
+    await channel_panel.pick(index=0)  # a move from the channel panel: the DM's panel is now stale
+    _record, mid = await table.bot.service.game(gid)
+    select_id, options = panel_select(dm, gid)
+    again = await current.select(dm, select_id, [options[0]["value"]])
+    assert "moved on" in again.content
+    _record, still = await table.bot.service.game(gid)
+    assert still.state.turn_moves == mid.state.turn_moves
