@@ -84,8 +84,6 @@ async def test_illegal_placement_gives_the_engine_reason(table: Table) -> None:
     first = await current.slash(table.channel, "cubist move", move=f"place {low} w1 c3")
     assert first.ephemeral and f"You placed a {low} on w1 c3" in first.content
     assert first.attachments[0].filename == "studio.png"  # the studio as it is now, with the panel
-    assert f"cubist:{gid}:t:{game.state.turn + 1}:" in custom_ids(first.message) or any(
-        i.startswith(f"cubist:{gid}:t:") for i in custom_ids(first.message)
-    )
+    assert any(i.startswith(f"cubist:{gid}:t:") for i in custom_ids(first.message))
     text = await refused(table, current, "cubist move", "f6 does not touch the structure", move=f"place {high} w1 f6")
     assert "not allowed" in text
