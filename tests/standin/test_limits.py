@@ -9,8 +9,8 @@ import aiohttp
 import discord
 from standin_testbot import SelfTestBot
 
-from bot.standin import StandIn
-from bot.standin.limits import check_components, check_embeds
+from standin import StandIn
+from standin.limits import check_components, check_embeds
 
 
 async def test_content_over_2000_chars_is_refused(standin: StandIn, bot: SelfTestBot, world: Any) -> None:

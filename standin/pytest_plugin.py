@@ -1,6 +1,7 @@
 """Pytest plugin: a Discord stand-in per test, and real discord.py clients connected to it.
 
-Enable with `pytest_plugins = ["tests.standin_fixtures"]` in the top-level conftest.
+Enable with `pytest_plugins = ["standin.pytest_plugin"]` in the top-level conftest (this project's
+`tests/conftest.py` does). The `standin` package is installed with the project, so any test tree can.
 
     async def test_new_game(standin, run_bot):
         guild = standin.add_guild("Club")
@@ -23,7 +24,7 @@ Running the bot as a subprocess instead: start the stand-in in the test
 (`standin.url`, `standin.token`), launch the bot with its usual entry point and the
 environment from `bot_environment(standin)` (DISCORD_API_BASE, DISCORD_TOKEN), then
 `await standin.gateway.wait_identified()` before acting as users, and terminate the
-process at the end. `python -m bot.standin` runs a stand-in on its own for manual play.
+process at the end. `python -m standin` runs a stand-in on its own for manual play.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import discord
 import pytest
 
-from bot.discord_target import point_discord_at
-from bot.standin import StandIn
+from .discord_target import point_discord_at
+from .server import StandIn
 
 BOT_START_TIMEOUT = 10.0
 
