@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import discord
 import pytest
@@ -40,6 +41,8 @@ from .discord_target import point_discord_at
 from .server import StandIn
 
 BOT_START_TIMEOUT = 10.0
+# Lines tests hand to `standin_report`, printed in pytest's terminal summary (with or without -s).
+REPORT_LINES = pytest.StashKey[list[str]]()
 
 RunBot = Callable[..., Awaitable[discord.Client]]
 
@@ -104,3 +107,17 @@ async def run_bot(standin: StandIn) -> AsyncIterator[RunBot]:
     yield _run
     for client, task in reversed(running):
         await stop_bot(client, task)
+
+
+@pytest.fixture
+def standin_report(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """`standin_report(line)`: show a line in the "Discord stand-in" section of the run's summary."""
+    return request.config.stash.setdefault(REPORT_LINES, []).append
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    lines = config.stash.get(REPORT_LINES, [])
+    if lines:
+        terminalreporter.section("Discord stand-in")
+        for line in lines:
+            terminalreporter.write_line(line)
