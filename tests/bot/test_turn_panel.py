@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.standin import Player
+from standin import Player
 
 from .asyncplay import start_game, wait_until
 from .conftest import Table, custom_ids, started
