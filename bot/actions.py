@@ -18,7 +18,16 @@ from . import panel, turnpanel
 from .components import dest_view, game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
-from .replies import after_move, missing_permissions, png_file, post_turn, send_error, studio_reply, whose_turn
+from .replies import (
+    after_move,
+    missing_permissions,
+    png_file,
+    post_as_response,
+    post_turn,
+    send_error,
+    studio_reply,
+    whose_turn,
+)
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
 from .texts import COLOUR_NAMES, MARKS, colour_name, describe
@@ -60,7 +69,7 @@ async def play_move(
     if isinstance(outcome.move, Undo):
         note = t("turnpanel.undone", lang)
     else:
-        note = t("replies.you_did", lang, what=describe(outcome.move, outcome.game, lang))
+        note = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
     await turnpanel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
 
 
@@ -199,7 +208,17 @@ async def on_select(
     await send_error(interaction, Message("actions.unknown_choice", action=repr(action)))
 
 
-async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, record, game) -> None:
+async def announce_start(
+    bot: CubistBot,
+    channel: discord.abc.Messageable,
+    record,
+    game,
+    *,
+    interaction: discord.Interaction | None = None,
+    lead: str = "",
+) -> None:
+    """The one post that starts a game (``lead``: a line before it), as the answer to
+    ``interaction`` when there is one."""
     lang = await guild_language(bot, record.guild_id)
     seats = ", ".join(
         t(
@@ -213,14 +232,29 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
         for i, s in enumerate(record.seats)
     )
     text = t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang))
-    await post_table(bot, channel, record, game, lang, text)
+    await post_table(bot, channel, record, game, lang, "\n".join(p for p in (lead, text) if p), interaction)
 
 
-async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, game, lang: str, text: str) -> None:
+async def post_table(
+    bot: CubistBot,
+    channel: discord.abc.Messageable,
+    record,
+    game,
+    lang: str,
+    text: str,
+    interaction: discord.Interaction | None = None,
+) -> None:
     """A table post that starts a game: the picture and the game's buttons, then the first
-    player's DM (or a computer's move)."""
+    player's DM (or a computer's move).  It is ``interaction``'s answer when it can be (an
+    interaction response does not count against the bot's global rate limit)."""
+    if interaction is not None and not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)  # drawing the table may take a moment
     png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
-    message = await channel.send(text, file=png_file(png, "table.png"), view=game_buttons(record.id, lang))
+    files = [png_file(png, "table.png")]
+    view = game_buttons(record.id, lang)
+    message = await post_as_response(interaction, text, files, view) if interaction is not None else None
+    if message is None:
+        message = await channel.send(text, files=files, view=view)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 

@@ -177,11 +177,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         seated = t("commands.computers_seated", lang, names=t("common.list_sep", lang).join(bots)) if bots else ""
         if bots and len(record.seats) == players:  # a full table (solo play): no lobby to wait in
             record, game = await self.service.start(record.channel_id, interaction.user.id)
-            await interaction.response.send_message(
-                t("commands.opened_started", lang, name=_name(interaction.user), game=record.id, seated=seated) + dm
-            )
+            lead = t("commands.opened_started", lang, name=_name(interaction.user), game=record.id, seated=seated) + dm
             assert interaction.channel is not None
-            await announce_start(self.bot, interaction.channel, record, game)  # type: ignore[arg-type]
+            await announce_start(self.bot, interaction.channel, record, game, interaction=interaction, lead=lead)  # type: ignore[arg-type]
             return
         await interaction.response.send_message(
             t(
@@ -243,10 +241,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         # Checked and stored before answering, so a refusal can still be private.
         lang = await channel_language(self.bot, interaction)
         record, game = await self.service.start(interaction.channel_id or 0, interaction.user.id, fill=fill, lang=lang)
-        await interaction.response.send_message(t("commands.started", lang, game=record.id, count=len(record.seats)))
         channel = interaction.channel
         assert channel is not None
-        await announce_start(self.bot, channel, record, game)  # type: ignore[arg-type]
+        await announce_start(self.bot, channel, record, game, interaction=interaction)  # type: ignore[arg-type]
 
     @app_commands.command()
     async def cancel(self, interaction: discord.Interaction) -> None:

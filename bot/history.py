@@ -59,7 +59,7 @@ def entry_line(entry: TurnEntry, names: list[str], game: Game | None = None, loc
     who = f"{MARKS[entry.seat]} **{names[entry.seat]}**"
     if entry.table:
         return t("history.removed", locale, turn=entry.turn + 1, who=who)
-    summary = turn_summary(list(entry.moves), game, locale)
+    summary = turn_summary(list(entry.moves), None, locale, names)
     return t("history.turn", locale, turn=entry.turn + 1, who=who, summary=summary)
 
 
@@ -68,7 +68,7 @@ def recap_lines(game: Game, seat: int, names: list[str], locale: str = "en") -> 
     entries = since_last_turn(turns_of(game), seat)
     lines = [entry_line(e, names, game, locale) for e in entries if e.seat != seat or e.table]
     if not game.is_over and game.state.turn_moves and game.current_player != seat:
-        now = turn_summary(list(game.state.turn_moves), game, locale)
+        now = turn_summary(list(game.state.turn_moves), None, locale, names)
         current = game.current_player
         lines.append(t("history.now", locale, mark=MARKS[current], name=names[current], summary=now))
     return lines

@@ -314,7 +314,7 @@ class Reminders:
                     lang,
                     mark=MARKS[e.seat],
                     name=names[e.seat],
-                    what=t("reminders.left_game", lang) if e.table else turn_summary(list(e.moves), game, lang),
+                    what=t("reminders.left_game", lang) if e.table else turn_summary(list(e.moves), None, lang, names),
                 )
                 for e in since_last_turn(turns_of(game), seat)
                 if e.seat != seat or e.table

@@ -23,6 +23,7 @@ from .replay_gif import replay_gif
 from .service import MoveOutcome
 from .stats import score_chart
 from .store import GameRecord
+from .story import before_last_turn
 from .texts import MARKS, describe, scores_lines, tie_break_text, turn_summary
 
 if TYPE_CHECKING:
@@ -94,7 +95,8 @@ async def post_turn(
     lang = await guild_language(bot, record.guild_id)
     names = [s.display_name for s in record.seats]
     mover = names[outcome.seat]
-    summary = turn_summary(outcome.turn_moves, game, lang)
+    before = await asyncio.to_thread(before_last_turn, game)  # names the artists of the turn
+    summary = turn_summary(outcome.turn_moves, before, lang, names)
     lines = [headline or t("replies.headline", lang, mark=MARKS[outcome.seat], name=mover, summary=summary)]
     if outcome.finished:
         lines.append(t("replies.over", lang))
@@ -126,6 +128,30 @@ async def post_turn(
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
+
+
+async def post_as_response(
+    interaction: discord.Interaction, content: str, files: list[discord.File], view: discord.ui.View
+) -> discord.Message | None:
+    """Deliver a channel post as ``interaction``'s public answer: interaction responses do
+    not count against the bot's global rate limit, channel messages do.  Returns the posted
+    message, or None when the interaction cannot carry it (answered privately already,
+    expired): the caller then posts in the channel.  (The seam for a durable outbox: claim
+    the stored post before calling this, mark it done after, release it on None.)"""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(clip(content), files=files, view=view)
+            return await interaction.original_response()
+        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            original = await interaction.original_response()
+            if original.flags.ephemeral:
+                return None
+            return await interaction.edit_original_response(content=clip(content), attachments=files, view=view)
+    except discord.HTTPException as e:
+        log.warning("interaction %s could not carry the post: %s", interaction.id, e)
+        for f in files:
+            f.reset()
+    return None
 
 
 async def studio_reply(
@@ -178,7 +204,7 @@ async def after_move(
     if isinstance(outcome.move, Undo):
         what = t("replies.undone", lang)
     else:
-        what = t("replies.you_did", lang, what=describe(outcome.move, outcome.game, lang))
+        what = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
     groups = panel.groups(outcome.game)
     hint = t("replies.moves_possible", lang, count=len(outcome.game.legal_moves())) if groups else ""
     await panel_reply(interaction, outcome.record, outcome.game, what + hint, edit=edit)

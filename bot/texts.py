@@ -6,25 +6,13 @@ Every function takes the reader's language (``locale``, English by default; see
 from __future__ import annotations
 
 from engine import Game, parse_move
-from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE, cell_name
 from engine.moves import (
-    Abandon,
-    Complete,
     DieRef,
-    EndTurn,
     Move,
-    Place,
-    Release,
-    Remove,
-    Skip,
-    Switch,
-    ToArtist,
-    ToMuseum,
-    Undo,
-    UseArtist,
 )
 
-from .i18n import card_name, t
+from .i18n import t
+from .story import move_words, turn_words
 
 COLOUR_NAMES = ("orange", "sky blue", "green", "purple")  # matches render's palette order; stored with seats
 MARKS = ("●", "▲", "■", "◆")
@@ -46,48 +34,17 @@ def die_text(d: DieRef, locale: str = "en") -> str:
 
 
 def describe(move: Move | str, game: Game | None = None, locale: str = "en") -> str:
-    """A short phrase for a move, e.g. 'placed a 4 on w1 c3' (French: the participle,
-    'placé un 4 en w1 c3', which the sentences around it complete with 'a'/'avez')."""
+    """A short phrase for a move in plain words, e.g. 'placed a 4 in workroom 1' (French:
+    the participle, 'posé un 4 dans l'atelier 1', which the sentences around it complete
+    with 'a'/'avez').  ``game``, when given, is the position before the move (it names the
+    artists)."""
     m = parse_move(move) if isinstance(move, str) else move
-    if isinstance(m, Place):
-        cell = cell_name(m.cell, WORKROOM_SIZE)
-        return t("texts.move.place", locale, die=die_text(m.die, locale), room=m.room + 1, cell=cell)
-    if isinstance(m, ToMuseum):
-        return t("texts.move.museum", locale, die=die_text(m.die, locale), cell=cell_name(m.cell, MUSEUM_SIZE))
-    if isinstance(m, ToArtist):
-        values = ", ".join(die_text(d, locale) for d in m.dice)
-        return t("texts.move.artist", locale, dice=values, slot=m.slot + 1)
-    if isinstance(m, UseArtist):
-        return t("texts.move.use", locale, slot=m.slot + 1, move=m)
-    if isinstance(m, Complete):
-        if game is not None:
-            card = game.deck.installation(m.card)
-            name = card_name("installation", card, locale)
-            return t("texts.move.complete_named", locale, card=m.card, name=name, room=m.room + 1, points=card.points)
-        return t("texts.move.complete", locale, card=m.card, room=m.room + 1)
-    if isinstance(m, Abandon):
-        return t("texts.move.abandon", locale, room=m.room + 1)
-    if isinstance(m, Release):
-        return t("texts.move.release", locale)
-    if isinstance(m, Switch):
-        return t("texts.move.switch", locale, die=m.die)
-    if isinstance(m, EndTurn):
-        if m.keep:
-            keep = t("common.and", locale).join(map(str, m.keep))
-            return t("texts.move.end_keep", locale, keep=keep)
-        return t("texts.move.end", locale)
-    if isinstance(m, Undo):
-        return t("texts.move.undo", locale)
-    if isinstance(m, Skip):
-        return t("texts.move.skip", locale)
-    if isinstance(m, Remove):
-        return t("texts.move.remove", locale, seat=m.seat + 1)
-    return str(m)
+    return move_words(m, game, locale)
 
 
-def turn_summary(moves: list[str], game: Game | None = None, locale: str = "en") -> str:
-    parts = [describe(m, game, locale) for m in moves]
-    return t("common.summary_sep", locale).join(parts) if parts else t("texts.passed", locale)
+def turn_summary(moves: list[str], game: Game | None = None, locale: str = "en", names: list[str] | None = None) -> str:
+    """A turn in plain words; ``game``, when given, is the position at the turn's start."""
+    return turn_words(moves, game, locale, names)
 
 
 def scores_lines(game: Game, names: list[str], locale: str = "en") -> list[str]:
@@ -102,9 +59,9 @@ def scores_lines(game: Game, names: list[str], locale: str = "en") -> list[str]:
                 locale,
                 mark=MARKS[i],
                 name=names[i],
-                score=game.score(i),
-                installations=len(p.completed),
-                museum=game.museum_dice(i),
+                points=t("story.points", locale, count=game.score(i)),
+                installations=t("story.installations", locale, count=len(p.completed)),
+                museum=t("story.museum_dice", locale, count=game.museum_dice(i)),
                 left=t("texts.left_game", locale) if p.removed else "",
                 flag=" 🏆" if i in winners else "",
             )

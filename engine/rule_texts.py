@@ -135,7 +135,10 @@ ENGLISH: Mapping[str, str] = {
     "usage_skip": "skip",
     "usage_remove": "remove pN",
     "usage_use_seat": "use SLOT pN VALUE, e.g. use 2 p3 5",
-    "empty_move": "empty move: try 'place 4 w1 c3', 'end' or see NOTATION.md",
+    "empty_move": (
+        "empty move: pick one of the moves `/cubist move` suggests as you type,"
+        " or open your turn panel with `/cubist turn`"
+    ),
     "museum_card_die": "only dice on completed installation cards (i1.1 …) go to the museum",
     "artist_usage": "expected 'artist SLOT DIE DIE [DIE]', e.g. artist 3 5 5",
     "switch_card_die": "only bonus dice on completed cards (i2.1 …) can be switched",

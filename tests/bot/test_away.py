@@ -197,7 +197,7 @@ async def test_recap_history_and_mygames(ctable: Table, clock: FakeClock) -> Non
     await first.slash(t.channel, "cubist move", move=f"place {low} w1 c3")
     await first.slash(t.channel, "cubist end", keep="")
     r = await second.slash(t.channel, "cubist recap")
-    assert r.ephemeral and f"placed a {low} on w1 c3" in r.content and "It is your turn now" in r.content
+    assert r.ephemeral and f"placed a {low} in workroom 1" in r.content and "It is your turn now" in r.content
     r = await first.slash(t.channel, "cubist recap")
     assert r.ephemeral and "Nothing has happened" in r.content
     r = await second.slash(t.channel, "cubist mygames")

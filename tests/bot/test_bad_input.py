@@ -82,7 +82,7 @@ async def test_illegal_placement_gives_the_engine_reason(table: Table) -> None:
     current = seated[game.current_player]
     low, high = sorted(game.state.players[game.current_player].storeroom)
     first = await current.slash(table.channel, "cubist move", move=f"place {low} w1 c3")
-    assert first.ephemeral and f"You placed a {low} on w1 c3" in first.content
+    assert first.ephemeral and f"You placed a {low} in workroom 1" in first.content
     assert first.attachments[0].filename == "studio.png"  # the studio as it is now, with the panel
     assert any(i.startswith(f"cubist:{gid}:t:") for i in custom_ids(first.message))
     text = await refused(table, current, "cubist move", "f6 does not touch the structure", move=f"place {high} w1 f6")

@@ -24,7 +24,7 @@ async def test_a_game_on_a_french_server_is_posted_in_french(standin: StandIn, r
     await run_bot(bot)
     game_id = await play_demo_game(standin, bot, [bob], channel, seed=5, computers=1)
     posts = standin.channel_messages(channel)
-    begins = next(m for m in posts if m.content.startswith("La partie commence !"))
+    begins = next(m for m in posts if "La partie commence !" in m.content)
     assert "**Ordinateur 1 (glouton)**" in begins.content  # named in the table's language
     turn_posts = [m for m in posts if "c'est à vous de jouer" in m.content or "joue ensuite" in m.content]
     assert turn_posts and all(m.attachments for m in turn_posts)

@@ -106,7 +106,7 @@ async def test_the_next_player_hears_what_changed_and_played_turns_are_not_remin
     await current.slash(t.channel, "cubist end", keep="")
     dm = (await wait_dm(t.standin, other, "Your turn in Cubist"))[-1]
     assert "Since your last turn:" in dm.content
-    assert f"placed a {low} on w1 c3" in dm.content and current.name in dm.content
+    assert f"placed a {low} in workroom 1" in dm.content and current.name in dm.content
     for _ in range(3):
         clock.advance(12 * HOUR + 1)
         await poll(t)

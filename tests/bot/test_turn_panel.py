@@ -3,6 +3,7 @@ one message edited in place, Undo, and an End turn that says what it will do."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from .asyncplay import start_game, wait_until
 from .conftest import Table, custom_ids, started
 
 TYPICAL_TURN_TAPS = 6
+NOTATION = re.compile(r"\b(w[12]|[a-f][1-6]|i\d+\.\d+|x[1-6]|p[1-4])\b|#\d|NOTATION")
 
 
 def panel_select(message: Any, gid: int) -> tuple[str, list[dict[str, Any]]]:
@@ -104,6 +106,9 @@ async def test_a_typical_turn_from_the_dm_takes_six_taps(table: Table, locale: s
         counts.append(taps.count)
         posts = table.standin.channel_messages(table.channel)
         assert len(posts) == posts_before + 1
+        # The public post tells the turn in words (the server's language, English here).
+        told = posts[-1].content
+        assert " in workroom 1" in told and "ended the turn" in told and not NOTATION.search(told), told
         _record, after = await table.bot.service.game(gid)
         assert after.state.turn == game.state.turn + 1
         assert after.state.last_turn is not None and len(after.state.last_turn[1]) == 3
