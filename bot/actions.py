@@ -59,9 +59,7 @@ async def play_move(
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    if outcome.turn_ended and not edit and not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
-    if outcome.turn_ended:
+    if outcome.turn_ended:  # after_move answers with the table post (or defers privately)
         await after_move(bot, interaction, outcome, edit=edit)
         return
     # Inside the turn: the private panel with the studio as it is now (bot/turnpanel.py).

@@ -87,10 +87,17 @@ def whose_turn(record: GameRecord, game: Game, lang: str = "en") -> str:
 
 
 async def post_turn(
-    bot: CubistBot, channel: discord.abc.Messageable, outcome: MoveOutcome, *, headline: str | None = None
+    bot: CubistBot,
+    channel: discord.abc.Messageable,
+    outcome: MoveOutcome,
+    *,
+    headline: str | None = None,
+    interaction: discord.Interaction | None = None,
 ) -> discord.Message:
     """The channel post after every turn: table picture, what was done, who is next (with
-    the replay GIF at the end of the game).  Then the next player gets their DM."""
+    the replay GIF at the end of the game).  Then the next player gets their DM.  With
+    ``interaction`` (the one that ended the turn, in the game's channel) the post is its
+    public answer, which costs no request under Discord's global limit."""
     record, game = outcome.record, outcome.game
     lang = await guild_language(bot, record.guild_id)
     names = [s.display_name for s in record.seats]
@@ -124,10 +131,19 @@ async def post_turn(
             lines.append(t("stats.chart_attached", lang))
         except Exception:  # as for the GIF: the result matters more than the chart
             log.exception("score chart of game %s failed", record.id)
-    message = await channel.send(clip("\n".join(lines)), files=files, view=view)
+    content = clip("\n".join(lines))
+    message = await post_as_response(interaction, content, files, view) if interaction is not None else None
+    if message is None:
+        message = await channel.send(content, files=files, view=view)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
+
+
+def carries_post(interaction: discord.Interaction, record: GameRecord) -> bool:
+    """True when ``interaction`` may answer with the game's channel post: it happened in
+    the game's channel (a DM's answer would land in the DM)."""
+    return interaction.channel_id == record.channel_id
 
 
 async def post_as_response(
@@ -193,7 +209,10 @@ async def after_move(
         # Post first, so that the player's answer arrives after the table is in the channel.
         channel = interaction.channel
         assert channel is not None
-        await post_turn(bot, channel, outcome)  # type: ignore[arg-type]
+        carry = carries_post(interaction, outcome.record) and not edit
+        if carry and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)  # public: the table post will be the answer
+        await post_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
         note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(content=note, attachments=[], view=None)

@@ -31,7 +31,7 @@ from .items.turn import (
 )
 from .panel import Choice, TreeError, choice_tree, node_at
 from .panel.words import Describer, sensible_end
-from .replies import clip, png_file, post_turn, send_error
+from .replies import carries_post, clip, png_file, post_turn, send_error
 from .service import MoveOutcome, UserError
 from .store import CorruptGame, GameNotFound, GameRecord, Status
 
@@ -325,12 +325,17 @@ async def finish_turn(bot: CubistBot, interaction: discord.Interaction, outcome:
     its items."""
     record = outcome.record
     lang = user_language(interaction)
-    await _defer(interaction, edit)  # drawing the table takes a while
-    channel: Any
-    if interaction.channel_id == record.channel_id and interaction.channel is not None:
-        channel = interaction.channel
-    else:
-        channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-    await post_turn(bot, channel, outcome)
     key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
-    await interaction.edit_original_response(content=t(key, lang, channel=record.channel_id), view=None)
+    note = t(key, lang, channel=record.channel_id)
+    if carries_post(interaction, record) and interaction.channel is not None:
+        # A panel in the game's channel: the table post is this interaction's public answer
+        # (no request under the global limit); the panel gets a private word after it.
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        await post_turn(bot, interaction.channel, outcome, interaction=interaction)  # type: ignore[arg-type]
+        await interaction.followup.send(note, ephemeral=True)
+        return
+    await _defer(interaction, edit)  # drawing the table takes a while
+    channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    await post_turn(bot, channel, outcome)
+    await interaction.edit_original_response(content=note, view=None)
