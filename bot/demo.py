@@ -1,8 +1,10 @@
 """The offline demo: a whole game through the real bot on the local Discord stand-in.
 
-Simple players (the engine's greedy player deciding, the stand-in's driver typing the
-slash commands and clicking like a user) play from ``/cubist new`` to the final scores.
-Every picture the bot posts in the channel and a transcript go to the output folder.
+Simple players (the engine's greedy player deciding, the stand-in's driver clicking like a
+user) play from ``/cubist new`` to the final scores through the turn panel of their
+turn-start DM: each move is found among the panel's choices by its words' place in the
+tree and picked, End turn is confirmed.  Every picture the bot posts in the channel and a
+transcript (the posts in the order they appeared) go to the output folder.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import time
 from pathlib import Path
+from typing import Any
 
 from engine.moves import EndTurn
 from engine.players import GreedyPlayer
@@ -18,6 +21,7 @@ from standin import Player, StandIn
 from standin.discord_target import point_discord_at
 
 from .client import CubistBot
+from .panel import choice_tree, leaves
 
 NAMES = ("Ada", "Bruno", "Chloé", "Dmitri")
 
@@ -39,11 +43,67 @@ async def start_bot(server: StandIn, bot: CubistBot) -> asyncio.Task[None]:
     return task
 
 
+def _select(message: Any, prefix: str) -> str | None:
+    for row in message.components:
+        for c in row.get("components", []):
+            if c.get("custom_id", "").startswith(prefix):
+                return c["custom_id"]
+    return None
+
+
+async def _panel_dm(server: StandIn, user: Player, game_id: int, version: int) -> Any:
+    """The user's turn-start DM once it carries the panel for this version of the game."""
+    prefix = f"cubist:{game_id}:t:{version}:"
+
+    def found() -> Any:
+        return next((m for m in reversed(server.dms(user)) if _select(m, prefix)), None)
+
+    await wait_until(lambda: found() is not None)
+    return found()
+
+
+async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game_id: int, move: str) -> int:
+    """Pick ``move`` in the user's DM panel as a player would; returns the taps it took."""
+    record, game = await bot.service.game(game_id)
+    names = [s.display_name for s in record.seats]
+    tree = choice_tree(game, "en", names)
+    path = next(p for p, leaf in leaves(tree) if leaf.move == move)
+    message = await _panel_dm(server, user, game_id, record.version)
+    taps = 0
+    for index in path:
+        select = _select(message, f"cubist:{game_id}:t:")
+        assert select is not None, message.components
+        r = await user.select(message, select, [str(index)])
+        taps += 1
+        if r.failed:
+            raise RuntimeError(f"the panel refused {move}: {r.violations}")
+        message = r.message
+    if move.startswith("end"):
+        confirm = _select(message, f"cubist:{game_id}:endok:")
+        assert confirm is not None, message.content
+        r = await user.click(message, confirm)
+        taps += 1
+        if r.failed:
+            raise RuntimeError(f"the panel refused {move}: {r.violations}")
+    elif "Done:" not in message.content:
+        raise RuntimeError(f"the bot refused {move}: {message.content}")
+    return taps
+
+
 async def play_demo_game(
-    server: StandIn, bot: CubistBot, users: list[Player], channel, seed: int, *, computers: int = 0
+    server: StandIn,
+    bot: CubistBot,
+    users: list[Player],
+    channel,
+    seed: int,
+    *,
+    computers: int = 0,
+    panel: bool = False,
+    progress: bool = False,
 ) -> int:
     """Drive a whole game (with ``computers`` computer players besides ``users``); returns
-    the game id."""
+    the game id.  ``panel``: the players click through their DM panel instead of typing
+    ``/cubist move``; ``progress``: print a line per turn."""
     options: dict[str, object] = {"players": len(users) + computers}
     if computers:
         options.update(computers=computers, level="greedy")
@@ -59,6 +119,7 @@ async def play_demo_game(
     assert record is not None
     by_id = {u.id: u for u in users}
     deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats if s.user_id is not None}
+    taps_this_turn = 0
     while True:
         record, game = await bot.service.game(record.id)
         if game.is_over:
@@ -71,6 +132,14 @@ async def play_demo_game(
         move = deciders[user_id].choose(game)
         user = by_id[user_id]
         posted = len(server.channel_messages(channel))
+        if panel:
+            taps = await play_through_panel(server, bot, user, record.id, str(move))
+            taps_this_turn = taps + (taps_this_turn if game.state.turn_moves else 0)
+            if isinstance(move, EndTurn):
+                await wait_until(lambda n=posted: len(server.channel_messages(channel)) > n)
+                if progress:
+                    print(f"  turn {game.state.turn + 1}: {user.name} played {taps_this_turn} taps")
+            continue
         if isinstance(move, EndTurn):
             result = await user.slash(channel, "cubist end", keep=" ".join(map(str, move.keep)))
         else:
@@ -95,10 +164,13 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
     bot = CubistBot(db, guild_ready_timeout=0.05, seed=seed, computer_pause=0.2)
     task = await start_bot(server, bot)
     try:
-        game_id = await play_demo_game(server, bot, users, channel, seed, computers=computers)
+        print(f"Playing a {players}-player game ({computers} computer) through the turn panel…")
+        game_id = await play_demo_game(
+            server, bot, users, channel, seed, computers=computers, panel=True, progress=True
+        )
         lines = [f"# Cubist demo: game {game_id}, {players} players ({computers} computer)\n"]
         n = 0
-        for msg in server.channel_messages(channel):
+        for msg in sorted(server.channel_messages(channel), key=lambda m: m.id):  # in the order they appeared
             lines.append(f"**{msg.author.name}**: {msg.content}\n")
             for a in msg.attachments:
                 n += 1
@@ -106,7 +178,7 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
                 (out / name).write_bytes(a.data)
                 lines.append(f"![{name}]({name})\n")
         (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
-        print(f"Game {game_id} finished; {n} pictures and transcript.md written to {out}/")
+        print(f"Game {game_id} finished; {n} pictures and {out / 'transcript.md'} written to {out}/")
     finally:
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):

@@ -38,3 +38,16 @@ async def test_a_whole_game_from_new_to_final_scores(table: Table, players: int)
         results = conn.execute("SELECT seat, score, winner FROM results WHERE game_id = ?", (game_id,)).fetchall()
     assert sorted((s, sc) for s, sc, _w in results) == [(i, game.score(i)) for i in range(players)]
     assert {s for s, _sc, w in results if w} == set(game.winners())
+
+
+async def test_a_whole_game_through_the_dm_panel(table: Table) -> None:
+    users = table.users[:2]
+    game_id = await play_demo_game(table.standin, table.bot, users, table.channel, seed=11, panel=True)
+    record, game = await table.bot.service.game(game_id)
+    assert game.is_over and record.status == Status.FINISHED
+    posts = sorted(table.standin.channel_messages(table.channel), key=lambda m: m.id)
+    tables = [m for m in posts if m.attachments]
+    # One start post, first; then one post per turn, in order, without move notation.
+    assert "The game begins" in tables[0].content and not any("The game begins" in m.content for m in tables[1:])
+    assert len(tables) == game.state.turn + 2
+    assert not any(" w1 " in m.content or " w2 " in m.content for m in tables)
