@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from .client import CubistBot
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 DEFER_AFTER_S = 1.0  # a move not answered by then is deferred (Discord wants a first answer within 3 s)
 
 
@@ -78,6 +80,24 @@ async def reply(
     if view is None:
         kwargs.pop("view")
     await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+def _left(interaction: discord.Interaction) -> float:
+    """Seconds left before a slow answer should be deferred (counted from the interaction's
+    creation, so a busy event loop defers sooner)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return max(0.0, DEFER_AFTER_S - age)
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, edit: bool) -> T:
+    """Await ``work``, deferring the answer first if it is not done in time (Discord wants
+    a first answer within 3 s; a quick one is answered in one request)."""
+    task = asyncio.ensure_future(work)
+    if not interaction.response.is_done():
+        done, _pending = await asyncio.wait({task}, timeout=_left(interaction))
+        if not done:
+            await _defer(interaction, edit)
+    return await task
 
 
 # --- loading -----------------------------------------------------------------------------
@@ -153,7 +173,8 @@ async def show(
     lang = user_language(interaction)
     png = None
     if picture:
-        png = await bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang)
+        drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang)
+        png = await in_time(interaction, drawing, edit=in_place(interaction))
     content = "\n".join(p for p in (note, _status(record, game, lang)) if p)
     if seat != game.current_player:
         who = record.seats[game.current_player].display_name
@@ -292,12 +313,8 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, tex
     bot = loaded[0]
     lang = user_language(interaction)
     edit = in_place(interaction)
-    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, text))
-    done, _pending = await asyncio.wait({playing}, timeout=DEFER_AFTER_S)
-    if not done:
-        await _defer(interaction, edit)
     try:
-        outcome = await playing
+        outcome = await in_time(interaction, bot.service.play_in(game_id, interaction.user.id, text), edit=edit)
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
