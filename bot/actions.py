@@ -55,7 +55,11 @@ async def play_move(
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
     try:
-        return await bot.service.game(game_id)
+        return await bot.service.game_for_interaction(
+            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+    except UserError as e:  # a forged or stale button: another channel's game, an impossible id
+        await send_error(interaction, e.args[0])
     except GameNotFound:
         await send_error(interaction, Message("actions.gone"))
     except CorruptGame as e:

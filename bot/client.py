@@ -18,7 +18,7 @@ from .computer import Computers
 from .i18n.translator import CubistTranslator
 from .pictures import Pictures
 from .reminders import Reminders
-from .service import GameService
+from .service import GameService, Limits
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ class CubistBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         reminder_poll_seconds: float | None = 30.0,
         computer_pause: float = 1.0,
+        limits: Limits | None = None,
         **kwargs: object,
     ) -> None:
         intents = discord.Intents.default()
@@ -47,6 +48,7 @@ class CubistBot(commands.Bot):
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
         self.clock = clock
+        self.limits = limits or Limits()  # open games per member, cooldown between lobbies
         self.seed = seed  # fixes seating and dice for tests and the demo; None: system randomness
         self.pictures = Pictures(render_workers)
         self.store: Store
@@ -59,7 +61,7 @@ class CubistBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
         seeds = random.Random(self.seed) if self.seed is not None else None
-        self.service = GameService(self.store, clock=self.clock, seed_source=seeds)
+        self.service = GameService(self.store, clock=self.clock, seed_source=seeds, limits=self.limits)
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)

@@ -562,7 +562,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """A player's finished games on this server: wins, scores, best installation, rating."""
         who = player or interaction.user
-        stats = await self.service.store.player_stats(interaction.guild_id, who.id)
+        stats = await self.service.player_stats(interaction.guild_id, interaction.user.id, who.id)
         if stats is None:
             mine = user_language(interaction)
             raise UserError(no_stats_text(_name(who), yourself=who.id == interaction.user.id, locale=mine))
@@ -574,7 +574,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.command()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """This server's Cubist ratings, computer players included."""
-        entries = await self.service.store.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
+        entries = await self.service.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
         if not entries:
             raise UserError(leaderboard_text(entries, START, user_language(interaction)))
         lang = await channel_language(self.bot, interaction)

@@ -915,6 +915,12 @@ class Store:
         r = await self._read(lambda conn: _one(conn, sql, (game_id,)))
         return None if r is None else (int(r["message_id"]), int(r["version"]))
 
+    async def last_lobby_opened(self, channel_id: int) -> float | None:
+        """When the newest game of this channel was opened (None: never)."""
+        sql = "SELECT max(created_at) AS at FROM games WHERE channel_id = ?"
+        row = await self._read(lambda conn: _one(conn, sql, (channel_id,)))
+        return None if row is None or row["at"] is None else float(row["at"])
+
     async def open_games_of(self, user_id: int) -> list[GameRecord]:
         """Open games (lobby or in play) in which this user has a seat, oldest first."""
         sql = (
