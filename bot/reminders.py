@@ -221,7 +221,9 @@ class Reminders:
         else:
             lang = await recipient_language(self.store, due.user_id)
         left = (
-            t("reminders.clock_left", lang, at=int(clock.expires_at)) if clock and clock.turn == game.state.turn else ""
+            t("reminders.clock_left", lang, at=int(clock.expires_at))
+            if clock and clock.turn == game.state.turn
+            else ""
         )
         text = t(
             "reminders.reminder",

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-
 def user_language(interaction: discord.Interaction) -> str:
     """For ephemeral answers: the language of the user's own Discord client."""
     return language(interaction.locale)

@@ -78,7 +78,9 @@ def _decode_text(b: bytes) -> str:
     return b.decode("utf-8", "replace")
 
 
-async def connect(path: str | Path, *, synchronous: str = "NORMAL", read_only: bool = False) -> aiosqlite.Connection:
+async def connect(
+    path: str | Path, *, synchronous: str = "NORMAL", read_only: bool = False
+) -> aiosqlite.Connection:
     """An aiosqlite connection in autocommit mode (the store issues BEGIN/COMMIT itself),
     WAL journal, foreign keys on, rows as sqlite3.Row."""
     synchronous = synchronous.upper()
@@ -113,7 +115,9 @@ async def connect(path: str | Path, *, synchronous: str = "NORMAL", read_only: b
 
 async def schema_version(db: aiosqlite.Connection) -> int:
     """The highest migration applied to this database (0 for an empty database)."""
-    async with db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") as cur:
+    async with db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ) as cur:
         if await cur.fetchone() is None:
             return 0
     async with db.execute("SELECT coalesce(max(version), 0) FROM schema_migrations") as cur:
