@@ -16,7 +16,16 @@ from . import panel
 from .components import dest_view, game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
-from .replies import after_move, missing_permissions, png_file, post_turn, send_error, studio_reply, whose_turn
+from .replies import (
+    after_move,
+    missing_permissions,
+    next_player_ping,
+    png_file,
+    post_turn,
+    send_error,
+    studio_reply,
+    whose_turn,
+)
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
 from .texts import COLOUR_NAMES, MARKS, colour_name
@@ -230,7 +239,12 @@ async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, g
     """A table post that starts a game: the picture and the game's buttons, then the first
     player's DM (or a computer's move)."""
     png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
-    message = await channel.send(text, file=png_file(png, "table.png"), view=game_buttons(record.id, lang))
+    message = await channel.send(
+        text,
+        file=png_file(png, "table.png"),
+        view=game_buttons(record.id, lang),
+        allowed_mentions=next_player_ping(record, game),
+    )
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 

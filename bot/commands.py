@@ -28,7 +28,7 @@ from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError
 from .stats import LEADERBOARD_SIZE, leaderboard_text, no_stats_text, stats_text
-from .store import Status
+from .store import CannotWrite, Status
 from .texts import MARKS, RULES_TOPICS, rules_text, scores_lines
 
 if TYPE_CHECKING:
@@ -122,6 +122,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
             await send_error(interaction, original.args[0] if original.args else str(original))
+            return
+        if isinstance(original, CannotWrite):  # disk full, read-only: not "try again" forever
+            await send_error(interaction, Message("trust.cannot_save"))
             return
         log.exception("command failed", exc_info=original)
         await send_error(interaction, Message("commands.error"))

@@ -28,7 +28,7 @@ from engine import Game
 from .history import since_last_turn, turns_of
 from .i18n import t
 from .i18n.choose import guild_language, recipient_language
-from .replies import clip, png_file
+from .replies import clip, pings, png_file
 from .store import DueReminder, GameRecord, ReminderPrefs, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary
@@ -236,7 +236,7 @@ class Reminders:
             left=left,
         )
         if due.dm_reachable is False:
-            await self._to_channel(record, t("reminders.mention", lang, user=due.user_id, text=text))
+            await self._to_channel(record, t("reminders.mention", lang, user=due.user_id, text=text), ping=due.user_id)
             return
         await self.dm(record, game, due.user_id or 0, text, view=reminder_view(record.id, lang))
 
@@ -260,7 +260,7 @@ class Reminders:
             hours=hours,
             when=when,
         )
-        await self._to_channel(record, text)
+        await self._to_channel(record, text, ping=due.user_id)
 
     # --- the turn-start DM -------------------------------------------------------------------
 
@@ -357,7 +357,9 @@ class Reminders:
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
             await self.store.set_dm_reachable(user_id, False)
             lang = await self.channel_language(record)
-            await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id))
+            await self._to_channel(
+                record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id
+            )
             return False
         except discord.HTTPException as e:
             if isinstance(e, discord.NotFound) or e.code == INVALID_RECIPIENT:
@@ -416,13 +418,16 @@ class Reminders:
         """The language of posts in the game's channel (the server's; see bot.i18n.choose)."""
         return await guild_language(self.bot, record.guild_id)
 
-    async def _to_channel(self, record: GameRecord, text: str, view: discord.ui.View | None = None) -> None:
+    async def _to_channel(
+        self, record: GameRecord, text: str, view: discord.ui.View | None = None, *, ping: int | None = None
+    ) -> None:
+        """A post in the game's channel that pings ``ping`` (a player) and nobody else."""
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         try:
             if view is not None:
-                await channel.send(clip(text), view=view)
+                await channel.send(clip(text), view=view, allowed_mentions=pings(ping))
             else:
-                await channel.send(clip(text))
+                await channel.send(clip(text), allowed_mentions=pings(ping))
         except discord.HTTPException as e:
             log.warning("cannot post in channel %s of game %s: %s", record.channel_id, record.id, e)
 
@@ -454,6 +459,7 @@ class Reminders:
             record,
             vote_text(record, game, self.bot.service.table_settings(record), locale=lang),
             vote_view(record, game, locale=lang),
+            ping=record.seats[game.current_player].user_id,
         )
         return 1
 

@@ -9,10 +9,11 @@ store in one transaction.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,7 +24,7 @@ from engine.players import LEVELS
 
 from .i18n import Message, has, t
 from .i18n.rules import error_message
-from .store import ChannelBusy, GameRecord, GameStateError, SeatError, SeatRecord, StaleGame, Status, Store
+from .store import CannotWrite, ChannelBusy, GameRecord, GameStateError, SeatError, SeatRecord, StaleGame, Status, Store
 from .texts import COLOUR_NAMES
 
 MAX_TEXT_CHOICES = 25
@@ -103,18 +104,32 @@ class GameService:
         self._seeds = seed_source or random.SystemRandom()
         self.limits = limits or Limits()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._lock_users: dict[int, int] = {}  # game id -> tasks holding or waiting for its lock
 
     def forget(self, game_id: int) -> None:
         """Frees what this process keeps for a game that ended or was cancelled."""
-        lock = self._locks.get(game_id)
-        if lock is not None and not lock.locked():
-            del self._locks[game_id]
+        if not self._lock_users.get(game_id):
+            self._locks.pop(game_id, None)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, game_id: int) -> AsyncIterator[None]:
+        """Holds the game's lock; the lock exists only while somebody holds or waits for it,
+        so a thousand games played or cancelled leave no lock behind."""
+        self._lock_users[game_id] = self._lock_users.get(game_id, 0) + 1
+        try:
+            async with self._lock(game_id):
+                yield
+        finally:
+            self._lock_users[game_id] -= 1
+            if not self._lock_users[game_id]:
+                del self._lock_users[game_id]
+                self._locks.pop(game_id, None)
 
     # --- finding games ---------------------------------------------------------------------
 
@@ -336,7 +351,7 @@ class GameService:
         game = (await self.store.load_game(record.id))[1] if record.status == Status.ACTIVE else None
         if not self.may_run_table(record, game, user_id, can_manage):
             raise UserError(Message("service.cancel_denied"))
-        async with self._lock(record.id):  # not in the middle of a move being stored
+        async with self._locked(record.id):  # not in the middle of a move being stored
             try:
                 cancelled = await self.store.cancel(record.id)
             except GameStateError:
@@ -401,7 +416,7 @@ class GameService:
         self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str = "en"
     ) -> GameRecord:
         """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             record, _game = await self._load_in_play(game_id, turn)
             old = record.seats[seat]
             if old.is_computer:
@@ -432,7 +447,7 @@ class GameService:
             move = parse_move(text)
         except MoveSyntaxError as e:
             raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
                 raise UserError(self._not_in_play(record, game))
@@ -484,6 +499,8 @@ class GameService:
             )
         except StaleGame:
             raise UserError(Message(stale)) from None
+        except CannotWrite:
+            raise UserError(Message("trust.cannot_save")) from None
         except GameStateError:  # cancelled (or finished) by another process meanwhile
             record, game = await self.store.load_game(record.id)
             raise UserError(self._not_in_play(record, game)) from None
@@ -507,7 +524,7 @@ class GameService:
         move = parse_move(text)
         if not isinstance(move, Skip | Remove):
             raise UserError(Message("service.not_table_move", text=text))
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             try:
                 record, game = await self._load_in_play(game_id, turn)
             except UserError as e:

@@ -346,6 +346,7 @@ class RestApi:
         )
         message.attachments = self._attachments(payload, uploads, channel, [])
         message.mentions = self._mentions(message.content)
+        message.allowed_mentions = payload.get("allowed_mentions")
         if record is not None:
             message.webhook_id = server.application_id
             message.application_id = server.application_id

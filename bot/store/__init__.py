@@ -61,6 +61,7 @@ synchronous="FULL")`` makes every commit power-cut proof where the disk is quiet
 """
 
 from .errors import (
+    CannotWrite,
     ChannelBusy,
     CorruptGame,
     GameNotFound,
@@ -75,6 +76,7 @@ from .games import Store, backup_database
 from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
 
 __all__ = [
+    "CannotWrite",
     "ChannelBusy",
     "CorruptGame",
     "DueReminder",

@@ -29,8 +29,10 @@ from engine import Game, GameOptions, dump_game
 
 from . import db as dbmod
 from . import locales as locales_db
+from . import meta as meta_db
 from . import stats as stats_db
 from .errors import (
+    CannotWrite,
     ChannelBusy,
     CorruptGame,
     GameNotFound,
@@ -39,6 +41,7 @@ from .errors import (
     SeatError,
     StaleGame,
     StoreError,
+    cannot_write,
 )
 from .records import (
     OPEN_STATUSES,
@@ -326,7 +329,13 @@ class Store:
         await self.close()
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await _on_thread(self._writer, lambda conn: _write_tx(conn, fn))
+        try:
+            return await _on_thread(self._writer, lambda conn: _write_tx(conn, fn))
+        except sqlite3.Error as e:
+            if cannot_write(e):  # disk full, file-size limit, read-only: say so, not "try again"
+                log.error("cannot write %s: %s", self.path, e)
+                raise CannotWrite(str(self.path), str(e)) from e
+            raise
 
     async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         return await _on_thread(self._reader, lambda conn: _read_tx(conn, fn))
@@ -610,7 +619,10 @@ class Store:
             return game, (_record(conn, game_id) if with_record else None)
 
         game, record = await self._write(tx)
-        self._remember(game_id, expected_version + 1, game.clone())
+        if game.is_over:
+            self._cache.pop(game_id, None)  # finished: nobody moves in it any more
+        else:
+            self._remember(game_id, expected_version + 1, game.clone())
         return game, record
 
     # --- loading ------------------------------------------------------------------------------
@@ -634,7 +646,7 @@ class Store:
             return _record(conn, game_id, row), self._game_at(conn, row, cached), hit
 
         record, game, hit = await self._read(tx)
-        if not hit:
+        if not hit and record.status == Status.ACTIVE:  # only games in play are worth caching
             self._remember(game_id, record.version, game.clone())
         return record, game
 
@@ -735,7 +747,9 @@ class Store:
             conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
             return _record(conn, game_id)
 
-        return await self._write(tx)
+        record = await self._write(tx)
+        self._cache.pop(game_id, None)  # a cancelled game is not played any more
+        return record
 
     # --- reminders and preferences ----------------------------------------------------------------
 
@@ -1053,6 +1067,23 @@ class Store:
         if user_id not in self._user_locales:
             self._user_locales[user_id] = await self._read(lambda conn: locales_db.user_locale(conn, user_id))
         return self._user_locales[user_id]
+
+    # --- the bot's own facts and people's DM status (migration 0007) -----------------------------
+
+    async def meta(self, key: str) -> str | None:
+        return await self._read(lambda conn: meta_db.get(conn, key))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        now = self._clock()
+        await self._write(lambda conn: meta_db.put(conn, key, value, now))
+
+    async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
+        """(reachable, when last tried) of a person's DMs, across all games; None: never tried."""
+        return await self._read(lambda conn: meta_db.dm_status(conn, user_id))
+
+    async def set_dm_status(self, user_id: int, reachable: bool) -> None:
+        now = self._clock()
+        await self._write(lambda conn: meta_db.set_dm_status(conn, user_id, reachable, now))
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """A server's language for channel posts (None: follow the server's own locale)."""
