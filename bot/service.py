@@ -24,7 +24,18 @@ from engine.players import LEVELS
 
 from .i18n import Message, has, t
 from .i18n.rules import error_message
-from .store import CannotWrite, ChannelBusy, GameRecord, GameStateError, SeatError, SeatRecord, StaleGame, Status, Store
+from .store import (
+    CannotWrite,
+    ChannelBusy,
+    GameRecord,
+    GameStateError,
+    SeatError,
+    SeatRecord,
+    StaleGame,
+    Status,
+    Store,
+    TableFull,
+)
 from .texts import COLOUR_NAMES
 
 MAX_TEXT_CHOICES = 25
@@ -280,12 +291,10 @@ class GameService:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
         record = await self.store.get_game(game_id)
         for _ in range(count):
-            taken = {s.colour for s in record.seats}
-            colour = next(c for c in COLOUR_NAMES if c not in taken)
             number = sum(s.is_computer for s in record.seats) + 1
             await self.store.join_seat(
-                game_id, None, computer_name(level, number, lang), colour=colour, is_computer=True,
-                ai_level=LEVELS.index(level),
+                game_id, None, computer_name(level, number, lang), colours=COLOUR_NAMES, is_computer=True,
+                ai_level=LEVELS.index(level), max_seats=self.table_settings(record).max_players,
             )  # fmt: skip
             record = await self.store.get_game(game_id)
         return record
@@ -299,11 +308,17 @@ class GameService:
         settings = self.table_settings(record)
         if len(record.seats) >= settings.max_players:
             raise UserError(Message("service.full", max=settings.max_players))
-        taken = {s.colour for s in record.seats}
-        colour = next(c for c in COLOUR_NAMES if c not in taken)
-        try:
-            await self.store.join_seat(record.id, user_id, name, colour=colour)
+        try:  # the seat, its colour and the table's size are checked in one transaction
+            await self.store.join_seat(record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players)
+        except TableFull:  # the last seat went to someone quicker
+            raise UserError(Message("service.full", max=settings.max_players)) from None
+        except GameStateError:  # started or cancelled meanwhile
+            now = await self.store.get_game(record.id)
+            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
+            raise UserError(Message(key, game=record.id)) from None
         except SeatError as e:
+            if record.seat_of(user_id) is None and (await self.store.get_game(record.id)).seat_of(user_id):
+                raise UserError(Message("service.already_joined")) from None  # a double click
             raise UserError(Message("service.cannot_join", reason=str(e))) from None
         return await self.store.get_game(record.id)
 
@@ -335,16 +350,25 @@ class GameService:
             free = self.table_settings(record).max_players - len(record.seats)
             if free > 0:
                 record = await self.add_computers(record.id, free, fill, lang)
-        if len(record.seats) < 2:
-            raise UserError(Message("service.two_players"))
-        order = [s.seat for s in record.seats]
-        self._seeds.shuffle(order)
-        seed = self._seeds.randrange(1, 2**63)
         settings = self.table_settings(record)
-        # The first player's turn-start DM is due at once; the turn clock starts now.
-        return await self.store.start_game(
-            record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
-        )
+        for _attempt in range(3):
+            if len(record.seats) < 2:
+                raise UserError(Message("service.two_players"))
+            order = [s.seat for s in record.seats]
+            self._seeds.shuffle(order)
+            seed = self._seeds.randrange(1, 2**63)
+            try:
+                # The first player's turn-start DM is due at once; the turn clock starts now.
+                return await self.store.start_game(
+                    record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
+                )
+            except GameStateError:  # started (a double click) or cancelled meanwhile
+                now = await self.store.get_game(record.id)
+                key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+                raise UserError(Message(key, game=record.id)) from None
+            except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
+                record = await self.store.get_game(record.id)
+        raise UserError(Message("service.stale"))
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
@@ -387,9 +411,7 @@ class GameService:
             if s.is_computer:  # the same computer players come back
                 record = await self.add_computers(record.id, 1, level_of(s.ai_level), lang)
             elif s.user_id is not None and s.user_id != user_id:
-                taken = {x.colour for x in record.seats}
-                colour = next(c for c in COLOUR_NAMES if c not in taken)
-                await self.store.join_seat(record.id, s.user_id, s.display_name, colour=colour)
+                await self.store.join_seat(record.id, s.user_id, s.display_name, colours=COLOUR_NAMES)
                 record = await self.store.get_game(record.id)
         return await self.start(old.channel_id, user_id)
 

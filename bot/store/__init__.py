@@ -71,6 +71,7 @@ from .errors import (
     SeatError,
     StaleGame,
     StoreError,
+    TableFull,
 )
 from .games import Store, backup_database
 from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
@@ -94,6 +95,7 @@ __all__ = [
     "Status",
     "Store",
     "StoreError",
+    "TableFull",
     "TurnClock",
     "backup_database",
 ]

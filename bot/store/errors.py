@@ -75,6 +75,10 @@ class MigrationError(StoreError):
     """A migration failed; the database was left at its previous schema version."""
 
 
+class TableFull(SeatError):
+    """Every seat of the lobby is taken."""
+
+
 class CannotWrite(StoreError):
     """The database cannot be written now (disk full, a file-size limit, a read-only or
     immutable file, an I/O error): nothing was written; retrying will not help until an

@@ -41,6 +41,7 @@ from .errors import (
     SeatError,
     StaleGame,
     StoreError,
+    TableFull,
     cannot_write,
 )
 from .records import (
@@ -408,8 +409,13 @@ class Store:
         is_computer: bool = False,
         ai_level: int | None = None,
         prefs: ReminderPrefs | None = None,
+        colours: Sequence[str] = (),
+        max_seats: int = 4,
     ) -> SeatRecord:
-        """Takes the lowest free seat of a lobby.  Computer players have no user id."""
+        """Takes the lowest free seat of a lobby.  Computer players have no user id.
+        ``colours``: the first of these not taken yet is the seat's colour, chosen in the same
+        transaction as the seat (two people joining at once never get the same colour).
+        ``max_seats``: the table's size; raises SeatError ("full") past it."""
         if is_computer != (user_id is None):
             raise SeatError("a computer player has no user id, and a human needs one")
         prefs = prefs or ReminderPrefs()
@@ -422,15 +428,19 @@ class Store:
             seats = _seat_rows(conn, game_id)
             if user_id is not None and any(s["user_id"] == user_id for s in seats):
                 raise SeatError(f"user {user_id} already has a seat in game {game_id}")
-            if colour is not None and any(s["colour"] == colour for s in seats):
-                raise SeatError(f"colour {colour} is already taken in game {game_id}")
+            chosen = colour
+            if chosen is None and colours:
+                taken = {s["colour"] for s in seats}
+                chosen = next((c for c in colours if c not in taken), None)
+            if chosen is not None and any(s["colour"] == chosen for s in seats):
+                raise SeatError(f"colour {chosen} is already taken in game {game_id}")
             free = [i for i in range(4) if i not in {s["seat"] for s in seats}]
-            if not free:
-                raise SeatError(f"game {game_id} is full")
+            if not free or len(seats) >= max_seats:
+                raise TableFull(f"game {game_id} is full")
             conn.execute(
                 _INSERT_SEAT,
                 (
-                    game_id, free[0], user_id, display_name, colour, int(is_computer), ai_level, None,
+                    game_id, free[0], user_id, display_name, chosen, int(is_computer), ai_level, None,
                     int(prefs.enabled), prefs.interval, prefs.quiet_start, prefs.quiet_end,
                     prefs.time_zone, prefs.snoozed_until, now,
                 ),

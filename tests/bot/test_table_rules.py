@@ -167,3 +167,59 @@ async def test_dm_games_are_solo_and_dm_stats_show_only_your_own(ctable: Table) 
     r = await ada.slash(dm, "cubist stats")  # no finished game yet: the usual answer, about ada
     assert r.ephemeral and "bruno" not in r.content.lower()
     await asyncio.sleep(0)
+
+
+GENERIC = "Something went wrong"
+
+
+async def test_two_members_joining_at_once_both_sit_with_different_colours(ctable: Table) -> None:
+    """Item 8: joins at once are both seated while seats are free, colours chosen with the
+    seat; the one who misses the last seat reads that the table is full."""
+    t = ctable
+    await t.users[0].slash(t.channel, "cubist new", players=3)
+    answers = await asyncio.gather(*(u.slash(t.channel, "cubist join") for u in t.users[1:4]))
+    texts = [a.content for a in answers]
+    assert not any(GENERIC in x for x in texts), texts
+    joined = [a for a in answers if not a.ephemeral]
+    full = [a for a in answers if a.ephemeral]
+    assert len(joined) == 2 and len(full) == 1 and "The table is full (3 players)" in full[0].content, texts
+    rows = _db(t, "SELECT colour FROM seats")
+    assert len(rows) == 3 and len({r[0] for r in rows}) == 3
+
+
+async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers(ctable: Table) -> None:
+    """Item 8: join vs start ("has started"), moves and End turn vs cancel ("was cancelled"),
+    never "Something went wrong" nor an unanswered interaction."""
+    t = ctable
+    for _round in range(3):
+        creator = t.users[0]
+        await creator.slash(t.channel, "cubist new", players=3)
+        await t.users[1].slash(t.channel, "cubist join")
+        start, join = await asyncio.gather(
+            creator.slash(t.channel, "cubist start"), t.users[2].slash(t.channel, "cubist join")
+        )
+        assert not start.failed and not join.failed
+        record = await t.bot.store.active_game_for_channel(t.channel.id)
+        assert record is not None and record.status == "active"
+        seated = t.users[2].id in {s.user_id for s in record.seats}
+        if seated:
+            assert not join.ephemeral, join.content
+        else:
+            assert join.ephemeral and "has already started" in join.content, join.content
+        _record, game = await t.bot.service.game(record.id)
+        by_id = {u.id: u for u in t.users}
+        current = by_id[record.seats[game.current_player].user_id]
+        post = await t.standin.wait_for_message(
+            t.channel, lambda m, gid=record.id: f"cubist:{gid}:b:end" in custom_ids(m)
+        )
+        cancel, end = await asyncio.gather(
+            creator.slash(t.channel, "cubist cancel"), current.click(post, f"cubist:{record.id}:b:end")
+        )
+        assert not cancel.failed and not end.failed, (cancel.content, end.content)
+        assert GENERIC not in end.content and GENERIC not in cancel.content
+        after = await t.bot.store.get_game(record.id)
+        assert after.status == "cancelled"
+        if end.ephemeral and "turn is over" not in end.content:
+            assert "was cancelled" in end.content, end.content
+        r = await current.slash(t.channel, "cubist move", move="end")
+        assert r.ephemeral and GENERIC not in r.content
