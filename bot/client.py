@@ -19,6 +19,7 @@ from .components import GameButton, GameSelect
 from .computer import Computers
 from .i18n import catalog
 from .i18n.translator import CubistTranslator
+from .invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
 from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService, Limits
@@ -51,6 +52,7 @@ class CubistBot(commands.Bot):
         computer_pause: float = 1.0,
         limits: Limits | None = None,
         force_sync: bool = False,
+        invalid_request_limit: int = DEFAULT_LIMIT,
         **kwargs: object,
     ) -> None:
         intents = discord.Intents.default()
@@ -59,6 +61,9 @@ class CubistBot(commands.Bot):
         # Names are text, never mentions: by default a message pings nobody; the posts that
         # hand a turn on widen it to exactly that player (bot.replies.pings).
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Counts 401/403/429 responses; DMs and reminders pause well before Discord's ban.
+        self.invalid_requests = InvalidRequestGuard(limit=invalid_request_limit)
+        kwargs.setdefault("http_trace", self.invalid_requests.trace_config())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)  # type: ignore[arg-type]
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id

@@ -46,6 +46,18 @@ UNKNOWN_CHANNEL = 10003
 DM_CACHE_SIZE = 10_000
 
 
+DM_RETRY_SECONDS = 7 * 24 * 3600.0  # a closed DM is tried again after a week, not on every command
+
+
+class NotSent(Exception):
+    """A DM not even tried: the person's DMs are known to be closed (``closed``), or the bot
+    is backing off after too many invalid requests."""
+
+    def __init__(self, closed: bool) -> None:
+        super().__init__("DMs closed" if closed else "backing off after invalid requests")
+        self.closed = closed
+
+
 def table_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
     base = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
     return f"{base}/{message_id}" if message_id else base
@@ -353,7 +365,7 @@ class Reminders:
             if png is not None:
                 kwargs["file"] = png_file(png, "studio.png")
             await self._send_dm(user_id, clip(text), **kwargs)
-        except discord.Forbidden:
+        except (discord.Forbidden, NotSent):
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
             await self.store.set_dm_reachable(user_id, False)
             lang = await self.channel_language(record)
@@ -374,6 +386,23 @@ class Reminders:
         return True
 
     async def _send_dm(self, user_id: int, text: str, **kwargs: object) -> None:
+        """Sends a DM, unless the person's DMs are known to be closed (remembered in the
+        database across commands, games and restarts: one 403 per person and week) or the
+        bot is backing off after many invalid requests; then raises NotSent."""
+        if self.bot.invalid_requests.tripped:
+            raise NotSent(closed=False)
+        status = await self.store.dm_status(user_id)
+        if status is not None and not status[0] and self.now() - status[1] < DM_RETRY_SECONDS:
+            raise NotSent(closed=True)
+        try:
+            await self._post_dm(user_id, text, **kwargs)
+        except discord.Forbidden:
+            await self.store.set_dm_status(user_id, False)
+            raise
+        if status is None or not status[0]:
+            await self.store.set_dm_status(user_id, True)
+
+    async def _post_dm(self, user_id: int, text: str, **kwargs: object) -> None:
         cached = self._dm_channels.get(user_id)
         if cached is not None:
             self._dm_channels.move_to_end(user_id)
@@ -406,6 +435,10 @@ class Reminders:
         """A short DM (at join, after a settings change): records and returns whether it went."""
         try:
             await self._send_dm(user_id, clip(text))
+        except NotSent as e:
+            if e.closed:
+                await self.store.set_dm_reachable(user_id, False)
+            return False
         except discord.HTTPException as e:
             level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
             log.log(level, "cannot DM user %s: %s", user_id, e)

@@ -135,3 +135,61 @@ def _settings():
     from bot.service import TableSettings
 
     return TableSettings(max_players=2)
+
+
+def _forbidden(standin: StandIn) -> int:
+    return sum(1 for r in standin.invalid_requests if r.startswith("403 "))
+
+
+async def test_closed_dms_cost_one_403_per_person_and_week_across_commands_games_and_restarts(
+    standin: StandIn, run_bot, tmp_path: Path
+) -> None:
+    """Item 11: a closed DM is remembered in the database, not retried on every command."""
+    guild = standin.add_guild("Club")
+    channels = [standin.add_channel(guild, f"c{i}") for i in range(3)]
+    ada = standin.add_user("ada")
+    shy = standin.add_user("shy", dms_closed=True)
+    clock = FakeClock(utc(2024, 5, 1, 14, 0))
+    db = tmp_path / "c.db"
+
+    def bot() -> CubistBot:
+        return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None)
+
+    first = await run_bot(bot())
+    r = await shy.slash(channels[0], "cubist new")
+    assert not r.ephemeral and "DMs" in r.content
+    assert _forbidden(standin) == 1
+    await shy.slash(channels[0], "cubist reminders", enabled=True)
+    await ada.slash(channels[1], "cubist new")
+    r = await shy.slash(channels[1], "cubist join")
+    assert not r.ephemeral
+    assert _forbidden(standin) == 1  # remembered: no second 403
+    await first.close()
+    await run_bot(bot())  # a restart: still remembered (in the database)
+    r = await shy.slash(channels[2], "cubist new")
+    assert not r.ephemeral
+    await shy.slash(channels[2], "cubist reminders", enabled=True)
+    assert _forbidden(standin) == 1
+    clock.advance(8 * 24 * 3600)  # a week later the bot tries once more
+    await shy.slash(channels[2], "cubist reminders", enabled=True)
+    await shy.slash(channels[2], "cubist reminders", enabled=True)
+    assert _forbidden(standin) == 2
+    standin.take_errors()
+    standin.take_violations()
+
+
+async def test_the_invalid_request_guard_stops_dms_before_the_limit(standin: StandIn, run_bot, tmp_path: Path) -> None:
+    """Item 11: past its limit of 401/403/429 answers the bot stops sending DMs of its own."""
+    guild = standin.add_guild("Club")
+    channels = [standin.add_channel(guild, f"c{i}") for i in range(4)]
+    people = [standin.add_user(f"shy{i}", dms_closed=True) for i in range(4)]
+    bot = CubistBot(
+        tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, reminder_poll_seconds=None, invalid_request_limit=2
+    )
+    await run_bot(bot)
+    for person, channel in zip(people, channels, strict=True):
+        r = await person.slash(channel, "cubist new")
+        assert not r.ephemeral, r.content
+    assert _forbidden(standin) == 2 and bot.invalid_requests.total == 2 and bot.invalid_requests.tripped
+    standin.take_errors()
+    standin.take_violations()
