@@ -53,7 +53,6 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     from .client import CubistBot
-    from .discord_target import point_discord_at
     from .service import Limits
     from .startup import StartupError, check_database
 
@@ -63,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         print(e, file=sys.stderr)
         return 3
     if settings.discord_api_base:
+        # Development and tests only: another Discord (the stand-in). The bot itself never imports the stand-in.
+        from standin.discord_target import point_discord_at
+
         point_discord_at(settings.discord_api_base)
     bot = CubistBot(
         settings.database_path,

@@ -10,8 +10,8 @@ import pytest
 
 from bot.client import CubistBot
 from bot.service import Limits
-from bot.standin import Channel, Guild, Player, StandIn
 from engine import Game
+from standin import Channel, Guild, Player, StandIn
 
 # Tests open game after game in one channel: no cooldown between lobbies (tested on its own).
 TEST_LIMITS = Limits(lobby_cooldown=0)

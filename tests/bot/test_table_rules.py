@@ -11,9 +11,9 @@ import pytest
 
 from bot.away import VoteButton
 from bot.components import GameButton, _view
-from bot.standin import StandIn
 from engine.moves import EndTurn
 from engine.players import GreedyPlayer
+from standin import StandIn
 
 from .asyncplay import MANAGE_CHANNELS, FakeClock, make_clocked_bot, start_game, utc, wait_until
 from .conftest import NAMES, Table, custom_ids

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.client import CubistBot
 from bot.service import Limits
-from bot.standin import Message, StandIn
+from standin import Message, StandIn
 
 from .asyncplay import FakeClock, utc
 from .conftest import Table, make_bot, started
