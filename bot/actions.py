@@ -19,7 +19,7 @@ from .i18n.choose import channel_language, guild_language, user_language
 from .replies import after_move, missing_permissions, png_file, post_turn, send_error, studio_reply, whose_turn
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
-from .texts import COLOUR_NAMES, MARKS, colour_name
+from .texts import MARKS, seat_colour_name
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -214,7 +214,7 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
             mark=MARKS[i],
             seat=i + 1,
             name=s.display_name,
-            colour=colour_name(s.colour or COLOUR_NAMES[i], lang),
+            colour=seat_colour_name(i, lang),
         )
         for i, s in enumerate(record.seats)
     )

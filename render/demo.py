@@ -13,6 +13,8 @@ from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.players import GreedyPlayer
 from engine.state import CORNERSTONE, MuseumColumn
 
+from .labels import EN, Labels
+
 DEMO_NAMES = ["Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri"]
 
 
@@ -75,7 +77,7 @@ def stages() -> list[Stage]:
         ("start-4p", lambda: play(4, 11, turns=0), "table"),
         ("mid-3p", lambda: play(3, 5, turns=18), "table"),
         ("late-4p", lambda: play(4, 3, turns=44), "table"),
-        ("late-4p-numerals", lambda: play(4, 3, turns=44), "table-numerals"),
+        ("late-2p", lambda: play(2, 8, turns=40), "table"),
         ("late-4p-studio-p2", lambda: play(4, 3, turns=44), "studio:1"),
         ("late-4p-museum", lambda: play(4, 3, turns=44), "museum"),
         ("busy-4p", busy_late_game, "table"),
@@ -83,17 +85,15 @@ def stages() -> list[Stage]:
     ]
 
 
-def picture(game: Game, kind: str, names: list[str] | None) -> bytes:
+def picture(game: Game, kind: str, names: list[str] | None, labels: Labels = EN) -> bytes:
     from . import museum_png, studio_png, table_png
 
     if kind == "table":
-        return table_png(game, names)
-    if kind == "table-numerals":
-        return table_png(game, names, numerals=True)
+        return table_png(game, names, labels=labels)
     if kind.startswith("studio:"):
-        return studio_png(game, int(kind.split(":")[1]), names)
+        return studio_png(game, int(kind.split(":")[1]), names, labels=labels)
     if kind == "museum":
-        return museum_png(game)
+        return museum_png(game, labels=labels)
     raise ValueError(kind)
 
 
