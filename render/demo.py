@@ -30,19 +30,20 @@ def play(players: int, seed: int, *, turns: int | None = None, max_moves: int = 
     return game
 
 
-def busy_late_game(seed: int = 3) -> Game:
-    """A 4-player position for the benchmark: late in a greedy game, then dressed up so that
-    every workroom holds dice and half of the museum is built (not reachable by the rules as
-    such, but every structure is well formed)."""
-    game = play(4, seed, turns=44)
+def busy_late_game(seed: int = 3, players: int = 4, built: float = 0.5) -> Game:
+    """A position for the benchmark and the legibility test: late in a greedy game, then
+    dressed up so that every workroom holds dice and a share ``built`` of the museum is built
+    to its full heights (not reachable by the rules as such, but every structure is well
+    formed)."""
+    game = play(players, seed, turns=11 * players)
     s = game.state
     heights = game.museum_heights()
-    corner = next(c for c, col in s.museum.items() if col.owners == [CORNERSTONE])
+    corner = next(c for c, col in s.museum.items() if col.owners and col.owners[0] == CORNERSTONE)
     cv = s.museum[corner].value
     cx, cy = corner % MUSEUM_SIZE, corner // MUSEUM_SIZE
     other = cv + 1 if cv < 6 else cv - 1
     cells = sorted(heights)
-    want = sum(heights.values()) // 2
+    want = round(sum(heights.values()) * built)
     built = sum(len(col.owners) for col in s.museum.values())
     seat = 0
     for cell in cells:
@@ -54,7 +55,7 @@ def busy_late_game(seed: int = 3) -> Game:
         value = cv if (x + y - cx - cy) % 2 == 0 else other
         owners = []
         for _ in range(heights[cell]):
-            owners.append(seat % 4)
+            owners.append(seat % players)
             seat += 1
         s.museum[cell] = MuseumColumn(value, owners)
         built += len(owners)
