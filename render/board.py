@@ -17,6 +17,7 @@ from engine import Game, MuseumCard
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
 from engine.state import CORNERSTONE
 
+from . import dice
 from . import palette as pal
 from .canvas import Canvas, Rect
 from .cards import KIND_COLOURS, action_text
@@ -30,6 +31,7 @@ from .words import last_turn_line, player_name, status_line
 MIN_GLYPH = 10.0  # px tall at the laptop preview
 UNITS = range(30, 41)  # die sizes tried (px)
 MUSEUM_COLS = 8
+HEAD = 1.65  # a player panel's two header lines, in die sizes
 
 
 def text_size(c: int) -> int:
@@ -49,7 +51,7 @@ def panel_width(c: int) -> int:
 def panel_height(c: int) -> int:
     p = pad_of(c)
     _gw, gh, _lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
-    head = round(1.9 * c)
+    head = round(HEAD * c)
     store = round(0.7 * c) + c + 4  # labels line + one row of dice
     done = round(0.7 * c) + 2 * (c + 6)  # label line + two rows of installation chips
     return p + head + 2 * gh + p + p + store + p + done + p
@@ -78,7 +80,7 @@ def layout(num_players: int, c: int, rows: int = MUSEUM_SIZE) -> dict[str, Rect]
     pw, ph = panel_width(c), panel_height(c)
     cw = column_width(c)
     width = 2 * m + num_players * (pw + g) + cw
-    head_h = round(1.9 * c)
+    head_h = round(2.2 * c)
     rects["header"] = (m, m, width - m, m + head_h)
     top = m + head_h + g
     for seat in range(num_players):
@@ -142,12 +144,17 @@ def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
 
 # --- players ---------------------------------------------------------------------------
 
+def mark_centre(rect: Rect, c: int) -> tuple[int, int]:
+    """Where a player panel's shape mark (filled with the seat colour) is drawn."""
+    return (rect[0] + pad_of(c) + round(0.28 * c), rect[1] + pad_of(c) + round(0.4 * c))
+
+
 def player_frame(cv: Canvas, seat: int, rect: Rect, c: int) -> None:
     pname = f"player p{seat + 1}"
     cv.panel(pname, rect, fill=pal.PANEL, outline=pal.PANEL_EDGE, width=2)
     x0, y0, _x1, _y1 = rect
     p = pad_of(c)
-    gy = y0 + p + round(1.9 * c)
+    gy = y0 + p + round(HEAD * c)
     layer = grid_layer(c, WORKROOM_SIZE, WORKROOM_SIZE, None)
     _gw, gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
     for room in range(2):
@@ -168,20 +175,18 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     winner = s.over and seat in game.winners()
     colour = pal.die_colour(seat)
     if current or winner:
-        cv.draw.rounded_rectangle((x0, y0, x1, y0 + round(1.9 * c) + p // 2), radius=12,
+        cv.draw.rounded_rectangle((x0, y0, x1, y0 + round(HEAD * c) + p // 2), radius=12,
                                   fill=pal.mix(colour, pal.PANEL, 0.7), corners=(True, True, False, False))
         cv.draw.rounded_rectangle(rect, radius=12, outline=colour, width=max(3, c // 7))
     ts = text_size(c)
     # line 1: mark + name; line 2: p1 · points · tag
     r = round(0.28 * c)
-    ly = y0 + p + round(0.45 * c)
-    from . import dice
-
-    dice.draw_mark(cv.draw, pal.MARKS[seat % 4], x0 + p + r, ly, r, fill=colour, outline=pal.INK, width=2)
+    mx, ly = mark_centre(rect, c)
+    dice.draw_mark(cv.draw, pal.MARKS[seat % 4], mx, ly, r, fill=colour, outline=pal.INK, width=2)
     name = player_name(seat, names)
     text, f = fit_name(name, font(ts + 2, bold=True), x1 - x0 - 2 * p - 2 * r - 8)
     cv.text((x0 + p + 2 * r + 8, ly), text, f, pal.player_ink(seat), anchor="lm", parent=pname)
-    ly2 = y0 + p + round(1.35 * c)
+    ly2 = y0 + p + round(1.2 * c)
     sr = cv.text((x1 - p, ly2), labels.text("points", points=game.score(seat)), font(ts, bold=True), pal.INK,
                  anchor="rm", parent=pname)
     tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
@@ -190,7 +195,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
             max_width=sr[0] - x0 - 2 * p, parent=pname)
     # workrooms
     _gw, gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
-    gy = y0 + p + round(1.9 * c)
+    gy = y0 + p + round(HEAD * c)
     for room in range(2):
         oy = gy + room * (gh + p) + lab
         ox = x0 + p + lab
@@ -368,9 +373,10 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
                 anchor="mm", max_width=x1 - x0 - 8, parent=name)
         return
     card = game.deck.installation(card_id)
-    idr = cv.text((x0 + p, y0 + p), f"#{card.id}", font(ts, bold=True), pal.INK, anchor="la", parent=name)
-    pts = cv.text((x0 + p, y1 - p), labels.text("points", points=card.points), font(max(12, ts - 4), bold=True),
-                  (150, 96, 0), anchor="ld", parent=name)
+    idr = cv.text((x0 + p, y0 + p), f"#{card.id}", font(ts - 1, bold=True), pal.INK, anchor="la", parent=name)
+    pf = font(max(12, ts - 5), bold=True)
+    cv.text((x1 - p, idr[3]), labels.text("points", points=card.points), pf, (150, 96, 0), anchor="rd",
+            max_width=x1 - idr[2] - p - 3, parent=name)
     # the plan: a small top-down grid with each column's height
     q = round(0.46 * c)
     xs = [x for x, _y, _h in card.cells]
@@ -385,13 +391,16 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
         shade = pal.mix(pal.PLAN_CUBE, (40, 40, 40), 0.12 * (hh - 1))
         cv.draw.rectangle((px, py, px + q - 1, py + q - 1), fill=shade, outline=pal.CARD_EDGE)
         cv.text((px + q / 2, py + q / 2), str(hh), hf, pal.contrast_ink(shade), anchor="mm", parent=name)
-    # bonus spaces: "3", "3/6"
-    bf = font(max(13, round(0.5 * c)), bold=True)
+    # bonus spaces: "3", "3/6" (the word "bonus" only where it fits: the values always do)
     text = " ".join("/".join(str(v) for v in space) for space in card.bonus)
-    if bf.getlength(text) > x1 - idr[2] - p - 4:
-        bf = font(max(11, round(0.38 * c)), bold=True)
-    cv.text((x1 - p, y0 + p), text, bf, pal.INK, anchor="ra", max_width=x1 - idr[2] - p - 4, parent=name)
-    del pts
+    inner = x1 - x0 - 2 * p
+    bf = next((font(sz, bold=True) for sz in (round(0.5 * c), round(0.42 * c), round(0.36 * c))
+               if font(sz, bold=True).getlength(text) <= inner), font(max(10, round(0.32 * c)), bold=True))
+    r = cv.text((x1 - p, y1 - p), text, bf, pal.INK, anchor="rd", parent=name)
+    sf = font(max(11, round(0.36 * c)))
+    bonus = labels.text("bonus")
+    if sf.getlength(bonus) <= r[0] - x0 - p - 4:
+        cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
 
 
 # --- the table -------------------------------------------------------------------------
@@ -402,13 +411,40 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: 
     ts = text_size(c)
     p = pad_of(c)
     t = cv.text((x0 + p, y0 + p // 2), "Cubist", font(ts + 4, bold=True), pal.INK, anchor="la", parent="header")
-    info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
-    i = cv.text((t[2] + 12, y0 + p // 2 + 4), info, font(ts - 2), pal.MUTED, anchor="la", parent="header")
     ink = pal.INK if s.over else pal.player_ink(s.current)
-    cv.text((x1 - p, y0 + p // 2 + 2), status_line(game, names, labels), font(ts + 2, bold=True), ink, anchor="ra",
-            max_width=x1 - i[2] - 3 * p, parent="header")
-    cv.text((x0 + p, y1 - p // 2), last_turn_line(game, names, labels), font(ts), pal.INK, anchor="lb",
-            max_width=x1 - x0 - 2 * p, parent="header")
+    room = x1 - t[2] - 3 * p
+    status, f = _fitting(lambda n: status_line(game, n, labels), names, (ts + 2, ts, ts - 2), room)
+    sr = cv.text((x1 - p, y0 + p // 2 + 2), status, f, ink, anchor="ra", max_width=room, parent="header")
+    info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
+    inf = font(ts - 2)
+    if inf.getlength(info) <= sr[0] - t[2] - 24:  # the turn number gives way to whose turn it is
+        cv.text((t[2] + 12, y0 + p // 2 + 4), info, inf, pal.MUTED, anchor="la", parent="header")
+    width = x1 - x0 - 2 * p
+    line, f = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2), width, bold=False)
+    lines = [line] if f.getlength(line) <= width else wrap(line, f, width, 2)
+    step = round(0.7 * c)
+    for k, text in enumerate(lines):
+        cv.text((x0 + p, y1 - p // 2 - (len(lines) - 1 - k) * step), text, f, pal.INK, anchor="lb",
+                max_width=width, parent="header")
+
+
+def _initials(name: str) -> str:
+    """"Bartholomew the Magnificent" -> "Bartholomew t. M."."""
+    words = name.split()
+    return " ".join(words[:1] + [w[0] + "." for w in words[1:]])
+
+
+def _fitting(make, names: list[str] | None, sizes: tuple[int, ...], width: float,
+             bold: bool = True) -> tuple[str, Font]:
+    """The sentence ``make(names)`` in the largest size that fits, then with the names
+    shortened to initials (only an unfittable sentence gets cut, by the caller)."""
+    for candidate in (names, [_initials(n) for n in names] if names else None):
+        text = make(candidate)
+        for size in sizes:
+            f = font(size, bold=bold)
+            if f.getlength(text) <= width:
+                return text, f
+    return text, font(sizes[-1], bold=bold)
 
 
 @lru_cache(maxsize=16)

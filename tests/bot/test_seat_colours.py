@@ -7,7 +7,7 @@ import re
 
 from PIL import Image
 
-from render.board import layout, museum_rows, pad_of, unit
+from render.board import layout, mark_centre, museum_rows, unit
 from render.palette import COLOUR_KEYS, PLAYER_COLOURS
 
 from .conftest import Table, started
@@ -32,7 +32,5 @@ async def test_start_post_names_the_drawn_colours(table: Table) -> None:
         assert name == seated[seat].name
         named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
         # the seat's shape mark at the top left of its panel, filled with the seat colour
-        x0, y0, _x1, _y1 = rects[f"player p{seat + 1}"]
-        p = pad_of(c)
-        drawn = _nearest_seat_colour(picture.getpixel((x0 + p + round(0.28 * c), y0 + p + round(0.45 * c))))
+        drawn = _nearest_seat_colour(picture.getpixel(mark_centre(rects[f"player p{seat + 1}"], c)))
         assert named == drawn == seat, f"p{seat + 1}: text says {colour}, picture draws {COLOUR_KEYS[drawn]}"
