@@ -22,7 +22,7 @@ from . import palette as pal
 from .canvas import Canvas, Rect
 from .cards import KIND_COLOURS, action_text
 from .flat import die_tile, empty_place, grid_layer, grid_size, paste_die
-from .fonts import Font, fit, font, wrap
+from .fonts import Font, fit, font, text_width, wrap
 from .highlight import Highlights, highlights
 from .labels import Labels
 from .model import preview_scale
@@ -131,13 +131,13 @@ def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
     ("Bartholomew t. M."), an ellipsis only as a last resort."""
     for size in (f.size, round(f.size * 0.88), round(f.size * 0.78)):
         g = font(size, bold=True)
-        if g.getlength(name) <= width:
+        if text_width(g, name) <= width:
             return name, g
     words = name.split()
     g = font(round(f.size * 0.78), bold=True)
     for keep in range(len(words) - 1, 0, -1):
         short = " ".join(words[:keep] + [w[0] + "." for w in words[keep:]])
-        if g.getlength(short) <= width:
+        if text_width(g, short) <= width:
             return short, g
     return fit(name, g, width), g
 
@@ -239,7 +239,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     for i, comp in enumerate(pl.completed):
         card = game.deck.installation(comp.card)
         label = f"i{i + 1} +{card.points}"
-        lw = round(chip_f.getlength(label)) + 10
+        lw = round(text_width(chip_f, label)) + 10
         left = [v for v in comp.dice if v is not None]
         w = lw + len(left) * (c + 2) + 4
         if x + w > x1 - p and x > x0 + p:
@@ -344,7 +344,7 @@ def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: i
     nx = cx + rr + 5
     full, short = labels.artist(card), labels.artist_short(card)
     nf = font(ts, bold=True)
-    text = full if nf.getlength(full) <= x1 - nx - 4 else short
+    text = full if text_width(nf, full) <= x1 - nx - 4 else short
     text, nf = fit_name(text, nf, x1 - nx - 4)
     cv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm", parent=name)
     af = font(max(13, round(0.48 * c)))
@@ -395,11 +395,11 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
     text = " ".join("/".join(str(v) for v in space) for space in card.bonus)
     inner = x1 - x0 - 2 * p
     bf = next((font(sz, bold=True) for sz in (round(0.5 * c), round(0.42 * c), round(0.36 * c))
-               if font(sz, bold=True).getlength(text) <= inner), font(max(10, round(0.32 * c)), bold=True))
+               if text_width(font(sz, bold=True), text) <= inner), font(max(10, round(0.32 * c)), bold=True))
     r = cv.text((x1 - p, y1 - p), text, bf, pal.INK, anchor="rd", parent=name)
     sf = font(max(11, round(0.36 * c)))
     bonus = labels.text("bonus")
-    if sf.getlength(bonus) <= r[0] - x0 - p - 4:
+    if text_width(sf, bonus) <= r[0] - x0 - p - 4:
         cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
 
 
@@ -417,11 +417,11 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: 
     sr = cv.text((x1 - p, y0 + p // 2 + 2), status, f, ink, anchor="ra", max_width=room, parent="header")
     info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
     inf = font(ts - 2)
-    if inf.getlength(info) <= sr[0] - t[2] - 24:  # the turn number gives way to whose turn it is
+    if text_width(inf, info) <= sr[0] - t[2] - 24:  # the turn number gives way to whose turn it is
         cv.text((t[2] + 12, y0 + p // 2 + 4), info, inf, pal.MUTED, anchor="la", parent="header")
     width = x1 - x0 - 2 * p
     line, f = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2), width, bold=False)
-    lines = [line] if f.getlength(line) <= width else wrap(line, f, width, 2)
+    lines = [line] if text_width(f, line) <= width else list(wrap(line, f, width, 2))
     step = round(0.7 * c)
     for k, text in enumerate(lines):
         cv.text((x0 + p, y1 - p // 2 - (len(lines) - 1 - k) * step), text, f, pal.INK, anchor="lb",
@@ -442,7 +442,7 @@ def _fitting(make, names: list[str] | None, sizes: tuple[int, ...], width: float
         text = make(candidate)
         for size in sizes:
             f = font(size, bold=bold)
-            if f.getlength(text) <= width:
+            if text_width(f, text) <= width:
                 return text, f
     return text, font(sizes[-1], bold=bold)
 
@@ -503,7 +503,7 @@ def museum_canvas(game: Game, *, labels: Labels) -> Canvas:
     bx0, by0, bx1, by1 = museum_box(card)
     gw, _gh, _lab = grid_size(c, bx1 - bx0 + 1, by1 - by0 + 1)
     p = pad_of(c)
-    title = font(text_size(c), bold=True).getlength(labels.text("museum") + " " + labels.museum(card)) + 200
+    title = text_width(font(text_size(c), bold=True), labels.text("museum") + " " + labels.museum(card)) + 200
     w = max(gw + 2 * p, round(title)) + 2 * p
     h = museum_height(c, by1 - by0 + 1) + 2 * p
     cv = Canvas(w, h, pal.BACKGROUND)
