@@ -37,9 +37,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("the demo needs at least one human player: --computers must be below --players")
         return asyncio.run(run_demo(out, players=args.players, computers=args.computers, seed=args.seed))
     from .client import CubistBot
-    from .discord_target import point_discord_at
 
     if settings.discord_api_base:
+        # Development and tests only: another Discord (the stand-in). The bot itself never imports the stand-in.
+        from standin.discord_target import point_discord_at
+
         point_discord_at(settings.discord_api_base)
     bot = CubistBot(settings.database_path, dev_guild_id=settings.dev_guild_id, render_workers=settings.render_workers)
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.client import CubistBot
-from bot.standin import Player, StandIn
 from engine import Game
+from standin import Player, StandIn
 
 from .conftest import Table, started
 

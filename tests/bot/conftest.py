@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.client import CubistBot
-from bot.standin import Channel, Guild, Player, StandIn
 from engine import Game
+from standin import Channel, Guild, Player, StandIn
 
 NAMES = ("ada", "bruno", "chloe", "dmitri", "eve")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.reminders import MAX_REMINDERS
-from bot.standin import StandIn
+from standin import StandIn
 
 from .asyncplay import (
     HOUR,

@@ -4,7 +4,7 @@ server = await StandIn().start()
 guild = server.add_guild("Cubist Club")
 games = server.add_channel(guild, "games")
 alice = server.add_user("alice", locale="fr")
-point_discord_at(server.url)            # bot.discord_target
+point_discord_at(server.url)            # standin.discord_target
 ... start the bot with server.token ...
 result = await alice.slash(games, "cubist new", players=3)
 """

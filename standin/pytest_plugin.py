@@ -1,6 +1,7 @@
 """Pytest plugin: a Discord stand-in per test, and real discord.py clients connected to it.
 
-Enable with `pytest_plugins = ["tests.standin_fixtures"]` in the top-level conftest.
+Enable with `pytest_plugins = ["standin.pytest_plugin"]` in the top-level conftest (this project's
+`tests/conftest.py` does). The `standin` package is installed with the project, so any test tree can.
 
     async def test_new_game(standin, run_bot):
         guild = standin.add_guild("Club")
@@ -23,7 +24,7 @@ Running the bot as a subprocess instead: start the stand-in in the test
 (`standin.url`, `standin.token`), launch the bot with its usual entry point and the
 environment from `bot_environment(standin)` (DISCORD_API_BASE, DISCORD_TOKEN), then
 `await standin.gateway.wait_identified()` before acting as users, and terminate the
-process at the end. `python -m bot.standin` runs a stand-in on its own for manual play.
+process at the end. `python -m standin` runs a stand-in on its own for manual play.
 """
 
 from __future__ import annotations
@@ -31,14 +32,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import discord
 import pytest
 
-from bot.discord_target import point_discord_at
-from bot.standin import StandIn
+from .discord_target import point_discord_at
+from .server import StandIn
 
 BOT_START_TIMEOUT = 10.0
+# Lines tests hand to `standin_report`, printed in pytest's terminal summary (with or without -s).
+REPORT_LINES = pytest.StashKey[list[str]]()
 
 RunBot = Callable[..., Awaitable[discord.Client]]
 
@@ -103,3 +107,17 @@ async def run_bot(standin: StandIn) -> AsyncIterator[RunBot]:
     yield _run
     for client, task in reversed(running):
         await stop_bot(client, task)
+
+
+@pytest.fixture
+def standin_report(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """`standin_report(line)`: show a line in the "Discord stand-in" section of the run's summary."""
+    return request.config.stash.setdefault(REPORT_LINES, []).append
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    lines = config.stash.get(REPORT_LINES, [])
+    if lines:
+        terminalreporter.section("Discord stand-in")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -1,8 +1,8 @@
-"""Run a stand-in on its own: `python -m bot.standin --port 8765 --user alice --user bob`.
+"""Run a stand-in on its own: `python -m standin --port 8765 --user alice --user bob`.
 
 Prints the URL and token a bot needs (DISCORD_API_BASE, DISCORD_TOKEN) and the ids of
 the world it made, then serves until interrupted. Acting as the users needs the driver
-in the same process (see bot.standin.driver), so this is for smoke runs and demos.
+in the same process (see standin.driver), so this is for smoke runs and demos.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m bot.standin", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m standin", description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0, help="127.0.0.1 port (default: a free one)")
     parser.add_argument("--token", default=DEFAULT_TOKEN)
     parser.add_argument("--guild", default="Cubist Club")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import errors as E
+from .documented import TABLE, check_buttons, check_command_definitions
 from .errors import DiscordError, FieldError, Violation, form_error
 from .faults import rate_limited_response
 from .interactions import (
@@ -37,6 +38,7 @@ from .interactions import (
 from .limits import check_choices, check_commands, check_message, check_modal, is_empty_message
 from .models import Attachment, Channel, ChannelType, Message, MessageFlag, Permission, User, png_size
 from .responses import json_response, ratelimit_headers
+from .schema import check_request
 
 if TYPE_CHECKING:
     from .server import StandIn
@@ -44,7 +46,7 @@ if TYPE_CHECKING:
 API = "/api/v10"
 # The interaction a request acts on, so refusals can be attached to it.
 INTERACTION_KEY = web.RequestKey("interaction", InteractionRecord)
-MAX_REQUEST_BYTES = 64 * 1024 * 1024  # room to receive (then refuse) oversized uploads
+MAX_REQUEST_BYTES = 64 * 1024 * 1024  # room to receive (then refuse, like Discord) requests over its 25 MiB
 # Message flags a bot may set when sending; anything else is dropped like Discord does.
 SENDABLE_FLAGS = (1 << 2) | MessageFlag.EPHEMERAL | (1 << 12) | MessageFlag.IS_COMPONENTS_V2
 
@@ -224,13 +226,27 @@ class RestApi:
         if request.match_info["app_id"] != str(self.server.application_id):
             raise DiscordError(404, E.UNKNOWN_WEBHOOK, "Unknown Webhook", violation=True)
 
-    async def _body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, Upload]]:
-        """JSON body, or multipart with `payload_json` and `files[n]` parts.
+    async def _body(self, request: web.Request) -> tuple[Any, dict[int, Upload]]:
+        """JSON body, or multipart with `payload_json` and `files[n]` parts, checked against the
+        operation's request schema in Discord's OpenAPI description (`schema.check_request`).
 
         Parsed by hand from the raw bytes: aiohttp's ``request.content_type`` and multipart
         reader go through the ``email`` package for every header, which was a fifth of the
         stand-in's time in the load benchmark (discord.py's multipart shape is fixed)."""
+        payload, uploads = await self._parse_body(request)
+        route = request.match_info.route.resource.canonical if request.match_info.route.resource else ""
+        problems = check_request(request.method, route[len(API) :], payload)
+        if problems:
+            raise form_error(problems)
+        return payload, uploads
+
+    async def _parse_body(self, request: web.Request) -> tuple[Any, dict[int, Upload]]:
         mime, params = _content_type(request.headers.get("Content-Type", ""))
+        if not request.can_read_body:
+            return {}, {}
+        raw = await request.read()
+        if len(raw) > TABLE["request_bytes"].value:
+            raise DiscordError(413, E.ENTITY_TOO_LARGE, "Request entity too large", violation=True)
         if mime == "multipart/form-data":
             boundary = params.get("boundary")
             if not boundary:
@@ -238,7 +254,8 @@ class RestApi:
                 return {}, {}
             payload: dict[str, Any] = {}
             uploads: dict[int, Upload] = {}
-            for headers, data in _multipart_parts(await request.read(), boundary.encode()):
+            unnamed: list[FieldError] = []
+            for headers, data in _multipart_parts(raw, boundary.encode()):
                 _kind, disposition = _content_type(headers.get("content-disposition", ""))
                 name = disposition.get("name", "")
                 if name == "payload_json":
@@ -248,13 +265,14 @@ class RestApi:
                 if match is None:
                     self.server.record_error("multipart", f"unexpected part {name!r}", request.method, request.path)
                     continue
-                uploads[int(match[1])] = Upload(
-                    disposition.get("filename") or f"file{match[1]}", data, headers.get("content-type")
-                )
+                if not disposition.get("filename"):
+                    unnamed.append(FieldError(name, "BASE_TYPE_REQUIRED", "A file part needs a filename."))
+                    continue
+                uploads[int(match[1])] = Upload(disposition["filename"], data, headers.get("content-type"))
+            if unnamed:
+                raise form_error(unnamed)
             return payload, uploads
-        if not request.can_read_body:
-            return {}, {}
-        return json.loads(await request.read()), {}
+        return json.loads(raw), {}
 
     def _channel(self, request: web.Request) -> Channel:
         channel = self.server.channels.get(int(request.match_info["channel_id"]))
@@ -269,13 +287,16 @@ class RestApi:
 
     # -- messages (shared by channel and interaction routes) -----------------------------
 
-    def _check_message(self, payload: dict[str, Any], uploads: dict[int, Upload], *, creating: bool) -> None:
+    def _check_message(
+        self, payload: dict[str, Any], uploads: dict[int, Upload], *, creating: bool, within: str = ""
+    ) -> None:
+        """`within`: where the message sits in the body ("data." in an interaction callback)."""
         for upload in uploads.values():
             if len(upload.data) > self.server.attachment_limit:
                 raise DiscordError(413, E.ENTITY_TOO_LARGE, "Request entity too large", violation=True)
-        problems = check_message(payload)
+        problems = check_message(payload) + check_buttons(payload.get("components") or [])
         if problems:
-            raise form_error(problems)
+            raise form_error([FieldError(within + e.path, e.code, e.message) for e in problems])
         if creating and is_empty_message(payload, bool(uploads)):
             raise DiscordError(400, E.EMPTY_MESSAGE, "Cannot send an empty message", violation=True)
 
@@ -484,7 +505,7 @@ class RestApi:
         commands, _ = await self._body(request)
         if not isinstance(commands, list):
             raise form_error([FieldError("", "BASE_TYPE_ARRAY", "Must be an array.")])
-        problems = check_commands(commands)
+        problems = check_commands(commands) + check_command_definitions(commands)
         if problems:
             raise form_error(problems)
         old = {(c["name"], c["type"]): c for c in self.server.commands.get(scope, [])}
@@ -495,7 +516,7 @@ class RestApi:
     async def post_command(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
         command, _ = await self._body(request)
-        problems = check_commands([command])
+        problems = check_commands([command]) + check_command_definitions([command])
         if problems:
             raise form_error(problems)
         current = self.server.commands.setdefault(scope, [])
@@ -550,7 +571,7 @@ class RestApi:
         self._check_response_type(record, rtype)
         message: Message | None = None
         if rtype in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            self._check_message(data, uploads, creating=rtype == CHANNEL_MESSAGE)
+            self._check_message(data, uploads, creating=rtype == CHANNEL_MESSAGE, within="data.")
         if rtype == AUTOCOMPLETE_RESULT:
             problems = check_choices(list(data.get("choices") or []))
             if problems:

@@ -6,7 +6,6 @@ of its problems at once, the way Discord's "Invalid Form Body" errors do.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .errors import FieldError
@@ -41,7 +40,6 @@ ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024
 ATTACHMENTS_MAX = 10
 COMMANDS_MAX = 100
 COMMAND_OPTIONS_MAX = 25
-COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 BUTTON = 2
 SELECT_TYPES = (3, 5, 6, 7, 8)
@@ -279,9 +277,7 @@ def check_commands(commands: list[dict[str, Any]]) -> list[FieldError]:
 
 def _check_command_node(node: dict[str, Any], path: str, *, chat_input: bool) -> list[FieldError]:
     errors: list[FieldError] = []
-    name = str(node.get("name") or "")
-    if chat_input and (not COMMAND_NAME.match(name) or name != name.lower()):
-        errors.append(FieldError(f"{path}.name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
+    # Names (Unicode-aware pattern, lower case, localized too): documented.check_command_definitions.
     if chat_input and not 1 <= len(node.get("description") or "") <= 100:
         errors.append(_too_long(f"{path}.description", 100))
     options = node.get("options") or []
