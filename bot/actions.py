@@ -28,7 +28,7 @@ from .replies import (
 )
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
-from .texts import COLOUR_NAMES, MARKS, colour_name
+from .texts import MARKS, seat_colour_name
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -227,7 +227,7 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
             mark=MARKS[i],
             seat=i + 1,
             name=s.display_name,
-            colour=colour_name(s.colour or COLOUR_NAMES[i], lang),
+            colour=seat_colour_name(i, lang),
         )
         for i, s in enumerate(record.seats)
     )

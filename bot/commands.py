@@ -332,7 +332,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Show the whole table: museum, artists, installations and every studio."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.bot.pictures.table(record.id, record.version, game, self.service.names(record))
+        png = await self.bot.pictures.table(
+            record.id, record.version, game, self.service.names(record), user_language(interaction)
+        )
         await interaction.followup.send(
             t("commands.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
             file=png_file(png, "table.png"),
@@ -357,7 +359,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Show the museum up close, with its cell names."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.bot.pictures.museum(record.id, record.version, game, self.service.names(record))
+        png = await self.bot.pictures.museum(
+            record.id, record.version, game, self.service.names(record), user_language(interaction)
+        )
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)
         await interaction.followup.send(

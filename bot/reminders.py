@@ -341,7 +341,7 @@ class Reminders:
             lines.append(t("reminders.since", lang))
             lines += changes[-12:]
         lines.append(t("reminders.how_to_play", lang))
-        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat)
+        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang)
         await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id, lang), png=png)
 
     # --- sending -------------------------------------------------------------------------

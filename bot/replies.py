@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import render
 from engine import Game
 from engine.moves import Undo
 
@@ -19,6 +20,7 @@ from . import panel
 from .components import GameButton, game_buttons, panel_view, rematch_view
 from .i18n import join, localize, t
 from .i18n.choose import guild_language, user_language
+from .i18n.pictures import render_labels
 from .replay_gif import replay_gif
 from .service import MoveOutcome
 from .stats import score_chart
@@ -125,9 +127,15 @@ async def post_turn(
         view = game_buttons(record.id, lang)
     png = await bot.pictures.table(record.id, record.version, game, names, lang)
     files = [png_file(png, "table.png")]
+    if not outcome.finished and render.table_needs_studio(game):
+        # A 4-player table cannot show every die readably at Discord's preview size:
+        # the current player's studio goes with it.
+        seat = game.current_player
+        files.append(png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang),
+                              "studio.png"))
     if outcome.finished:
         try:
-            gif = await asyncio.to_thread(replay_gif, game, names)
+            gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
             files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             lines.append(t("replies.replay", lang))
         except Exception:  # the result matters more than the animation
