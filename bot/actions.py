@@ -21,6 +21,7 @@ from .i18n.choose import channel_language, guild_language, user_language
 from .replies import (
     after_move,
     missing_permissions,
+    next_player_ping,
     png_file,
     post_as_response,
     post_turn,
@@ -30,7 +31,7 @@ from .replies import (
 )
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
-from .texts import COLOUR_NAMES, MARKS, colour_name, describe
+from .texts import MARKS, describe, seat_colour_name
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -73,7 +74,11 @@ async def play_move(
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
     try:
-        return await bot.service.game(game_id)
+        return await bot.service.game_for_interaction(
+            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+    except UserError as e:  # a forged or stale button: another channel's game, an impossible id
+        await send_error(interaction, e.args[0])
     except GameNotFound:
         await send_error(interaction, Message("actions.gone"))
     except CorruptGame as e:
@@ -225,7 +230,7 @@ async def announce_start(
             mark=MARKS[i],
             seat=i + 1,
             name=s.display_name,
-            colour=colour_name(s.colour or COLOUR_NAMES[i], lang),
+            colour=seat_colour_name(i, lang),
         )
         for i, s in enumerate(record.seats)
     )
@@ -250,9 +255,10 @@ async def post_table(
     png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
     files = [png_file(png, "table.png")]
     view = game_buttons(record.id, lang)
-    message = await post_as_response(interaction, text, files, view) if interaction is not None else None
+    mentions = next_player_ping(record, game)
+    message = await post_as_response(interaction, text, files, view, mentions) if interaction is not None else None
     if message is None:
-        message = await channel.send(text, files=files, view=view)
+        message = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 

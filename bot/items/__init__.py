@@ -5,6 +5,7 @@ keep working after a restart; a panel drawn before the last move answers with th
 as it stands now.  ``ITEMS`` is what ``setup_hook`` registers.
 """
 
+from .hint import HintPlayButton, HintShowButton
 from .turn import (
     BackButton,
     ConfirmEndButton,
@@ -15,7 +16,17 @@ from .turn import (
     UndoButton,
 )
 
-ITEMS = (PanelSelect, PlayButton, BackButton, EndTurnButton, EndChoiceSelect, ConfirmEndButton, UndoButton)
+ITEMS = (
+    PanelSelect,
+    PlayButton,
+    BackButton,
+    EndTurnButton,
+    EndChoiceSelect,
+    ConfirmEndButton,
+    UndoButton,
+    HintPlayButton,
+    HintShowButton,
+)
 
 __all__ = [
     "ITEMS",
@@ -23,6 +34,8 @@ __all__ = [
     "ConfirmEndButton",
     "EndChoiceSelect",
     "EndTurnButton",
+    "HintPlayButton",
+    "HintShowButton",
     "PanelSelect",
     "PlayButton",
     "UndoButton",

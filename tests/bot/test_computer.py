@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.demo import play_demo_game
 from bot.history import seats_of_moves
 from bot.store import Status, Store
-from engine import GameOptions, parse_move
+from engine import GameOptions
 from engine.players import GreedyPlayer
 from standin import StandIn
 
@@ -92,17 +92,43 @@ async def test_bad_computer_options_are_refused_and_change_nothing(table: Table)
         assert conn.execute("SELECT count(*) FROM seats WHERE is_computer = 1").fetchone() == (0,)
 
 
-async def test_hint_suggests_a_legal_turn_to_the_current_player_only(table: Table) -> None:
+async def test_hint_in_words_with_play_this_and_show_me(table: Table) -> None:
     t = table
-    _game_id, game, seated = await started(t, players=2)
+    gid, game, seated = await started(t, players=2)
     me, other = seated[game.current_player], seated[1 - game.current_player]
     before = await t.snapshot()
     r = await me.slash(t.channel, "cubist hint")
     assert not r.failed and r.ephemeral, r.content
-    assert r.content.startswith("💡 Try ") and "\nWhy: " in r.content, r.content
-    first = r.content.split("`")[1]
-    assert parse_move(first) in game.legal_moves()
+    assert r.content.startswith("💡 A strong player would have ") and "\nWhy: " in r.content, r.content
+    plan = r.content.split("\nWhy")[0]
+    assert "`" not in plan and " w1 " not in plan and "workroom" in plan  # words, not notation
     assert await t.snapshot() == before  # a hint changes nothing
+    ids = [c["custom_id"] for row in r.message.components for c in row["components"]]
+    assert ids == [f"cubist:{gid}:hintplay:0", f"cubist:{gid}:hintshow:0"]
+    shown = await me.click(r.message, ids[1])
+    assert shown.ephemeral and shown.attachments[0].filename == "hint.png"
+    assert await t.snapshot() == before  # showing changes nothing either
+    played = await me.click(r.message, ids[0])
+    assert not played.failed and "Played the hint" in played.content, played.content
+    _record, after = await t.bot.service.game(gid)
+    assert after.state.turn == game.state.turn and after.state.turn_moves  # played, not ended
+    assert any(
+        i.startswith(f"cubist:{gid}:undo:")
+        for row in played.message.components
+        for i in [c.get("custom_id", "") for c in row["components"]]
+    )
+    # A hint drawn before a move is out of date: its buttons say so and play nothing.
+    r2 = await me.slash(t.channel, "cubist hint")
+    undo = next(
+        i
+        for row in played.message.components
+        for i in [c.get("custom_id", "") for c in row["components"]]
+        if i.startswith(f"cubist:{gid}:undo:")
+    )
+    await me.click(played.message, undo)
+    stale = next(c["custom_id"] for row in r2.message.components for c in row["components"])
+    again = await me.click(r2.message, stale)
+    assert "out of date" in again.content
     await refused(t, other, "cubist hint", "hints are for your own turn")
 
 

@@ -1,0 +1,107 @@
+"""``/cubist hint`` with buttons: "Play this" plays the suggested turn step by step through
+the normal service path (all but the end, so every step stays undoable and ending the turn
+remains the player's confirmed choice) and "Show me" draws the studio as it would be.
+
+The suggestion is remembered in memory per (game, version, player), so the buttons play
+exactly what was shown; after a restart or a move they say so instead.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+import discord
+
+from engine import Game, parse_move
+from engine.moves import EndTurn
+
+from .i18n import Message, t
+from .i18n.choose import user_language
+from .items.hint import HintPlayButton, HintShowButton
+from .replies import png_file, send_error
+from .service import UserError
+from .store import CorruptGame, GameNotFound
+from .turnpanel import in_place, in_time, show
+
+if TYPE_CHECKING:
+    from .client import CubistBot
+
+KEPT = 256
+_plans: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
+
+
+def remember(game_id: int, version: int, user_id: int, moves: list[str]) -> None:
+    _plans[(game_id, version, user_id)] = moves
+    while len(_plans) > KEPT:
+        _plans.popitem(last=False)
+
+
+def hint_view(game_id: int, version: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HintPlayButton(game_id, version, locale))
+    view.add_item(HintShowButton(game_id, version, locale))
+    return view
+
+
+def _steps(moves: list[str]) -> list[str]:
+    """The moves "Play this" plays: all but the end of the turn."""
+    return [m for m in moves if not isinstance(parse_move(m), EndTurn)]
+
+
+async def _plan(interaction: discord.Interaction, game_id: int, version: int):
+    bot: CubistBot = interaction.client  # type: ignore[assignment]
+    moves = _plans.get((game_id, version, interaction.user.id))
+    try:
+        record, game = await bot.service.game(game_id)
+    except (GameNotFound, CorruptGame):
+        await send_error(interaction, Message("actions.gone"))
+        return None
+    if moves is None or record.version != version:
+        await send_error(interaction, Message("hints.stale"))
+        return None
+    return bot, record, game, moves
+
+
+async def play_this(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    found = await _plan(interaction, game_id, version)
+    if found is None:
+        return
+    bot, _record, _game, moves = found
+    lang = user_language(interaction)
+    outcome = None
+
+    async def play_all():
+        nonlocal outcome
+        for text in _steps(moves):
+            outcome = await bot.service.play_in(game_id, interaction.user.id, text)
+
+    try:
+        await in_time(interaction, play_all(), edit=in_place(interaction))
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return
+    record, game = await bot.service.game(game_id)
+    note = t("hints.played", lang, count=len(_steps(moves)))
+    await show(interaction, bot, record, game, record.seats[game.current_player].seat, note)
+    del outcome
+
+
+async def show_me(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    found = await _plan(interaction, game_id, version)
+    if found is None:
+        return
+    bot, record, game, moves = found
+    lang = user_language(interaction)
+    after: Game = game.clone()
+    for text in _steps(moves):
+        after.apply(parse_move(text))
+    names = [s.display_name for s in record.seats]
+    # A version of its own for the picture cache (negative: never a stored version).
+    drawing = bot.pictures.studio(record.id, -1 - record.version, after, names, game.current_player, lang)
+    png = await in_time(interaction, drawing, edit=False)
+    text = t("hints.shown", lang)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, file=png_file(png, "hint.png"), ephemeral=True)
+    else:
+        await interaction.response.send_message(text, file=png_file(png, "hint.png"), ephemeral=True)
