@@ -20,6 +20,7 @@ from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
 from .replies import (
     after_move,
+    build_in_time,
     missing_permissions,
     next_player_ping,
     png_file,
@@ -250,15 +251,18 @@ async def post_table(
     """A table post that starts a game: the picture and the game's buttons, then the first
     player's DM (or a computer's move).  It is ``interaction``'s answer when it can be (an
     interaction response does not count against the bot's global rate limit)."""
-    if interaction is not None and not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)  # drawing the table may take a moment
-    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
-    files = [png_file(png, "table.png")]
-    view = game_buttons(record.id, lang)
+
+    async def build() -> tuple[str, list[discord.File], discord.ui.View]:
+        png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+        return text, [png_file(png, "table.png")], game_buttons(record.id, lang)
+
+    text, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)
-    message = await post_as_response(interaction, text, files, view, mentions) if interaction is not None else None
+    message = await post_as_response(interaction, text, files, view, mentions) if carried and interaction else None
     if message is None:
         message = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
+        if interaction is not None and interaction.response.is_done():
+            await send_error(interaction, Message("turnpanel.posted"))  # the deferral's answer
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 import discord
@@ -116,53 +117,83 @@ async def post_turn(
     ``interaction`` (the one that ended the turn, in the game's channel) the post is its
     public answer, which costs no request under Discord's global limit."""
     record, game = outcome.record, outcome.game
-    lang = await guild_language(bot, record.guild_id)
-    names = [s.display_name for s in record.seats]
-    mover = names[outcome.seat]
-    before = await asyncio.to_thread(before_last_turn, game)  # names the artists of the turn
-    summary = turn_summary(outcome.turn_moves, before, lang, names)
-    lines = [headline or t("replies.headline", lang, mark=MARKS[outcome.seat], name=mover, summary=summary)]
-    if outcome.finished:
-        lines.append(t("replies.over", lang))
-        lines += scores_lines(game, names, lang)
-        tie = tie_break_text(game, names, lang)
-        if tie:
-            lines.append(tie)
-        winners = join([f"**{names[w]}**" for w in game.winners()], lang)
-        lines.append(t("replies.museum_named", lang, names=winners))
-        view: discord.ui.View = rematch_view(record.id, lang)
-    else:
-        lines.append(whose_turn(record, game, lang))
-        view = game_buttons(record.id, lang)
-    png = await bot.pictures.table(record.id, record.version, game, names, lang)
-    files = [png_file(png, "table.png")]
-    if not outcome.finished and render.table_needs_studio(game):
-        # A 4-player table cannot show every die readably at Discord's preview size:
-        # the current player's studio goes with it.
-        seat = game.current_player
-        files.append(
-            png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang), "studio.png")
-        )
-    if outcome.finished:
-        try:
-            gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
-            files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
-            lines.append(t("replies.replay", lang))
-        except Exception:  # the result matters more than the animation
-            log.exception("replay GIF of game %s failed", record.id)
-        try:  # the score-over-time chart (bot/stats.py)
-            files.append(png_file(await asyncio.to_thread(score_chart, game, names, lang), "scores.png"))
-            lines.append(t("stats.chart_attached", lang))
-        except Exception:  # as for the GIF: the result matters more than the chart
-            log.exception("score chart of game %s failed", record.id)
-    content = clip("\n".join(lines))
+
+    async def build() -> tuple[str, list[discord.File], discord.ui.View]:
+        lang = await guild_language(bot, record.guild_id)
+        names = [s.display_name for s in record.seats]
+        mover = names[outcome.seat]
+        before = await asyncio.to_thread(before_last_turn, game)  # names the artists of the turn
+        summary = turn_summary(outcome.turn_moves, before, lang, names)
+        lines = [headline or t("replies.headline", lang, mark=MARKS[outcome.seat], name=mover, summary=summary)]
+        if outcome.finished:
+            lines.append(t("replies.over", lang))
+            lines += scores_lines(game, names, lang)
+            tie = tie_break_text(game, names, lang)
+            if tie:
+                lines.append(tie)
+            winners = join([f"**{names[w]}**" for w in game.winners()], lang)
+            lines.append(t("replies.museum_named", lang, names=winners))
+            view: discord.ui.View = rematch_view(record.id, lang)
+        else:
+            lines.append(whose_turn(record, game, lang))
+            view = game_buttons(record.id, lang)
+        png = await bot.pictures.table(record.id, record.version, game, names, lang)
+        files = [png_file(png, "table.png")]
+        if not outcome.finished and render.table_needs_studio(game):
+            # A 4-player table cannot show every die readably at Discord's preview size:
+            # the current player's studio goes with it.
+            seat = game.current_player
+            files.append(
+                png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang), "studio.png")
+            )
+        if outcome.finished:
+            try:
+                gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
+                files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
+                lines.append(t("replies.replay", lang))
+            except Exception:  # the result matters more than the animation
+                log.exception("replay GIF of game %s failed", record.id)
+            try:  # the score-over-time chart (bot/stats.py)
+                files.append(png_file(await asyncio.to_thread(score_chart, game, names, lang), "scores.png"))
+                lines.append(t("stats.chart_attached", lang))
+            except Exception:  # as for the GIF: the result matters more than the chart
+                log.exception("score chart of game %s failed", record.id)
+        return clip("\n".join(lines)), files, view
+
+    content, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)
-    message = await post_as_response(interaction, content, files, view, mentions) if interaction is not None else None
+    message = await post_as_response(interaction, content, files, view, mentions) if carried and interaction else None
     if message is None:
         message = await channel.send(content, files=files, view=view, allowed_mentions=mentions)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
+
+
+DEFER_AFTER_S = 1.0  # a first answer not ready by then is deferred (Discord allows 3 s)
+
+
+def time_left(interaction: discord.Interaction) -> float:
+    """Seconds left before a slow answer should be deferred (counted from the interaction's
+    creation, so a busy event loop defers sooner)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return max(0.0, DEFER_AFTER_S - age)
+
+
+async def build_in_time(
+    interaction: discord.Interaction | None, building: Awaitable[tuple[str, list[discord.File], discord.ui.View]]
+) -> tuple[str, list[discord.File], discord.ui.View, bool]:
+    """Build a channel post; the last value says whether ``interaction`` can carry it as its
+    first answer.  A post that takes too long goes to the channel instead (after a private
+    deferral): an answer edited in later would not ping the next player."""
+    task = asyncio.ensure_future(building)
+    if interaction is None or interaction.response.is_done():
+        return (*await task, False)
+    done, _pending = await asyncio.wait({task}, timeout=time_left(interaction))
+    if done:
+        return (*task.result(), True)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    return (*await task, False)
 
 
 def carries_post(interaction: discord.Interaction, record: GameRecord) -> bool:
@@ -178,7 +209,7 @@ async def post_as_response(
     view: discord.ui.View,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> discord.Message | None:
-    """Deliver a channel post as ``interaction``'s public answer: interaction responses do
+    """Deliver a channel post as ``interaction``'s first, public answer: interaction responses do
     not count against the bot's global rate limit, channel messages do.  Returns the posted
     message, or None when the interaction cannot carry it (answered privately already,
     expired): the caller then posts in the channel.  ``allowed_mentions`` as for the
@@ -191,13 +222,6 @@ async def post_as_response(
                 clip(content), files=files, view=view, allowed_mentions=allowed_mentions
             )
             return await interaction.original_response()
-        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-            original = await interaction.original_response()
-            if original.flags.ephemeral:
-                return None
-            return await interaction.edit_original_response(
-                content=clip(content), attachments=files, view=view, allowed_mentions=allowed_mentions
-            )
     except discord.HTTPException as e:
         log.warning("interaction %s could not carry the post: %s", interaction.id, e)
         for f in files:
@@ -245,8 +269,6 @@ async def after_move(
         channel = interaction.channel
         assert channel is not None
         carry = carries_post(interaction, outcome.record) and not edit
-        if carry and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)  # public: the table post will be the answer
         await post_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
         note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
         if edit and not interaction.response.is_done():

@@ -115,6 +115,9 @@ async def _load(interaction: discord.Interaction, game_id: int) -> tuple[CubistB
         log.error("game %s is corrupt: %s", game_id, e.reason)
         await send_error(interaction, Message("actions.corrupt"))
         return None
+    if record.status == Status.CANCELLED:
+        await send_error(interaction, Message("trust.cancelled", game=record.id))
+        return None
     if record.status != Status.ACTIVE or game.is_over:
         await send_error(interaction, Message("turnpanel.over"))
         return None
@@ -347,10 +350,8 @@ async def finish_turn(bot: CubistBot, interaction: discord.Interaction, outcome:
     if carries_post(interaction, record) and interaction.channel is not None:
         # A panel in the game's channel: the table post is this interaction's public answer
         # (no request under the global limit); the panel gets a private word after it.
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
         await post_turn(bot, interaction.channel, outcome, interaction=interaction)  # type: ignore[arg-type]
-        await interaction.followup.send(note, ephemeral=True)
+        await send_error(interaction, note)
         return
     await _defer(interaction, edit)  # drawing the table takes a while
     channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)

@@ -29,7 +29,7 @@ async def test_three_games_one_turn_each() -> None:
     assert result.requests_play > 0
     # The table posts are the answers to `/cubist end` (interaction routes); the channel
     # message route carries the turn-start DMs, and a table post only when the end was slow.
-    assert result.routes["PATCH /webhooks/{id}/{token}/messages/@original"] >= 1
+    assert result.routes["POST /interactions/{id}/{token}/callback"] >= result.moves + result.ends
     assert 1 <= result.routes["POST /channels/{id}/messages"] <= 2 * result.turns
     assert result.peak_rss > 0
 

@@ -210,10 +210,15 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
         by_id = {u.id: u for u in t.users}
         current = by_id[record.seats[game.current_player].user_id]
         post = await t.standin.wait_for_message(
-            t.channel, lambda m, gid=record.id: f"cubist:{gid}:b:end" in custom_ids(m)
+            t.channel, lambda m, gid=record.id: f"cubist:{gid}:play" in custom_ids(m)
         )
+        # End turn from the panel: ask, then the confirmation races the cancel.
+        panel = await current.click(post, f"cubist:{record.id}:play")
+        endask = next(i for i in custom_ids(panel.message) if i.startswith(f"cubist:{record.id}:endask:"))
+        ask = await current.click(panel.message, endask)
+        confirm = next(i for i in custom_ids(ask.message) if i.startswith(f"cubist:{record.id}:endok:"))
         cancel, end = await asyncio.gather(
-            creator.slash(t.channel, "cubist cancel"), current.click(post, f"cubist:{record.id}:b:end")
+            creator.slash(t.channel, "cubist cancel"), current.click(ask.message, confirm)
         )
         assert not cancel.failed and not end.failed, (cancel.content, end.content)
         assert GENERIC not in end.content and GENERIC not in cancel.content

@@ -11,7 +11,7 @@ from bot.service import Limits
 from standin import Message, StandIn
 
 from .asyncplay import FakeClock, utc
-from .conftest import Table, make_bot, started
+from .conftest import Table, custom_ids, make_bot, started
 
 
 def pinged(message: Message) -> tuple[set[int], bool]:
@@ -78,8 +78,13 @@ async def test_a_database_that_cannot_be_written_refuses_moves_and_answers_end_t
     before = await table.snapshot()
     await table.bot.store._writer.execute("PRAGMA query_only = ON")  # writes now fail: SQLITE_READONLY
     try:
-        r = await current.click(post, f"cubist:{gid}:b:end")
-        assert not r.failed and r.ephemeral and "cannot save anything right now" in r.content, r.content
+        panel = await current.click(post, f"cubist:{gid}:play")
+        endask = next(i for i in custom_ids(panel.message) if i.startswith(f"cubist:{gid}:endask:"))
+        ask = await current.click(panel.message, endask)
+        confirm = next(i for i in custom_ids(ask.message) if i.startswith(f"cubist:{gid}:endok:"))
+        r = await current.click(ask.message, confirm)
+        assert not r.failed and r.ephemeral, r.content
+        await r.wait(lambda res: any("cannot save anything right now" in m.content for m in res.messages))
         r = await current.slash(table.channel, "cubist end")
         assert not r.failed and r.ephemeral and "cannot save anything right now" in r.content, r.content
         assert "unchanged" not in r.content and "try again" not in r.content.lower()
