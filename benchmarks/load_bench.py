@@ -440,7 +440,7 @@ class LoadRun:
             if "joined" not in r.content:
                 raise _Stop(f"join refused: {r.content}")
         r = await self._command(users[0], channel, "cubist start")
-        if "begins" not in r.content:
+        if "begins" not in r.content and "posted in the channel" not in r.content:  # the post, or a word after it
             raise _Stop(f"start refused: {r.content}")
         # The bot answers first, then posts the table: the game is open once that post is there.
         deadline = time.perf_counter() + REPLY_TIMEOUT_S
