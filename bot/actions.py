@@ -57,9 +57,13 @@ async def play_move(
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    if outcome.turn_ended and not edit and not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
-    await after_move(bot, interaction, outcome, edit=edit)
+    try:
+        if outcome.turn_ended and not edit and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
+        await after_move(bot, interaction, outcome, edit=edit)
+    except Exception:  # the move is stored: never "unchanged"; the outbox posts what is missing
+        log.exception("answering a stored move in game %s failed", game_id)
+        await send_error(interaction, Message("trust.saved_post_follows"))
 
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
