@@ -27,6 +27,7 @@ def spec() -> dict[str, Any]:
     return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
 
 
+@cache
 def _shape(path: str) -> str:
     """'/channels/{channel_id}/messages' -> '/channels/*/messages' (parameter names differ from ours)."""
     return _PLACEHOLDER.sub("*", path)
