@@ -203,7 +203,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
             y, x = divmod(cell, WORKROOM_SIZE)
             where = f"p{seat + 1} w{room + 1} {LETTERS[x]}{y + 1}"
             paste_die(cv, (ox + x * c, oy + y * c), c, seat, value, where=where, height=height,
-                      badge=f"×{height}" if height > 1 else "", lit=(seat, room, cell) in hl.workroom)
+                      lit=(seat, room, cell) in hl.workroom)
     # storeroom | storage (and the abandoned dice of the current player)
     sy = gy + 2 * (gh + p) + p // 2
     small = font(max(13, round(0.44 * c)))
@@ -315,9 +315,8 @@ def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, c: int, labe
         top = col.owners[-1] if col.owners else CORNERSTONE
         key = pal.CORNER_KEY if top == CORNERSTONE else top
         h, want = len(col.owners), heights.get(cell, len(col.owners))
-        badge = f"{h}/{want}" if want > 1 else ""
         paste_die(cv, (gx + lab + (x - bx0) * c, gy + lab + (y - by0) * c), c, key, col.value,
-                  where=f"museum {LETTERS[x]}{y + 1}", height=h, badge=badge, lit=cell in hl.museum)
+                  where=f"museum {LETTERS[x]}{y + 1}", height=h, target=want, lit=cell in hl.museum)
 
 
 # --- cards -----------------------------------------------------------------------------
