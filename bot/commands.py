@@ -28,7 +28,7 @@ from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError
 from .stats import LEADERBOARD_SIZE, leaderboard_text, no_stats_text, stats_text
-from .store import Status
+from .store import CannotWrite, Status
 from .texts import MARKS, RULES_TOPICS, rules_text, scores_lines
 
 if TYPE_CHECKING:
@@ -123,6 +123,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         if isinstance(original, UserError):
             await send_error(interaction, original.args[0] if original.args else str(original))
             return
+        if isinstance(original, CannotWrite):  # disk full, read-only: not "try again" forever
+            await send_error(interaction, Message("trust.cannot_save"))
+            return
         log.exception("command failed", exc_info=original)
         await send_error(interaction, Message("commands.error"))
 
@@ -132,6 +135,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.describe(
         players="Most players who may join (2-4)",
         clear_full_artist_row="Clear all four artist cards when they all hold dice (default on)",
+        equal_turns="When the game's end is reached, finish the round so everyone has as many turns (default off)",
         turn_hours="Hours a player has for a turn before the others may vote (default 72)",
         reminder_hours="Hours between DM reminders (default 12)",
         computers="Computer players to seat now (0-3); a full table starts at once (solo play)",
@@ -143,6 +147,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         interaction: discord.Interaction,
         players: app_commands.Range[int, 2, 4] = 4,
         clear_full_artist_row: bool = True,
+        equal_turns: bool = False,
         turn_hours: app_commands.Range[int, 1, 336] = 72,
         reminder_hours: app_commands.Range[int, 1, 168] = 12,
         computers: app_commands.Range[int, 0, 3] = 0,
@@ -159,7 +164,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             interaction.channel_id or 0,
             interaction.user.id,
             _name(interaction.user),
-            options=GameOptions(clear_full_artist_row=clear_full_artist_row),
+            options=GameOptions(clear_full_artist_row=clear_full_artist_row, equal_turns=equal_turns),
             settings=TableSettings(
                 max_players=players, turn_hours=turn_hours, reminder_hours=reminder_hours, computer_level=level
             ),
@@ -194,6 +199,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
                 seated=seated,
                 game=record.id,
             )
+            + (t("commands.opened_equal_turns", lang) if equal_turns else "")
             + dm
         )
 
@@ -566,7 +572,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """A player's finished games on this server: wins, scores, best installation, rating."""
         who = player or interaction.user
-        stats = await self.service.store.player_stats(interaction.guild_id, who.id)
+        stats = await self.service.player_stats(interaction.guild_id, interaction.user.id, who.id)
         if stats is None:
             mine = user_language(interaction)
             raise UserError(no_stats_text(_name(who), yourself=who.id == interaction.user.id, locale=mine))
@@ -578,7 +584,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.command()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """This server's Cubist ratings, computer players included."""
-        entries = await self.service.store.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
+        entries = await self.service.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
         if not entries:
             raise UserError(leaderboard_text(entries, START, user_language(interaction)))
         lang = await channel_language(self.bot, interaction)

@@ -41,6 +41,21 @@ NEEDED = {
 }
 
 
+def pings(*user_ids: int | None) -> discord.AllowedMentions:
+    """Allowed mentions for a post that pings exactly these players (the client's default
+    pings nobody: names are text, a nickname like ``<@id> @everyone`` must ping no one)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in user_ids if u]
+    )
+
+
+def next_player_ping(record: GameRecord, game: Game) -> discord.AllowedMentions:
+    """The post that hands the turn on pings the player whose turn it is, nobody else."""
+    if game.is_over:
+        return pings()
+    return pings(record.seats[game.current_player].user_id)
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -123,7 +138,9 @@ async def post_turn(
             lines.append(t("stats.chart_attached", lang))
         except Exception:  # as for the GIF: the result matters more than the chart
             log.exception("score chart of game %s failed", record.id)
-    message = await channel.send(clip("\n".join(lines)), files=files, view=view)
+    message = await channel.send(
+        clip("\n".join(lines)), files=files, view=view, allowed_mentions=next_player_ping(record, game)
+    )
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message

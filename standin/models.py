@@ -331,6 +331,8 @@ class Message:
     flags: int = 0
     type: int = 0
     created: float = field(default_factory=time.time)
+    allowed_mentions: dict[str, Any] | None = None  # as sent; None: Discord's default (parse all)
+    nonce: str | None = None  # an enforced nonce it was created with
     edited: float | None = None
     deleted: bool = False
     webhook_id: int | None = None

@@ -51,6 +51,9 @@ MAX_REQUEST_BYTES = 64 * 1024 * 1024  # room to receive (then refuse, like Disco
 SENDABLE_FLAGS = (1 << 2) | MessageFlag.EPHEMERAL | (1 << 12) | MessageFlag.IS_COMPONENTS_V2
 
 
+NONCE_SECONDS = 300.0  # how long Discord remembers an enforced nonce ("the past few minutes")
+
+
 @dataclass
 class Upload:
     filename: str
@@ -367,6 +370,7 @@ class RestApi:
         )
         message.attachments = self._attachments(payload, uploads, channel, [])
         message.mentions = self._mentions(message.content)
+        message.allowed_mentions = payload.get("allowed_mentions")
         if record is not None:
             message.webhook_id = server.application_id
             message.application_id = server.application_id
@@ -772,9 +776,18 @@ class RestApi:
             needed = Permission.VIEW_CHANNEL | send | (Permission.ATTACH_FILES if uploads else 0)
             self._require_permissions(channel, needed)
         self._check_message(payload, uploads, creating=True)
+        nonce = payload.get("nonce")
+        if nonce is not None and payload.get("enforce_nonce"):
+            # Discord: the same author's message with this nonce in the last few minutes is
+            # returned instead of creating a second one.
+            for earlier in reversed(list(self.server.messages.values())):
+                same = earlier.channel_id == channel.id and earlier.nonce == str(nonce) and not earlier.deleted
+                if same and time.time() - earlier.created < NONCE_SECONDS:
+                    return json_response(earlier.payload())
         payload = dict(payload)
         payload["flags"] = int(payload.get("flags") or 0) & ~MessageFlag.EPHEMERAL
         message = self._new_message(channel, payload, uploads)
+        message.nonce = None if nonce is None else str(nonce)
         return json_response(message.payload())
 
     def _message(self, request: web.Request, channel: Channel) -> Message:
