@@ -238,10 +238,10 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
 async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, game, lang: str, text: str) -> None:
     """A table post that starts a game: the picture and the game's buttons, then the first
     player's DM (or a computer's move)."""
-    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+    pictures = await bot.pictures.table_files(record.id, record.version, game, bot.service.names(record), lang)
     message = await channel.send(
         text,
-        file=png_file(png, "table.png"),
+        files=[png_file(png, name) for png, name in pictures],
         view=game_buttons(record.id, lang),
         allowed_mentions=next_player_ping(record, game),
     )

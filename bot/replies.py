@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import render
 from engine import Game
 from engine.moves import Undo
 
@@ -125,14 +124,8 @@ async def post_turn(
     else:
         lines.append(whose_turn(record, game, lang))
         view = game_buttons(record.id, lang)
-    png = await bot.pictures.table(record.id, record.version, game, names, lang)
-    files = [png_file(png, "table.png")]
-    if not outcome.finished and render.table_needs_studio(game):
-        # A 4-player table cannot show every die readably at Discord's preview size:
-        # the current player's studio goes with it.
-        seat = game.current_player
-        files.append(png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang),
-                              "studio.png"))
+    pictures = await bot.pictures.table_files(record.id, record.version, game, names, lang)
+    files = [png_file(png, name) for png, name in pictures]
     if outcome.finished:
         try:
             gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
