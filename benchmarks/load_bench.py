@@ -331,8 +331,8 @@ class LoadRun:
 
     async def run(self) -> LoadResult:
         from bot.client import CubistBot
-        from bot.discord_target import point_discord_at
-        from bot.standin import StandIn
+        from standin import StandIn
+        from standin.discord_target import point_discord_at
 
         s = self.settings
         # The stand-in checks every upload (limits, PNG header) but keeps only its size: the

@@ -1,5 +1,10 @@
-"""``python -m bot``: run the bot with the token from ``.env``; without a token (or with
-``--demo DIR``) play a whole offline game on the local Discord stand-in instead."""
+"""``python -m bot``: run the bot with the token from ``.env`` (the Procfile's worker).
+
+Without a token it refuses to start (exit status 2) and says where to put one: a host with
+a missing token must not look healthy.  ``python -m bot --demo [DIR]`` plays a whole offline
+game on the local Discord stand-in instead; ``python -m bot.launch`` (the README's first
+command) picks one of the two by whether a token is configured.
+"""
 
 from __future__ import annotations
 
@@ -13,35 +18,61 @@ import discord
 
 from .config import Settings
 
+NO_TOKEN = (
+    "No DISCORD_TOKEN: put `DISCORD_TOKEN=<your bot token>` in .env (copy .env.example) or in the "
+    "environment. For the offline demo without a token, run `python -m bot --demo`."
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Cubist for Discord")
     parser.add_argument(
-        "--demo", metavar="DIR", type=Path, help="play an offline demo game and write its pictures to DIR"
+        "--demo",
+        metavar="DIR",
+        type=Path,
+        nargs="?",
+        const=Path("demo-out"),
+        help="play an offline demo game and write its pictures to DIR (default demo-out)",
     )
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="players in the demo game")
     parser.add_argument(
         "--computers", type=int, default=1, choices=(0, 1, 2, 3), help="of the demo's players, how many are computers"
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the demo game")
+    parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord even if unchanged")
     args = parser.parse_args(argv)
     settings = Settings()
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    if args.demo is not None or settings.discord_token is None:
+    if args.demo is not None:
         from .demo import run_demo
 
-        out = args.demo or Path("demo-out")
-        if args.demo is None:
-            print("No DISCORD_TOKEN in the environment or .env: playing the offline demo instead.")
         if args.computers >= args.players:
             parser.error("the demo needs at least one human player: --computers must be below --players")
-        return asyncio.run(run_demo(out, players=args.players, computers=args.computers, seed=args.seed))
+        return asyncio.run(run_demo(args.demo, players=args.players, computers=args.computers, seed=args.seed))
+    if settings.discord_token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
     from .client import CubistBot
-    from .discord_target import point_discord_at
+    from .service import Limits
+    from .startup import StartupError, check_database
 
+    try:
+        check_database(settings.database_path)
+    except StartupError as e:
+        print(e, file=sys.stderr)
+        return 3
     if settings.discord_api_base:
+        # Development and tests only: another Discord (the stand-in). The bot itself never imports the stand-in.
+        from standin.discord_target import point_discord_at
+
         point_discord_at(settings.discord_api_base)
-    bot = CubistBot(settings.database_path, dev_guild_id=settings.dev_guild_id, render_workers=settings.render_workers)
+    bot = CubistBot(
+        settings.database_path,
+        dev_guild_id=settings.dev_guild_id,
+        render_workers=settings.render_workers,
+        limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
+        force_sync=args.sync,
+    )
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 

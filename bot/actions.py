@@ -16,10 +16,19 @@ from . import panel
 from .components import dest_view, game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
-from .replies import after_move, missing_permissions, png_file, post_turn, send_error, studio_reply, whose_turn
+from .replies import (
+    after_move,
+    missing_permissions,
+    next_player_ping,
+    png_file,
+    post_turn,
+    send_error,
+    studio_reply,
+    whose_turn,
+)
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
-from .texts import COLOUR_NAMES, MARKS, colour_name
+from .texts import MARKS, seat_colour_name
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -55,7 +64,11 @@ async def play_move(
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
     try:
-        return await bot.service.game(game_id)
+        return await bot.service.game_for_interaction(
+            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+    except UserError as e:  # a forged or stale button: another channel's game, an impossible id
+        await send_error(interaction, e.args[0])
     except GameNotFound:
         await send_error(interaction, Message("actions.gone"))
     except CorruptGame as e:
@@ -214,7 +227,7 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
             mark=MARKS[i],
             seat=i + 1,
             name=s.display_name,
-            colour=colour_name(s.colour or COLOUR_NAMES[i], lang),
+            colour=seat_colour_name(i, lang),
         )
         for i, s in enumerate(record.seats)
     )
@@ -226,7 +239,12 @@ async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, g
     """A table post that starts a game: the picture and the game's buttons, then the first
     player's DM (or a computer's move)."""
     png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
-    message = await channel.send(text, file=png_file(png, "table.png"), view=game_buttons(record.id, lang))
+    message = await channel.send(
+        text,
+        file=png_file(png, "table.png"),
+        view=game_buttons(record.id, lang),
+        allowed_mentions=next_player_ping(record, game),
+    )
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 

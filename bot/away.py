@@ -107,7 +107,9 @@ def vote_view(record: GameRecord, game: Game, locale: object = None) -> discord.
 async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int, choice: str, turn: int) -> None:
     if choice not in CHOICES:
         raise UserError(Message("away.bad_choice", choice=choice[:20]))
-    record, game = await bot.service.game(game_id)
+    record, game = await bot.service.game_for_interaction(
+        game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+    )
     if record.status != Status.ACTIVE or game.is_over:
         raise UserError(Message("service.not_in_play_any_more"))
     if game.state.turn != turn:
@@ -133,17 +135,19 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         return
     if choice == "computer":
         level = bot.service.table_settings(record).computer_level
-        await bot.service.hand_to_computer(game_id, away.seat, level, turn=turn, lang=lang)
-        await interaction.response.send_message(
-            t(
-                "away.computer_took_over",
-                lang,
-                have=have,
-                voters=len(voters(record, game)),
-                level=level_text(level, lang),
-                name=away.display_name,
-            )
+        after = await bot.service.hand_to_computer(game_id, away.seat, level, turn=turn, lang=lang)
+        text = t(
+            "away.computer_took_over",
+            lang,
+            have=have,
+            voters=len(voters(record, game)),
+            level=level_text(level, lang),
+            name=away.display_name,
         )
+        holder, before = bot.service.powers_holder(after, game), bot.service.powers_holder(record, game)
+        if holder is not None and (before is None or holder.seat != before.seat):
+            text += "\n" + t("trust.powers_passed", lang, name=holder.display_name)
+        await interaction.response.send_message(text)
         bot.computers.wake_id(game_id)
         return
     text = "skip" if choice == "skip" else f"remove p{away.seat + 1}"
@@ -162,7 +166,7 @@ async def admin_move(
 ) -> None:
     """``/cubist skip`` and ``/cubist kick``: the creator or a Manage Channels member, at once."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
-    if interaction.user.id != record.creator_id and not can_manage:
+    if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
         raise UserError(Message("away.admins_only"))
     lang = await _channel_language(bot, interaction, record)  # the headline is public
     admin = interaction.user.display_name
@@ -177,7 +181,10 @@ async def admin_move(
             raise UserError(Message("away.already_left", name=target.display_name))
         text = f"remove p{target.seat + 1}"
         headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
-    outcome = await bot.service.table_move(record.id, interaction.user.id, text)
+    # The turn this was meant for: refused if it ended meanwhile (the player moved first).
+    outcome = await bot.service.table_move(
+        record.id, interaction.user.id, text, turn=game.state.turn, can_manage=can_manage
+    )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
 
@@ -194,4 +201,7 @@ async def announce_table_move(
     channel = interaction.channel
     if outcome.record.channel_id != interaction.channel_id or channel is None:
         channel = bot.get_partial_messageable(outcome.record.channel_id, guild_id=outcome.record.guild_id)
+    if outcome.powers_to is not None:
+        lang = await _channel_language(bot, interaction, outcome.record)
+        headline += "\n" + t("trust.powers_passed", lang, name=outcome.powers_to)
     await post_turn(bot, channel, outcome, headline=headline)  # type: ignore[arg-type]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import random
 import time
@@ -15,13 +17,23 @@ from .away import VoteButton
 from .commands import CubistCog
 from .components import GameButton, GameSelect
 from .computer import Computers
+from .i18n import catalog
 from .i18n.translator import CubistTranslator
+from .invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
 from .pictures import Pictures
 from .reminders import Reminders
-from .service import GameService
+from .service import GameService, Limits
 from .store import Store
 
 log = logging.getLogger(__name__)
+
+
+async def commands_hash(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
+    """A hash of what a sync would send: every command's definition and its translations."""
+    payload = [cmd.to_dict(tree) for cmd in tree.get_commands(guild=guild)]
+    translated = {"commands": payload, "catalogues": catalog.catalogues()}
+    text = json.dumps(translated, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class CubistBot(commands.Bot):
@@ -38,15 +50,26 @@ class CubistBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         reminder_poll_seconds: float | None = 30.0,
         computer_pause: float = 1.0,
+        limits: Limits | None = None,
+        force_sync: bool = False,
+        invalid_request_limit: int = DEFAULT_LIMIT,
         **kwargs: object,
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False  # slash commands need no privileged intent
         kwargs.setdefault("guild_ready_timeout", 0.5)
+        # Names are text, never mentions: by default a message pings nobody; the posts that
+        # hand a turn on widen it to exactly that player (bot.replies.pings).
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Counts 401/403/429 responses; DMs and reminders pause well before Discord's ban.
+        self.invalid_requests = InvalidRequestGuard(limit=invalid_request_limit)
+        kwargs.setdefault("http_trace", self.invalid_requests.trace_config())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)  # type: ignore[arg-type]
         self.db_path = db_path
         self.dev_guild_id = dev_guild_id
         self.clock = clock
+        self.force_sync = force_sync  # sync the slash commands even when their hash is unchanged
+        self.limits = limits or Limits()  # open games per member, cooldown between lobbies
         self.seed = seed  # fixes seating and dice for tests and the demo; None: system randomness
         self.pictures = Pictures(render_workers)
         self.store: Store
@@ -59,22 +82,34 @@ class CubistBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
         seeds = random.Random(self.seed) if self.seed is not None else None
-        self.service = GameService(self.store, clock=self.clock, seed_source=seeds)
+        self.service = GameService(self.store, clock=self.clock, seed_source=seeds, limits=self.limits)
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
         self.add_dynamic_items(GameButton, GameSelect, VoteButton)
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
-        if self.dev_guild_id:
-            guild = discord.Object(self.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await self.sync_commands()
         self.reminders.start()
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.db_path)
+
+    async def sync_commands(self) -> bool:
+        """Syncs the slash commands when asked (``--sync``) or when their definitions (or
+        their translations) changed since the last sync, by a hash kept in the database:
+        not on every start, which would spend a rate-limited request per restart.  Returns
+        whether it synced."""
+        guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        digest = await commands_hash(self.tree, guild)
+        key = f"commands_hash:{guild.id if guild else 'global'}"
+        if not self.force_sync and await self.store.meta(key) == digest:
+            log.info("slash commands unchanged since the last sync; not syncing (python -m bot --sync forces it)")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        return True
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A player who leaves the server is away: the vote on their turn opens at once.

@@ -28,7 +28,7 @@ from .reminders import prefs_text, table_link
 from .replies import clip, missing_permissions, png_file, send_error, studio_reply
 from .service import TableSettings, UserError
 from .stats import LEADERBOARD_SIZE, leaderboard_text, no_stats_text, stats_text
-from .store import Status
+from .store import CannotWrite, Status
 from .texts import MARKS, RULES_TOPICS, rules_text, scores_lines
 
 if TYPE_CHECKING:
@@ -122,6 +122,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
             await send_error(interaction, original.args[0] if original.args else str(original))
+            return
+        if isinstance(original, CannotWrite):  # disk full, read-only: not "try again" forever
+            await send_error(interaction, Message("trust.cannot_save"))
             return
         log.exception("command failed", exc_info=original)
         await send_error(interaction, Message("commands.error"))
@@ -332,7 +335,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Show the whole table: museum, artists, installations and every studio."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.bot.pictures.table(record.id, record.version, game, self.service.names(record))
+        png = await self.bot.pictures.table(
+            record.id, record.version, game, self.service.names(record), user_language(interaction)
+        )
         await interaction.followup.send(
             t("commands.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
             file=png_file(png, "table.png"),
@@ -357,7 +362,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Show the museum up close, with its cell names."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.bot.pictures.museum(record.id, record.version, game, self.service.names(record))
+        png = await self.bot.pictures.museum(
+            record.id, record.version, game, self.service.names(record), user_language(interaction)
+        )
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)
         await interaction.followup.send(
@@ -565,7 +572,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """A player's finished games on this server: wins, scores, best installation, rating."""
         who = player or interaction.user
-        stats = await self.service.store.player_stats(interaction.guild_id, who.id)
+        stats = await self.service.player_stats(interaction.guild_id, interaction.user.id, who.id)
         if stats is None:
             mine = user_language(interaction)
             raise UserError(no_stats_text(_name(who), yourself=who.id == interaction.user.id, locale=mine))
@@ -577,7 +584,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.command()
     async def leaderboard(self, interaction: discord.Interaction) -> None:
         """This server's Cubist ratings, computer players included."""
-        entries = await self.service.store.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
+        entries = await self.service.leaderboard(interaction.guild_id, LEADERBOARD_SIZE)
         if not entries:
             raise UserError(leaderboard_text(entries, START, user_language(interaction)))
         lang = await channel_language(self.bot, interaction)

@@ -102,6 +102,15 @@ class Computers:
             raise
         except Exception:
             log.exception("computer player of game %s stopped", game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]  # per-game state does not outlive the game's turns
+            self._woken.discard(game_id)
+
+    def forget(self, game_id: int) -> None:
+        """Drops the computer players of a game that ended or was cancelled."""
+        for key in [k for k in self._players if k[0] == game_id]:
+            del self._players[key]
 
     async def _play(self, game_id: int) -> None:
         failures = 0
@@ -111,9 +120,8 @@ class Computers:
             if not is_computer_turn(record, game):
                 if game_id in self._woken:
                     continue  # a turn ended while we were looking: look again
-                if game.is_over:
-                    for key in [k for k in self._players if k[0] == game_id]:
-                        del self._players[key]
+                if game.is_over or record.status != Status.ACTIVE:
+                    self.forget(game_id)
                 return
             seat = game.current_player
             player = self._player(record, seat)

@@ -21,6 +21,15 @@ class Settings(BaseSettings):
     )
     render_workers: int = Field(default=0, description="Processes for pictures; 0 renders in a thread.")
 
+    max_open_games: int = Field(default=10, ge=1, description="Lobbies and games in play a member may have at once.")
+    lobby_cooldown: float = Field(default=30.0, ge=0, description="Seconds between two lobbies opened in one channel.")
+
+    @field_validator("discord_token", "dev_guild_id", "discord_api_base", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, v: object) -> object:
+        """``DISCORD_TOKEN=`` and ``DEV_GUILD_ID=`` as .env.example ships them mean "not set"."""
+        return None if isinstance(v, str) and not v.strip() else v
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, v: str) -> str:

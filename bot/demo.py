@@ -14,11 +14,10 @@ from pathlib import Path
 
 from engine.moves import EndTurn
 from engine.players import GreedyPlayer
+from standin import Player, StandIn
+from standin.discord_target import point_discord_at
 
 from .client import CubistBot
-from .discord_target import point_discord_at
-from .standin import StandIn
-from .standin.driver import Player
 
 NAMES = ("Ada", "Bruno", "Chloé", "Dmitri")
 

@@ -28,7 +28,7 @@ from engine import Game
 from .history import since_last_turn, turns_of
 from .i18n import t
 from .i18n.choose import guild_language, recipient_language
-from .replies import clip, png_file
+from .replies import clip, pings, png_file
 from .store import DueReminder, GameRecord, ReminderPrefs, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary
@@ -44,6 +44,18 @@ START_GRACE = 120.0  # s: the turn post sends the start DM itself; the poller on
 INVALID_RECIPIENT = 50033  # Discord's code for a user that cannot be found / DMed at all
 UNKNOWN_CHANNEL = 10003
 DM_CACHE_SIZE = 10_000
+
+
+DM_RETRY_SECONDS = 7 * 24 * 3600.0  # a closed DM is tried again after a week, not on every command
+
+
+class NotSent(Exception):
+    """A DM not even tried: the person's DMs are known to be closed (``closed``), or the bot
+    is backing off after too many invalid requests."""
+
+    def __init__(self, closed: bool) -> None:
+        super().__init__("DMs closed" if closed else "backing off after invalid requests")
+        self.closed = closed
 
 
 def table_link(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
@@ -236,7 +248,7 @@ class Reminders:
             left=left,
         )
         if due.dm_reachable is False:
-            await self._to_channel(record, t("reminders.mention", lang, user=due.user_id, text=text))
+            await self._to_channel(record, t("reminders.mention", lang, user=due.user_id, text=text), ping=due.user_id)
             return
         await self.dm(record, game, due.user_id or 0, text, view=reminder_view(record.id, lang))
 
@@ -260,7 +272,7 @@ class Reminders:
             hours=hours,
             when=when,
         )
-        await self._to_channel(record, text)
+        await self._to_channel(record, text, ping=due.user_id)
 
     # --- the turn-start DM -------------------------------------------------------------------
 
@@ -329,7 +341,7 @@ class Reminders:
             lines.append(t("reminders.since", lang))
             lines += changes[-12:]
         lines.append(t("reminders.how_to_play", lang))
-        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat)
+        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang)
         await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id, lang), png=png)
 
     # --- sending -------------------------------------------------------------------------
@@ -353,11 +365,13 @@ class Reminders:
             if png is not None:
                 kwargs["file"] = png_file(png, "studio.png")
             await self._send_dm(user_id, clip(text), **kwargs)
-        except discord.Forbidden:
+        except (discord.Forbidden, NotSent):
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
             await self.store.set_dm_reachable(user_id, False)
             lang = await self.channel_language(record)
-            await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id))
+            await self._to_channel(
+                record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id
+            )
             return False
         except discord.HTTPException as e:
             if isinstance(e, discord.NotFound) or e.code == INVALID_RECIPIENT:
@@ -372,6 +386,23 @@ class Reminders:
         return True
 
     async def _send_dm(self, user_id: int, text: str, **kwargs: object) -> None:
+        """Sends a DM, unless the person's DMs are known to be closed (remembered in the
+        database across commands, games and restarts: one 403 per person and week) or the
+        bot is backing off after many invalid requests; then raises NotSent."""
+        if self.bot.invalid_requests.tripped:
+            raise NotSent(closed=False)
+        status = await self.store.dm_status(user_id)
+        if status is not None and not status[0] and self.now() - status[1] < DM_RETRY_SECONDS:
+            raise NotSent(closed=True)
+        try:
+            await self._post_dm(user_id, text, **kwargs)
+        except discord.Forbidden:
+            await self.store.set_dm_status(user_id, False)
+            raise
+        if status is None or not status[0]:
+            await self.store.set_dm_status(user_id, True)
+
+    async def _post_dm(self, user_id: int, text: str, **kwargs: object) -> None:
         cached = self._dm_channels.get(user_id)
         if cached is not None:
             self._dm_channels.move_to_end(user_id)
@@ -404,6 +435,10 @@ class Reminders:
         """A short DM (at join, after a settings change): records and returns whether it went."""
         try:
             await self._send_dm(user_id, clip(text))
+        except NotSent as e:
+            if e.closed:
+                await self.store.set_dm_reachable(user_id, False)
+            return False
         except discord.HTTPException as e:
             level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
             log.log(level, "cannot DM user %s: %s", user_id, e)
@@ -416,13 +451,16 @@ class Reminders:
         """The language of posts in the game's channel (the server's; see bot.i18n.choose)."""
         return await guild_language(self.bot, record.guild_id)
 
-    async def _to_channel(self, record: GameRecord, text: str, view: discord.ui.View | None = None) -> None:
+    async def _to_channel(
+        self, record: GameRecord, text: str, view: discord.ui.View | None = None, *, ping: int | None = None
+    ) -> None:
+        """A post in the game's channel that pings ``ping`` (a player) and nobody else."""
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
         try:
             if view is not None:
-                await channel.send(clip(text), view=view)
+                await channel.send(clip(text), view=view, allowed_mentions=pings(ping))
             else:
-                await channel.send(clip(text))
+                await channel.send(clip(text), allowed_mentions=pings(ping))
         except discord.HTTPException as e:
             log.warning("cannot post in channel %s of game %s: %s", record.channel_id, record.id, e)
 
@@ -454,6 +492,7 @@ class Reminders:
             record,
             vote_text(record, game, self.bot.service.table_settings(record), locale=lang),
             vote_view(record, game, locale=lang),
+            ping=record.seats[game.current_player].user_id,
         )
         return 1
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import render
 from engine import Game
 from engine.moves import Undo
 
@@ -19,6 +20,7 @@ from . import panel
 from .components import GameButton, game_buttons, panel_view, rematch_view
 from .i18n import join, localize, t
 from .i18n.choose import guild_language, user_language
+from .i18n.pictures import render_labels
 from .replay_gif import replay_gif
 from .service import MoveOutcome
 from .stats import score_chart
@@ -38,6 +40,21 @@ NEEDED = {
     "embed_links": "Embed Links",
     "read_message_history": "Read Message History",
 }
+
+
+def pings(*user_ids: int | None) -> discord.AllowedMentions:
+    """Allowed mentions for a post that pings exactly these players (the client's default
+    pings nobody: names are text, a nickname like ``<@id> @everyone`` must ping no one)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in user_ids if u]
+    )
+
+
+def next_player_ping(record: GameRecord, game: Game) -> discord.AllowedMentions:
+    """The post that hands the turn on pings the player whose turn it is, nobody else."""
+    if game.is_over:
+        return pings()
+    return pings(record.seats[game.current_player].user_id)
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -110,9 +127,15 @@ async def post_turn(
         view = game_buttons(record.id, lang)
     png = await bot.pictures.table(record.id, record.version, game, names, lang)
     files = [png_file(png, "table.png")]
+    if not outcome.finished and render.table_needs_studio(game):
+        # A 4-player table cannot show every die readably at Discord's preview size:
+        # the current player's studio goes with it.
+        seat = game.current_player
+        files.append(png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang),
+                              "studio.png"))
     if outcome.finished:
         try:
-            gif = await asyncio.to_thread(replay_gif, game, names)
+            gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
             files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             lines.append(t("replies.replay", lang))
         except Exception:  # the result matters more than the animation
@@ -122,7 +145,9 @@ async def post_turn(
             lines.append(t("stats.chart_attached", lang))
         except Exception:  # as for the GIF: the result matters more than the chart
             log.exception("score chart of game %s failed", record.id)
-    message = await channel.send(clip("\n".join(lines)), files=files, view=view)
+    message = await channel.send(
+        clip("\n".join(lines)), files=files, view=view, allowed_mentions=next_player_ping(record, game)
+    )
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message

@@ -9,9 +9,11 @@ store in one transaction.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,10 +24,22 @@ from engine.players import LEVELS
 
 from .i18n import Message, has, t
 from .i18n.rules import error_message
-from .store import ChannelBusy, GameRecord, SeatError, StaleGame, Status, Store
+from .store import (
+    CannotWrite,
+    ChannelBusy,
+    GameRecord,
+    GameStateError,
+    SeatError,
+    SeatRecord,
+    StaleGame,
+    Status,
+    Store,
+    TableFull,
+)
 from .texts import COLOUR_NAMES
 
 MAX_TEXT_CHOICES = 25
+MAX_ID = 2**63 - 1  # SQLite's integers (and Discord's snowflakes) fit in a signed 64-bit integer
 
 
 class TableSettings(BaseModel):
@@ -50,6 +64,14 @@ def level_of(ai_level: int | None) -> str:
     return LEVELS[ai_level] if ai_level is not None and 0 <= ai_level < len(LEVELS) else "greedy"
 
 
+@dataclass(frozen=True)
+class Limits:
+    """Per-member and per-channel limits on opening games (``Settings`` sets them)."""
+
+    max_open_games: int = 10  # lobbies and games in play a member may have at once
+    lobby_cooldown: float = 30.0  # seconds between two lobbies opened in one channel
+
+
 class UserError(Exception):
     """A request that cannot be done; the message says why and what is possible.
 
@@ -67,6 +89,7 @@ class MoveOutcome:
     turn_ended: bool
     finished: bool
     turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
+    powers_to: str | None = None  # who now holds the creator's powers, when this move passed them on
 
 
 def _legal_hint(game: Game, limit: int = 8) -> Message:
@@ -80,18 +103,44 @@ def _legal_hint(game: Game, limit: int = 8) -> Message:
 
 class GameService:
     def __init__(
-        self, store: Store, *, clock: Callable[[], float] = time.time, seed_source: random.Random | None = None
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: random.Random | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self._seeds = seed_source or random.SystemRandom()
+        self.limits = limits or Limits()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._lock_users: dict[int, int] = {}  # game id -> tasks holding or waiting for its lock
+
+    def forget(self, game_id: int) -> None:
+        """Frees what this process keeps for a game that ended or was cancelled."""
+        if not self._lock_users.get(game_id):
+            self._locks.pop(game_id, None)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, game_id: int) -> AsyncIterator[None]:
+        """Holds the game's lock; the lock exists only while somebody holds or waits for it,
+        so a thousand games played or cancelled leave no lock behind."""
+        self._lock_users[game_id] = self._lock_users.get(game_id, 0) + 1
+        try:
+            async with self._lock(game_id):
+                yield
+        finally:
+            self._lock_users[game_id] -= 1
+            if not self._lock_users[game_id]:
+                del self._lock_users[game_id]
+                self._locks.pop(game_id, None)
 
     # --- finding games ---------------------------------------------------------------------
 
@@ -110,6 +159,36 @@ class GameService:
     async def game(self, game_id: int) -> tuple[GameRecord, Game]:
         return await self.store.load_game(game_id)
 
+    async def game_for_interaction(
+        self, game_id: int, channel_id: int | None, user_id: int, *, in_dm: bool
+    ) -> tuple[GameRecord, Game]:
+        """The game a button or select names, checked against where it was clicked: the game's
+        own channel, or the DM of one of its players.  A forged or stale custom_id naming
+        another channel's game (or an id no game can have) is refused."""
+        if not 0 < game_id <= MAX_ID:
+            raise UserError(Message("trust.no_such_game"))
+        record, game = await self.store.load_game(game_id)
+        if record.channel_id != channel_id and not (in_dm and record.seat_of(user_id) is not None):
+            raise UserError(Message("trust.wrong_channel", game=game_id))
+        return record, game
+
+    # --- statistics: a server's, or in a DM only the caller's own --------------------------------
+
+    async def player_stats(self, guild_id: int | None, caller_id: int, user_id: int):
+        """``user_id``'s statistics on this server.  Outside a server (a DM) games of different
+        people share no table, so only the caller's own results are shown, without a place."""
+        if guild_id is None and user_id != caller_id:
+            raise UserError(Message("trust.stats_dm_own"))
+        stats = await self.store.player_stats(guild_id, user_id)
+        if stats is not None and guild_id is None:
+            stats = dataclasses.replace(stats, place=None)
+        return stats
+
+    async def leaderboard(self, guild_id: int | None, limit: int):
+        if guild_id is None:
+            raise UserError(Message("trust.leaderboard_dm"))
+        return await self.store.leaderboard(guild_id, limit)
+
     @staticmethod
     def names(record: GameRecord) -> list[str]:
         return [s.display_name for s in record.seats]
@@ -120,6 +199,35 @@ class GameService:
         if seat is None:
             raise UserError(Message("service.not_playing"))
         return seat.seat
+
+    # --- who holds the table's powers --------------------------------------------------------
+
+    @staticmethod
+    def powers_holder(record: GameRecord, game: Game | None = None) -> SeatRecord | None:
+        """The seated person who holds the creator's powers (start, skip, kick, cancel): the
+        creator while they sit at the table; once they left (removed, or their seat handed to
+        a computer), the next person still seated after them, in seat order."""
+
+        def playing(seat: SeatRecord) -> bool:
+            return seat.user_id is not None and not (game is not None and game.state.players[seat.seat].removed)
+
+        seats = list(record.seats)
+        creator = record.seat_of(record.creator_id)
+        if creator is not None and playing(creator):
+            return creator
+        start = creator.seat + 1 if creator is not None else 0
+        for step in range(len(seats)):
+            seat = seats[(start + step) % len(seats)] if seats else None
+            if seat is not None and playing(seat):
+                return seat
+        return None
+
+    def may_run_table(self, record: GameRecord, game: Game | None, user_id: int, can_manage: bool) -> bool:
+        """Members with Manage Channels, and the seated holder of the creator's powers."""
+        if can_manage:
+            return True
+        holder = self.powers_holder(record, game)
+        return holder is not None and holder.user_id == user_id
 
     # --- lobby -------------------------------------------------------------------------------
 
@@ -135,8 +243,11 @@ class GameService:
         computers: int = 0,
         level: str = "greedy",
         lang: str = "en",
+        cooldown: bool = True,
+        solo_check: bool = True,
     ) -> GameRecord:
-        """A lobby with its creator seated, and ``computers`` computer players of ``level``."""
+        """A lobby with its creator seated, and ``computers`` computer players of ``level``.
+        ``cooldown``: whether the channel's cooldown between lobbies applies (not to a rematch)."""
         if computers >= settings.max_players:
             raise UserError(
                 Message(
@@ -148,6 +259,11 @@ class GameService:
             )
         if level not in LEVELS:
             raise UserError(Message("service.bad_level", level=level[:20], levels=", ".join(LEVELS)))
+        if solo_check and guild_id is None and computers != settings.max_players - 1:
+            # Nobody can join a lobby in a DM: only a full table of computer players.
+            most = settings.max_players
+            raise UserError(Message("trust.dm_solo_only", players=most, computers=most - 1))
+        await self._check_opening(channel_id, user_id, cooldown=cooldown)
         try:
             record = await self.store.create_lobby(guild_id, channel_id, user_id, options, settings.model_dump_json())
         except ChannelBusy:
@@ -159,16 +275,26 @@ class GameService:
             return await self.add_computers(record.id, computers, level, lang)
         return await self.store.get_game(record.id)
 
+    async def _check_opening(self, channel_id: int, user_id: int, *, cooldown: bool = True) -> None:
+        """The per-member cap on open games and the per-channel cooldown between lobbies."""
+        limits = self.limits
+        mine = await self.store.open_games_of(user_id)
+        if len(mine) >= limits.max_open_games:
+            raise UserError(Message("trust.too_many_games", max=limits.max_open_games, count=len(mine)))
+        if cooldown and limits.lobby_cooldown > 0:
+            last = await self.store.last_lobby_opened(channel_id)
+            wait = (last or 0.0) + limits.lobby_cooldown - self.clock()
+            if last is not None and wait > 0:
+                raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(wait))))
+
     async def add_computers(self, game_id: int, count: int, level: str, lang: str = "en") -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
         record = await self.store.get_game(game_id)
         for _ in range(count):
-            taken = {s.colour for s in record.seats}
-            colour = next(c for c in COLOUR_NAMES if c not in taken)
             number = sum(s.is_computer for s in record.seats) + 1
             await self.store.join_seat(
-                game_id, None, computer_name(level, number, lang), colour=colour, is_computer=True,
-                ai_level=LEVELS.index(level),
+                game_id, None, computer_name(level, number, lang), colours=COLOUR_NAMES, is_computer=True,
+                ai_level=LEVELS.index(level), max_seats=self.table_settings(record).max_players,
             )  # fmt: skip
             record = await self.store.get_game(game_id)
         return record
@@ -182,11 +308,17 @@ class GameService:
         settings = self.table_settings(record)
         if len(record.seats) >= settings.max_players:
             raise UserError(Message("service.full", max=settings.max_players))
-        taken = {s.colour for s in record.seats}
-        colour = next(c for c in COLOUR_NAMES if c not in taken)
-        try:
-            await self.store.join_seat(record.id, user_id, name, colour=colour)
+        try:  # the seat, its colour and the table's size are checked in one transaction
+            await self.store.join_seat(record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players)
+        except TableFull:  # the last seat went to someone quicker
+            raise UserError(Message("service.full", max=settings.max_players)) from None
+        except GameStateError:  # started or cancelled meanwhile
+            now = await self.store.get_game(record.id)
+            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
+            raise UserError(Message(key, game=record.id)) from None
         except SeatError as e:
+            if record.seat_of(user_id) is None and (await self.store.get_game(record.id)).seat_of(user_id):
+                raise UserError(Message("service.already_joined")) from None  # a double click
             raise UserError(Message("service.cannot_join", reason=str(e))) from None
         return await self.store.get_game(record.id)
 
@@ -218,29 +350,50 @@ class GameService:
             free = self.table_settings(record).max_players - len(record.seats)
             if free > 0:
                 record = await self.add_computers(record.id, free, fill, lang)
-        if len(record.seats) < 2:
-            raise UserError(Message("service.two_players"))
-        order = [s.seat for s in record.seats]
-        self._seeds.shuffle(order)
-        seed = self._seeds.randrange(1, 2**63)
         settings = self.table_settings(record)
-        # The first player's turn-start DM is due at once; the turn clock starts now.
-        return await self.store.start_game(
-            record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
-        )
+        for _attempt in range(3):
+            if len(record.seats) < 2:
+                raise UserError(Message("service.two_players"))
+            order = [s.seat for s in record.seats]
+            self._seeds.shuffle(order)
+            seed = self._seeds.randrange(1, 2**63)
+            try:
+                # The first player's turn-start DM is due at once; the turn clock starts now.
+                return await self.store.start_game(
+                    record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
+                )
+            except GameStateError:  # started (a double click) or cancelled meanwhile
+                now = await self.store.get_game(record.id)
+                key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+                raise UserError(Message(key, game=record.id)) from None
+            except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
+                record = await self.store.get_game(record.id)
+        raise UserError(Message("service.stale"))
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
-        if user_id != record.creator_id and not can_manage:
+        game = (await self.store.load_game(record.id))[1] if record.status == Status.ACTIVE else None
+        if not self.may_run_table(record, game, user_id, can_manage):
             raise UserError(Message("service.cancel_denied"))
-        return await self.store.cancel(record.id)
+        async with self._locked(record.id):  # not in the middle of a move being stored
+            try:
+                cancelled = await self.store.cancel(record.id)
+            except GameStateError:
+                raise UserError(Message("trust.already_over")) from None
+        self.forget(record.id)
+        return cancelled
 
     async def rematch(self, game_id: int, user_id: int, lang: str = "en") -> tuple[GameRecord, Game]:
         old = await self.store.get_game(game_id)
         if old.status != Status.FINISHED:
             raise UserError(Message("service.rematch_not_finished"))
-        if old.seat_of(user_id) is None:
+        _old, old_game = await self.store.load_game(game_id)
+        removed = {i for i, p in enumerate(old_game.state.players) if p.removed}
+        asker = old.seat_of(user_id)
+        if asker is None or asker.seat in removed:
             raise UserError(Message("service.rematch_players"))
+        if len(old.seats) - len(removed) < 2:  # removed players are not seated again
+            raise UserError(Message("trust.rematch_alone"))
         options = old.options
         record = await self.new(
             old.guild_id,
@@ -249,23 +402,34 @@ class GameService:
             next(s.display_name for s in old.seats if s.user_id == user_id),
             options=options,
             settings=self.table_settings(old),
+            cooldown=False,
+            solo_check=False,  # a DM rematch seats its computer players just below
         )
         for s in old.seats:
+            if s.seat in removed:  # removed players (vote, kick) are not seated again
+                continue
             if s.is_computer:  # the same computer players come back
                 record = await self.add_computers(record.id, 1, level_of(s.ai_level), lang)
             elif s.user_id is not None and s.user_id != user_id:
-                taken = {x.colour for x in record.seats}
-                colour = next(c for c in COLOUR_NAMES if c not in taken)
-                await self.store.join_seat(record.id, s.user_id, s.display_name, colour=colour)
+                await self.store.join_seat(record.id, s.user_id, s.display_name, colours=COLOUR_NAMES)
                 record = await self.store.get_game(record.id)
         return await self.start(old.channel_id, user_id)
+
+    @staticmethod
+    def _not_in_play(record: GameRecord, game: Game | None) -> Message:
+        """Why a game takes no more moves, said specifically."""
+        if record.status == Status.CANCELLED:
+            return Message("trust.cancelled", game=record.id)
+        if record.status == Status.FINISHED or (game is not None and game.is_over):
+            return Message("service.over")
+        return Message("service.not_in_play")
 
     async def _load_in_play(self, game_id: int, turn: int | None) -> tuple[GameRecord, Game]:
         """The game, which must still be in play, and at ``turn`` when given (a vote about an
         earlier turn is void)."""
         record, game = await self.store.load_game(game_id)
         if record.status != Status.ACTIVE or game.is_over:
-            raise UserError(Message("service.not_in_play_any_more"))
+            raise UserError(self._not_in_play(record, game))
         if turn is not None and game.state.turn != turn:
             raise UserError(Message("service.vote_void"))
         return record, game
@@ -274,7 +438,7 @@ class GameService:
         self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str = "en"
     ) -> GameRecord:
         """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             record, _game = await self._load_in_play(game_id, turn)
             old = record.seats[seat]
             if old.is_computer:
@@ -305,10 +469,10 @@ class GameService:
             move = parse_move(text)
         except MoveSyntaxError as e:
             raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
-        async with self._lock(game_id):
+        async with self._locked(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError(Message("service.over" if game.is_over else "service.not_in_play"))
+                raise UserError(self._not_in_play(record, game))
             seat = as_seat if as_seat is not None else self.seat_of(record, user_id or 0)
             if seat != game.current_player:
                 current = record.seats[game.current_player]
@@ -331,6 +495,8 @@ class GameService:
             if finished and record.status == Status.ACTIVE:
                 await self.store.finish(game_id)
                 record = await self.store.get_game(game_id)
+            if finished:
+                self.forget(game_id)
             moves = []
             if turn_ended and new_game.state.last_turn is not None:
                 moves = list(new_game.state.last_turn[1])
@@ -355,18 +521,41 @@ class GameService:
             )
         except StaleGame:
             raise UserError(Message(stale)) from None
+        except CannotWrite:
+            raise UserError(Message("trust.cannot_save")) from None
+        except GameStateError:  # cancelled (or finished) by another process meanwhile
+            record, game = await self.store.load_game(record.id)
+            raise UserError(self._not_in_play(record, game)) from None
         except IllegalMove as e:  # the stored game differed from the cached one
             raise UserError(Message("service.illegal", move=str(move), reason=error_message(e))) from None
 
-    async def table_move(self, game_id: int, user_id: int | None, text: str, *, turn: int | None = None) -> MoveOutcome:
-        """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin: the
-        caller has checked who may ask; the engine decides whether it can be done.  ``turn``,
-        when given, must still be the turn in play (a vote about an earlier turn is void)."""
+    async def table_move(
+        self,
+        game_id: int,
+        user_id: int | None,
+        text: str,
+        *,
+        turn: int | None = None,
+        can_manage: bool | None = None,
+    ) -> MoveOutcome:
+        """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
+        engine decides whether it can be done.  ``turn``, when given, must still be the turn
+        in play (a vote, a skip or a kick about an earlier turn is refused).  ``can_manage``
+        given: an admin's move, allowed to Manage Channels members and to the seated holder of
+        the creator's powers, checked on the game as it is now."""
         move = parse_move(text)
         if not isinstance(move, Skip | Remove):
             raise UserError(Message("service.not_table_move", text=text))
-        async with self._lock(game_id):
-            record, game = await self._load_in_play(game_id, turn)
+        async with self._locked(game_id):
+            try:
+                record, game = await self._load_in_play(game_id, turn)
+            except UserError as e:
+                if can_manage is not None and e.args[0].key == "service.vote_void":
+                    raise UserError(Message("trust.turn_over", turn=(turn or 0) + 1)) from None
+                raise
+            if can_manage is not None and not self.may_run_table(record, game, user_id or 0, can_manage):
+                raise UserError(Message("away.admins_only"))
+            holder = self.powers_holder(record, game)
             try:
                 game.clone().apply(move)
             except IllegalMove as e:
@@ -378,7 +567,13 @@ class GameService:
             if new_game.state.turn != old_turn and new_game.state.last_turn is not None:
                 moves = list(new_game.state.last_turn[1])
             acted = move.seat if isinstance(move, Remove) else seat
-            return MoveOutcome(record, new_game, move, acted, turn_ended, new_game.is_over, moves)
+            outcome = MoveOutcome(record, new_game, move, acted, turn_ended, new_game.is_over, moves)
+            after = self.powers_holder(record, new_game)
+            if not new_game.is_over and after is not None and holder is not None and after.seat != holder.seat:
+                outcome.powers_to = after.display_name
+            if new_game.is_over:
+                self.forget(game_id)
+            return outcome
 
     def choices(self, game: Game, record: GameRecord, user_id: int, typed: str) -> list[str]:
         """Legal move texts for autocomplete: the current player's only, filtered by what

@@ -51,7 +51,11 @@ def stats_text(name: str, s: PlayerStats, locale: object = None) -> str:
         else text("no_artist", locale)
     )
     lines.append(
-        text("rating", locale, rating=round(s.rating), place=s.place)
+        (
+            text("rating", locale, rating=round(s.rating), place=s.place)
+            if s.place is not None
+            else t("trust.rating_no_place", locale, rating=round(s.rating))  # a DM: no server's table
+        )
         if s.rating is not None
         else text("unrated", locale)
     )

@@ -9,4 +9,4 @@ settings.register_profile("ci", max_examples=200, deadline=None, suppress_health
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-pytest_plugins = ["tests.standin_fixtures"]
+pytest_plugins = ["standin.pytest_plugin"]

@@ -61,6 +61,7 @@ synchronous="FULL")`` makes every commit power-cut proof where the disk is quiet
 """
 
 from .errors import (
+    CannotWrite,
     ChannelBusy,
     CorruptGame,
     GameNotFound,
@@ -70,11 +71,13 @@ from .errors import (
     SeatError,
     StaleGame,
     StoreError,
+    TableFull,
 )
 from .games import Store, backup_database
 from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
 
 __all__ = [
+    "CannotWrite",
     "ChannelBusy",
     "CorruptGame",
     "DueReminder",
@@ -92,6 +95,7 @@ __all__ = [
     "Status",
     "Store",
     "StoreError",
+    "TableFull",
     "TurnClock",
     "backup_database",
 ]

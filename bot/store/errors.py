@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 
 class StoreError(Exception):
     """Base class of the store's own errors."""
@@ -71,3 +73,27 @@ class SchemaTooNew(StoreError):
 
 class MigrationError(StoreError):
     """A migration failed; the database was left at its previous schema version."""
+
+
+class TableFull(SeatError):
+    """Every seat of the lobby is taken."""
+
+
+class CannotWrite(StoreError):
+    """The database cannot be written now (disk full, a file-size limit, a read-only or
+    immutable file, an I/O error): nothing was written; retrying will not help until an
+    operator fixes the disk."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"cannot write the database {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+# SQLite's result codes that mean "the file cannot take writes", not "this data is wrong".
+CANNOT_WRITE_CODES = ("SQLITE_READONLY", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")
+
+
+def cannot_write(error: BaseException) -> bool:
+    name = getattr(error, "sqlite_errorname", "") or ""
+    return isinstance(error, sqlite3.Error) and name.startswith(CANNOT_WRITE_CODES)

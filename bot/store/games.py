@@ -29,8 +29,10 @@ from engine import Game, GameOptions, dump_game
 
 from . import db as dbmod
 from . import locales as locales_db
+from . import meta as meta_db
 from . import stats as stats_db
 from .errors import (
+    CannotWrite,
     ChannelBusy,
     CorruptGame,
     GameNotFound,
@@ -39,6 +41,8 @@ from .errors import (
     SeatError,
     StaleGame,
     StoreError,
+    TableFull,
+    cannot_write,
 )
 from .records import (
     OPEN_STATUSES,
@@ -326,7 +330,13 @@ class Store:
         await self.close()
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await _on_thread(self._writer, lambda conn: _write_tx(conn, fn))
+        try:
+            return await _on_thread(self._writer, lambda conn: _write_tx(conn, fn))
+        except sqlite3.Error as e:
+            if cannot_write(e):  # disk full, file-size limit, read-only: say so, not "try again"
+                log.error("cannot write %s: %s", self.path, e)
+                raise CannotWrite(str(self.path), str(e)) from e
+            raise
 
     async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         return await _on_thread(self._reader, lambda conn: _read_tx(conn, fn))
@@ -399,8 +409,13 @@ class Store:
         is_computer: bool = False,
         ai_level: int | None = None,
         prefs: ReminderPrefs | None = None,
+        colours: Sequence[str] = (),
+        max_seats: int = 4,
     ) -> SeatRecord:
-        """Takes the lowest free seat of a lobby.  Computer players have no user id."""
+        """Takes the lowest free seat of a lobby.  Computer players have no user id.
+        ``colours``: the first of these not taken yet is the seat's colour, chosen in the same
+        transaction as the seat (two people joining at once never get the same colour).
+        ``max_seats``: the table's size; raises SeatError ("full") past it."""
         if is_computer != (user_id is None):
             raise SeatError("a computer player has no user id, and a human needs one")
         prefs = prefs or ReminderPrefs()
@@ -413,15 +428,19 @@ class Store:
             seats = _seat_rows(conn, game_id)
             if user_id is not None and any(s["user_id"] == user_id for s in seats):
                 raise SeatError(f"user {user_id} already has a seat in game {game_id}")
-            if colour is not None and any(s["colour"] == colour for s in seats):
-                raise SeatError(f"colour {colour} is already taken in game {game_id}")
+            chosen = colour
+            if chosen is None and colours:
+                taken = {s["colour"] for s in seats}
+                chosen = next((c for c in colours if c not in taken), None)
+            if chosen is not None and any(s["colour"] == chosen for s in seats):
+                raise SeatError(f"colour {chosen} is already taken in game {game_id}")
             free = [i for i in range(4) if i not in {s["seat"] for s in seats}]
-            if not free:
-                raise SeatError(f"game {game_id} is full")
+            if not free or len(seats) >= max_seats:
+                raise TableFull(f"game {game_id} is full")
             conn.execute(
                 _INSERT_SEAT,
                 (
-                    game_id, free[0], user_id, display_name, colour, int(is_computer), ai_level, None,
+                    game_id, free[0], user_id, display_name, chosen, int(is_computer), ai_level, None,
                     int(prefs.enabled), prefs.interval, prefs.quiet_start, prefs.quiet_end,
                     prefs.time_zone, prefs.snoozed_until, now,
                 ),
@@ -610,7 +629,10 @@ class Store:
             return game, (_record(conn, game_id) if with_record else None)
 
         game, record = await self._write(tx)
-        self._remember(game_id, expected_version + 1, game.clone())
+        if game.is_over:
+            self._cache.pop(game_id, None)  # finished: nobody moves in it any more
+        else:
+            self._remember(game_id, expected_version + 1, game.clone())
         return game, record
 
     # --- loading ------------------------------------------------------------------------------
@@ -634,7 +656,7 @@ class Store:
             return _record(conn, game_id, row), self._game_at(conn, row, cached), hit
 
         record, game, hit = await self._read(tx)
-        if not hit:
+        if not hit and record.status == Status.ACTIVE:  # only games in play are worth caching
             self._remember(game_id, record.version, game.clone())
         return record, game
 
@@ -735,7 +757,9 @@ class Store:
             conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
             return _record(conn, game_id)
 
-        return await self._write(tx)
+        record = await self._write(tx)
+        self._cache.pop(game_id, None)  # a cancelled game is not played any more
+        return record
 
     # --- reminders and preferences ----------------------------------------------------------------
 
@@ -915,6 +939,12 @@ class Store:
         r = await self._read(lambda conn: _one(conn, sql, (game_id,)))
         return None if r is None else (int(r["message_id"]), int(r["version"]))
 
+    async def last_lobby_opened(self, channel_id: int) -> float | None:
+        """When the newest game of this channel was opened (None: never)."""
+        sql = "SELECT max(created_at) AS at FROM games WHERE channel_id = ?"
+        row = await self._read(lambda conn: _one(conn, sql, (channel_id,)))
+        return None if row is None or row["at"] is None else float(row["at"])
+
     async def open_games_of(self, user_id: int) -> list[GameRecord]:
         """Open games (lobby or in play) in which this user has a seat, oldest first."""
         sql = (
@@ -1047,6 +1077,23 @@ class Store:
         if user_id not in self._user_locales:
             self._user_locales[user_id] = await self._read(lambda conn: locales_db.user_locale(conn, user_id))
         return self._user_locales[user_id]
+
+    # --- the bot's own facts and people's DM status (migration 0007) -----------------------------
+
+    async def meta(self, key: str) -> str | None:
+        return await self._read(lambda conn: meta_db.get(conn, key))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        now = self._clock()
+        await self._write(lambda conn: meta_db.put(conn, key, value, now))
+
+    async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
+        """(reachable, when last tried) of a person's DMs, across all games; None: never tried."""
+        return await self._read(lambda conn: meta_db.dm_status(conn, user_id))
+
+    async def set_dm_status(self, user_id: int, reachable: bool) -> None:
+        now = self._clock()
+        await self._write(lambda conn: meta_db.set_dm_status(conn, user_id, reachable, now))
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """A server's language for channel posts (None: follow the server's own locale)."""

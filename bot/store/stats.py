@@ -111,6 +111,18 @@ def best_installation(game: Game, seat: int) -> BestInstallation | None:
     return best
 
 
+def is_rated(game: Game) -> bool:
+    """The ratings policy (README "Ratings"): a finished game moves ratings only when it
+    reached its own end (the museum complete or five installations) with at least two players
+    still at the table, after at least one full round (every seat had a turn).  A game ended
+    by removing players (a kick, a vote) down to one is not rated, nor a cancelled one (it
+    never finishes)."""
+    if len(game.active_players()) < 2:
+        return False
+    turns_played = game.state.turn + 1  # the last turn ends the game without counting up
+    return turns_played >= game.num_players
+
+
 def record_finished(conn: sqlite3.Connection, game_id: int, game: Game, results: Sequence[ResultRecord]) -> None:
     """Writes the per-seat statistics of a finished game and updates its server's ratings.
     Idempotent: writing again replaces the statistics and never rates a game twice."""
@@ -134,7 +146,8 @@ def record_finished(conn: sqlite3.Connection, game_id: int, game: Game, results:
             "INSERT INTO artist_uses (game_id, seat, artist, uses) VALUES (?, ?, ?, ?)",
             [(game_id, seat, str(kind), n) for kind, n in sorted(story.artist_uses[seat].items())],
         )
-    if conn.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (game_id,)).fetchone() is None:
+    rated_already = conn.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (game_id,)).fetchone()
+    if rated_already is None and is_rated(game):
         now = row["finished_at"] or row["updated_at"]
         names = {i: _rating_name(s) for i, s in seats.items()}
         _rate(conn, game_id, guild_key(row["guild_id"]), results, keys, names, now)

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.client import CubistBot
-from bot.standin import Player, StandIn
 from engine import Game
+from standin import Player, StandIn
 
-from .conftest import Table, started
+from .conftest import TEST_LIMITS, Table, started
 
 HOUR = 3600.0
 MANAGE_CHANNELS = 1 << 4
@@ -39,7 +39,15 @@ def utc(*args: int) -> datetime:
 
 
 def make_clocked_bot(db: Path, clock: FakeClock) -> CubistBot:
-    return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None, computer_pause=0)
+    return CubistBot(
+        db,
+        guild_ready_timeout=0.05,
+        seed=1,
+        clock=clock,
+        reminder_poll_seconds=None,
+        computer_pause=0,
+        limits=TEST_LIMITS,
+    )
 
 
 async def wait_until(condition: Callable[[], object], timeout: float = 5.0) -> None:

@@ -9,9 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.client import CubistBot
-from bot.standin import Channel, Guild, Player, StandIn
+from bot.service import Limits
 from engine import Game
+from standin import Channel, Guild, Player, StandIn
 
+# Tests open game after game in one channel: no cooldown between lobbies (tested on its own).
+TEST_LIMITS = Limits(lobby_cooldown=0)
 NAMES = ("ada", "bruno", "chloe", "dmitri", "eve")
 
 
@@ -45,7 +48,7 @@ class Table:
 
 
 def make_bot(db: Path) -> CubistBot:
-    return CubistBot(db, guild_ready_timeout=0.05, seed=1, computer_pause=0)
+    return CubistBot(db, guild_ready_timeout=0.05, seed=1, computer_pause=0, limits=TEST_LIMITS)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.standin import StandIn
+from standin import StandIn
 
 from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, start_game, utc
 from .conftest import NAMES, Table, custom_ids

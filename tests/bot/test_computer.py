@@ -8,10 +8,10 @@ from pathlib import Path
 
 from bot.demo import play_demo_game
 from bot.history import seats_of_moves
-from bot.standin import StandIn
 from bot.store import Status, Store
 from engine import GameOptions, parse_move
 from engine.players import GreedyPlayer
+from standin import StandIn
 
 from .conftest import Table, make_bot, started
 from .test_away import refused

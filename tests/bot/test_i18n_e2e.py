@@ -13,8 +13,8 @@ import pytest
 
 from bot.i18n import t
 from bot.reminders import MAX_REMINDERS
-from bot.standin import StandIn
 from engine.moves import EndTurn
+from standin import StandIn
 
 from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, utc, wait_dm
 from .conftest import Table, custom_ids

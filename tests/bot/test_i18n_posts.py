@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from bot.demo import play_demo_game
 from bot.i18n import t
-from bot.standin import StandIn
+from standin import StandIn
 
 from .conftest import make_bot
 

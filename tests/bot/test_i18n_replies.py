@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import Message, t
-from bot.standin import Player, StandIn
 from engine import Game
+from standin import Player, StandIn
 
 from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, utc
 from .conftest import Table

@@ -13,10 +13,10 @@ from PIL import Image
 
 from bot import rating
 from bot.demo import play_demo_game
-from bot.standin import Player
 from engine import Game
 from engine.cards import ARTIST_NAMES
 from engine.timeline import timeline
+from standin import Player
 
 from .conftest import Table
 

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from standin_testbot import SelfTestBot
 
-# The repository root must be importable for `tests.standin_fixtures` (pytest puts only
-# this folder on sys.path, as tests/ has no __init__.py).
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from standin_testbot import SelfTestBot  # noqa: E402
-
-from bot.standin import Channel, Guild, Player, StandIn  # noqa: E402
+from standin import Channel, Guild, Player, StandIn
 
 
 @pytest.fixture

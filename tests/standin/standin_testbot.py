@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from bot.standin import Guild
+from standin import Guild
 
 
 def png_bytes(size: tuple[int, int] = (8, 6), color: str = "red") -> bytes:

@@ -11,7 +11,7 @@ import os
 import discord
 from discord import app_commands
 
-from bot.discord_target import point_discord_at
+from standin.discord_target import point_discord_at
 
 
 class PingClient(discord.Client):

@@ -9,8 +9,8 @@ import discord
 import pytest
 from standin_testbot import SelfTestBot
 
-from bot.standin import DriverError, StandIn
-from tests.standin_fixtures import start_bot
+from standin import DriverError, StandIn
+from standin.pytest_plugin import start_bot
 
 EXPECTED_COMMANDS = {
     "ping", "whoami", "secret", "game", "place", "crowd", "work", "board", "name",

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 from standin_testbot import SelfTestBot
 
-from bot.standin import StandIn
+from standin import StandIn
 
 
 async def test_dm_to_user_with_closed_dms_is_forbidden(standin: StandIn, bot: SelfTestBot, world: Any) -> None:

@@ -10,7 +10,7 @@ import discord
 import pytest
 from standin_testbot import SelfTestBot, png_bytes
 
-from bot.standin import DriverError, InteractionFailed, StandIn
+from standin import DriverError, InteractionFailed, StandIn
 
 
 async def test_ephemeral_flag_is_kept(standin: StandIn, bot: SelfTestBot, world: Any) -> None:

@@ -9,8 +9,8 @@ import aiohttp
 import discord
 from standin_testbot import SelfTestBot
 
-from bot.standin import StandIn
-from bot.standin.limits import check_components, check_embeds
+from standin import StandIn
+from standin.limits import check_components, check_embeds
 
 
 async def test_content_over_2000_chars_is_refused(standin: StandIn, bot: SelfTestBot, world: Any) -> None:
@@ -20,7 +20,7 @@ async def test_content_over_2000_chars_is_refused(standin: StandIn, bot: SelfTes
     [error] = bot.errors
     assert isinstance(error, discord.HTTPException) and error.status == 400 and error.code == 50035
     [violation] = standin.take_violations()
-    assert [d.path for d in violation.details] == ["content"]
+    assert [d.path for d in violation.details] == ["data.content"]  # in the interaction callback's body
     assert violation.interaction_id == result.id
 
 
@@ -29,7 +29,7 @@ async def test_embed_title_over_256_chars_is_refused(standin: StandIn, bot: Self
     result = await alice.slash(channel, "long", part="embed")
     assert result.failed
     [violation] = standin.take_violations()
-    assert [d.path for d in violation.details] == ["embeds.0.title"]
+    assert [d.path for d in violation.details] == ["data.embeds.0.title"]
 
 
 async def test_custom_id_over_100_chars_is_refused(standin: StandIn, bot: SelfTestBot, world: Any) -> None:

@@ -8,8 +8,8 @@ from typing import Any
 import aiohttp
 from aiohttp import FormData
 
-from bot.standin import StandIn
-from bot.standin.rest import _content_type, _multipart_parts
+from standin import StandIn
+from standin.rest import _content_type, _multipart_parts
 
 
 def test_content_type_and_disposition_parameters() -> None:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.standin import StandIn
-from tests.standin_fixtures import bot_environment
+from standin import StandIn
+from standin.pytest_plugin import bot_environment
 
 BOT_SCRIPT = Path(__file__).with_name("subprocess_bot.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,23 @@
+"""``python -m bot.launch``: the README's first command.  Runs the bot when a token is
+configured (``.env`` or the environment), and the offline demo otherwise, so that it works
+on a fresh machine.  The Procfile runs ``python -m bot``, which refuses to start without a
+token instead."""
+
+from __future__ import annotations
+
+import sys
+
+from . import __main__ as entry
+from .config import Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if Settings().discord_token is None and "--demo" not in args:
+        print("No DISCORD_TOKEN in the environment or .env: playing the offline demo instead.")
+        args = ["--demo", *args]
+    return entry.main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

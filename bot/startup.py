@@ -1,0 +1,39 @@
+"""Checks before the bot connects: the database must be readable, sound and writable.
+
+Each problem is one line naming the file and what to do (``python -m bot.store verify`` or
+``backup``), instead of a traceback or a bot that connects and then cannot save a move."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from .i18n import t
+from .store.errors import cannot_write
+
+
+class StartupError(Exception):
+    """The bot must not start; the message is one line for the operator."""
+
+
+def check_database(path: Path) -> None:
+    """Raises StartupError when ``path`` is corrupt or cannot be written."""
+    path = Path(path)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+    except sqlite3.Error as e:
+        raise StartupError(t("trust.startup_cannot_write", path=str(path), reason=str(e))) from None
+    try:
+        bad = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall() if r[0] != "ok"]
+        if bad:
+            raise StartupError(t("trust.startup_corrupt", path=str(path), reason=bad[0][:200]))
+        # A write that leaves nothing behind: proves the file (and its journal) take writes.
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("CREATE TABLE IF NOT EXISTS startup_write_check (at REAL)")
+        conn.execute("DROP TABLE startup_write_check")
+        conn.execute("COMMIT")
+    except sqlite3.Error as e:
+        key = "trust.startup_cannot_write" if cannot_write(e) else "trust.startup_corrupt"
+        raise StartupError(t(key, path=str(path), reason=str(e))) from None
+    finally:
+        conn.close()

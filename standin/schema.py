@@ -1,0 +1,164 @@
+"""Request bodies checked against Discord's own OpenAPI description (`specs/openapi.json`).
+
+One validator per operation, compiled on first use and kept for the process (jsonschema-rs:
+about 0.07 ms per message body, where the pure-Python `jsonschema` took 8 ms; the load
+benchmark sends thousands). A refused body becomes Discord's "Invalid Form Body" with field
+errors at the paths Discord would name (`components.0.components.0.style`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+
+from .errors import FieldError
+
+SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "openapi.json"
+_PLACEHOLDER = re.compile(r"\{[^}]+\}")
+
+
+@cache
+def spec() -> dict[str, Any]:
+    return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
+
+
+def _shape(path: str) -> str:
+    """'/channels/{channel_id}/messages' -> '/channels/*/messages' (parameter names differ from ours)."""
+    return _PLACEHOLDER.sub("*", path)
+
+
+@cache
+def _operations() -> dict[tuple[str, str], dict[str, Any]]:
+    """(METHOD, path shape) -> the operation's JSON request schema."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            schema = (body or {}).get("content", {}).get("application/json", {}).get("schema")
+            if schema is not None:
+                found[(method.upper(), _shape(path))] = schema
+    return found
+
+
+def has_request_schema(method: str, route: str) -> bool:
+    return (method, _shape(route)) in _operations()
+
+
+@cache
+def _validator(method: str, shape: str) -> Any:
+    # The whole document is the root so the schema's "#/components/schemas/..." references resolve.
+    root = dict(spec())
+    root.pop("paths", None)
+    # Discord takes snowflakes as JSON numbers too (discord.py sends `recipient_id` as one);
+    # the description only lists the string form.
+    schemas = dict(root["components"]["schemas"])
+    schemas["SnowflakeType"] = {"anyOf": [schemas["SnowflakeType"], {"type": "integer", "minimum": 0}]}
+    root["components"] = {**root["components"], "schemas": schemas}
+    root.update(_operations()[(method, shape)])
+    return jsonschema_rs.Draft202012Validator(root, validate_formats=True)
+
+
+def check_request(method: str, route: str, body: Any) -> list[FieldError]:
+    """Field errors of `body` against the request schema of `method route` (our route, any
+    parameter names); [] when valid or when the operation takes no JSON body."""
+    shape = _shape(route)
+    if (method, shape) not in _operations():
+        return []
+    validator = _validator(method, shape)
+    if validator.is_valid(body):
+        return []
+    errors: list[FieldError] = []
+    for error in validator.iter_errors(body):
+        errors += _field_errors(error)
+    return errors
+
+
+def _field_errors(error: Any) -> list[FieldError]:
+    """Discord's code and message for one schema error; a failed union (oneOf/anyOf) reports
+    the errors of the alternative whose `type` matched, like Discord does."""
+    path = list(error.instance_path)
+    kind = error.kind
+    name = type(kind).__name__
+    if name in ("OneOfNotValid", "AnyOf"):
+        branches = [list(b) for b in kind.context]
+        choices = _constant_choices(path, branches)
+        if choices:
+            return [FieldError(_dotted(path), "BASE_TYPE_CHOICES", f"Value must be one of {choices}.")]
+        chosen = _matching_branch(path, branches)
+        if chosen is not None:
+            return [e for sub in chosen for e in _field_errors(sub)]
+        if any(_discriminator_miss(path, b) for b in branches):
+            return [FieldError(_dotted([*path, "type"]), "UNION_TYPE_CHOICES", 'Value of field "type" is not valid.')]
+        return [FieldError(_dotted(path), "BASE_TYPE_CHOICES", "Value is not of a valid type.")]
+    if name == "Required":
+        return [FieldError(_dotted([*path, kind.property]), "BASE_TYPE_REQUIRED", "This field is required")]
+    return [FieldError(_dotted(path), *_code(name, kind, error))]
+
+
+def _constant_choices(path: list[Any], branches: list[list[Any]]) -> tuple[Any, ...]:
+    """An enumeration written as oneOf of consts (`ButtonStyleTypes`): the allowed values."""
+    found: list[Any] = []
+    for branch in branches:
+        for e in branch:
+            if list(e.instance_path) != path or type(e.kind).__name__ not in ("Constant", "Type"):
+                return ()
+            if type(e.kind).__name__ == "Constant":
+                found.append(e.kind.expected_value)
+    return tuple(found)
+
+
+def _matching_branch(path: list[Any], branches: list[list[Any]]) -> list[Any] | None:
+    """The alternative that fits the value's kind: not a wrong JSON type at the union itself
+    (the `null` alternative) nor a different `type` discriminator; the one with fewest errors."""
+    fitting = [b for b in branches if not _discriminator_miss(path, b) and not _type_miss(path, b)]
+    return min(fitting, key=len) if fitting else None
+
+
+def _discriminator_miss(path: list[Any], branch: list[Any]) -> bool:
+    target = [*path, "type"]
+    return any(list(e.instance_path) == target and type(e.kind).__name__ in ("Enum", "Constant") for e in branch)
+
+
+def _type_miss(path: list[Any], branch: list[Any]) -> bool:
+    return any(list(e.instance_path) == path and type(e.kind).__name__ == "Type" for e in branch)
+
+
+def _dotted(path: list[Any]) -> str:
+    return ".".join(str(p) for p in path) or "_root"
+
+
+def _code(name: str, kind: Any, error: Any) -> tuple[str, str]:
+    """Discord's error code and wording for one failed keyword."""
+    if name == "Required":
+        return "BASE_TYPE_REQUIRED", f"This field is required ({kind.property})."
+    if name == "MaxLength":
+        return "BASE_TYPE_MAX_LENGTH", f"Must be {kind.limit} or fewer in length."
+    if name == "MinLength":
+        return "BASE_TYPE_MIN_LENGTH", f"Must be {kind.limit} or more in length."
+    if name == "MaxItems":
+        return "BASE_TYPE_MAX_LENGTH", f"Must be {kind.limit} or fewer in length."
+    if name == "MinItems":
+        return "BASE_TYPE_MIN_LENGTH", f"Must be {kind.limit} or more in length."
+    if name == "MaxProperties":
+        return "BASE_TYPE_MAX_LENGTH", f"Must be {kind.limit} or fewer in length."
+    if name == "Maximum":
+        return "NUMBER_TYPE_MAX", f"int value should be less than or equal to {kind.limit}."
+    if name == "Minimum":
+        return "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {kind.limit}."
+    if name in ("Enum", "Constant"):
+        return (
+            "BASE_TYPE_CHOICES",
+            f"Value must be one of {getattr(kind, 'options', getattr(kind, 'expected_value', ''))}.",
+        )
+    if name == "Format" and kind.format == "date-time":
+        return "DATE_TIME_TYPE_PARSE", f"Could not parse {error.instance!r}. Should be ISO8601."
+    if name == "Type":
+        return "BASE_TYPE_CONVERT", error.message
+    if name == "UniqueItems":
+        return "BASE_TYPE_DUPLICATES", "Values must be unique."
+    return name.upper(), error.message

@@ -1,0 +1,27 @@
+"""Discord refuses a command sync over 8,000 characters per command (and then the bot cannot
+start): the headroom of every command the bot syncs, shown in the test run's summary."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from standin.documented import TABLE, command_characters
+
+from .conftest import Table
+
+
+async def test_every_synced_command_fits_discords_character_budget(
+    table: Table, standin_report: Callable[[str], None]
+) -> None:
+    budget = TABLE["command_characters"].value
+    synced = [(scope, c) for scope, commands in table.standin.commands.items() for c in commands]
+    assert synced, "the bot synced no command"
+    over = []
+    for scope, command in synced:
+        used = command_characters(command)
+        where = "global" if scope is None else f"guild {scope}"
+        line = f"/{command['name']} ({where}): {used} of {budget} characters, {budget - used} left"
+        standin_report(line)
+        if used > budget:
+            over.append(line)
+    assert not over, "commands over Discord's budget:\n" + "\n".join(over)
