@@ -28,7 +28,7 @@ from .replies import (
 )
 from .service import UserError
 from .store import CorruptGame, GameNotFound, Status
-from .texts import COLOUR_NAMES, MARKS, colour_name
+from .texts import MARKS, seat_colour_name
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -231,7 +231,7 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
             mark=MARKS[i],
             seat=i + 1,
             name=s.display_name,
-            colour=colour_name(s.colour or COLOUR_NAMES[i], lang),
+            colour=seat_colour_name(i, lang),
         )
         for i, s in enumerate(record.seats)
     )
@@ -242,10 +242,10 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
 async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, game, lang: str, text: str) -> None:
     """A table post that starts a game: the picture and the game's buttons, then the first
     player's DM (or a computer's move)."""
-    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+    pictures = await bot.pictures.table_files(record.id, record.version, game, bot.service.names(record), lang)
     message = await channel.send(
         text,
-        file=png_file(png, "table.png"),
+        files=[png_file(png, name) for png, name in pictures],
         view=game_buttons(record.id, lang),
         allowed_mentions=next_player_ping(record, game),
     )

@@ -135,6 +135,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
     @app_commands.describe(
         players="Most players who may join (2-4)",
         clear_full_artist_row="Clear all four artist cards when they all hold dice (default on)",
+        equal_turns="When the game's end is reached, finish the round so everyone has as many turns (default off)",
         turn_hours="Hours a player has for a turn before the others may vote (default 72)",
         reminder_hours="Hours between DM reminders (default 12)",
         computers="Computer players to seat now (0-3); a full table starts at once (solo play)",
@@ -146,6 +147,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         interaction: discord.Interaction,
         players: app_commands.Range[int, 2, 4] = 4,
         clear_full_artist_row: bool = True,
+        equal_turns: bool = False,
         turn_hours: app_commands.Range[int, 1, 336] = 72,
         reminder_hours: app_commands.Range[int, 1, 168] = 12,
         computers: app_commands.Range[int, 0, 3] = 0,
@@ -162,7 +164,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             interaction.channel_id or 0,
             interaction.user.id,
             _name(interaction.user),
-            options=GameOptions(clear_full_artist_row=clear_full_artist_row),
+            options=GameOptions(clear_full_artist_row=clear_full_artist_row, equal_turns=equal_turns),
             settings=TableSettings(
                 max_players=players, turn_hours=turn_hours, reminder_hours=reminder_hours, computer_level=level
             ),
@@ -197,6 +199,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
                 seated=seated,
                 game=record.id,
             )
+            + (t("commands.opened_equal_turns", lang) if equal_turns else "")
             + dm
         )
 
@@ -332,7 +335,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Show the whole table: museum, artists, installations and every studio."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.bot.pictures.table(record.id, record.version, game, self.service.names(record))
+        png = await self.bot.pictures.table(
+            record.id, record.version, game, self.service.names(record), user_language(interaction)
+        )
         await interaction.followup.send(
             t("commands.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
             file=png_file(png, "table.png"),
@@ -357,7 +362,9 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         """Show the museum up close, with its cell names."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await self.bot.pictures.museum(record.id, record.version, game, self.service.names(record))
+        png = await self.bot.pictures.museum(
+            record.id, record.version, game, self.service.names(record), user_language(interaction)
+        )
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)
         await interaction.followup.send(

@@ -37,8 +37,8 @@ def _warm() -> None:
     arrives: the first picture in a fresh process costs about ten ordinary ones."""
     for players in (2, 4):
         game = Game.new(players, seed=1)
-        render.table_png(game)
-        render.studio_png(game, 0)
+        render.table_png(game, labels=render.EN)
+        render.studio_png(game, 0, labels=render.EN)
 
 
 class Pictures:
@@ -69,15 +69,26 @@ class Pictures:
             self._cache.popitem(last=False)
         return png
 
-    async def table(self, game_id: int, version: int, game: Game, names: list[str], lang: str = "en") -> bytes:
+    async def table(self, game_id: int, version: int, game: Game, names: list[str], lang: str) -> bytes:
         return await self._get((game_id, version, "table", -1, lang), game, names)
 
     async def studio(
-        self, game_id: int, version: int, game: Game, names: list[str], seat: int, lang: str = "en"
+        self, game_id: int, version: int, game: Game, names: list[str], seat: int, lang: str
     ) -> bytes:
         return await self._get((game_id, version, "studio", seat, lang), game, names)
 
-    async def museum(self, game_id: int, version: int, game: Game, names: list[str], lang: str = "en") -> bytes:
+    async def table_files(
+        self, game_id: int, version: int, game: Game, names: list[str], lang: str
+    ) -> list[tuple[bytes, str]]:
+        """(PNG, file name) pairs for a table post: the table, and with a table too large to
+        read at Discord's preview (4 players) the current player's studio as well."""
+        files = [(await self.table(game_id, version, game, names, lang), "table.png")]
+        if not game.is_over and render.table_needs_studio(game):
+            seat = game.current_player
+            files.append((await self.studio(game_id, version, game, names, seat, lang), "studio.png"))
+        return files
+
+    async def museum(self, game_id: int, version: int, game: Game, names: list[str], lang: str) -> bytes:
         return await self._get((game_id, version, "museum", -1, lang), game, names)
 
     def close(self) -> None:

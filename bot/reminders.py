@@ -362,7 +362,7 @@ class Reminders:
             lines.append(t("reminders.since", lang))
             lines += changes[-12:]
         lines.append(t("reminders.how_to_play", lang))
-        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat)
+        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang)
         view = reminder_view(record.id, lang)
         await self.dm(record, game, user_id, "\n".join(lines), view=view, png=png, nonce=nonce)
 

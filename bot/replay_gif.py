@@ -30,12 +30,18 @@ def pick_frames(n: int, max_frames: int) -> list[int]:
 
 
 def replay_gif(
-    game: Game, names: list[str], *, width: int = 480, max_frames: int = 30, max_bytes: int = MAX_BYTES
+    game: Game,
+    names: list[str],
+    labels: render.Labels,
+    *,
+    width: int = 480,
+    max_frames: int = 30,
+    max_bytes: int = MAX_BYTES,
 ) -> bytes:
     """The GIF bytes of ``game``'s replay (the engine replays its log from the seed)."""
     _entries, positions = replay_turns(game)
     chosen = [positions[i] for i in pick_frames(len(positions), max_frames)]
-    full = [render.table_image(g, names) for g in chosen]
+    full = [render.table_image(g, names, labels=labels) for g in chosen]
     while True:
         data = _encode(full, width)
         if len(data) <= max_bytes or width <= 160:

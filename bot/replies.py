@@ -19,6 +19,7 @@ from . import panel
 from .components import GameButton, game_buttons, panel_view, rematch_view
 from .i18n import join, localize, t
 from .i18n.choose import guild_language, user_language
+from .i18n.pictures import render_labels
 from .replay_gif import replay_gif
 from .service import MoveOutcome
 from .stats import score_chart
@@ -128,11 +129,11 @@ async def post_turn(
     else:
         lines.append(whose_turn(record, game, lang))
         view = game_buttons(record.id, lang)
-    png = await bot.pictures.table(record.id, record.version, game, names, lang)
-    files = [png_file(png, "table.png")]
+    pictures = await bot.pictures.table_files(record.id, record.version, game, names, lang)
+    files = [png_file(png, name) for png, name in pictures]
     if outcome.finished:
         try:
-            gif = await asyncio.to_thread(replay_gif, game, names)
+            gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
             files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
             lines.append(t("replies.replay", lang))
         except Exception:  # the result matters more than the animation

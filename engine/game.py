@@ -132,6 +132,7 @@ class Game:
             players=[PlayerState() for _ in range(players)],
             current=first,
             rng=r,
+            first=first,
         )
         g = cls._from_parts(deck, state, seed, players, options, [], None, [])
         g._begin_turn()
@@ -544,7 +545,8 @@ class Game:
             self.state.turn_moves.append(str(m))
             drew = self._do(m)
             ended = isinstance(m, EndTurn)
-            if not self.state.rolled and not ended:
+            # An abandon is one action: the short-supply roll waits until its dice are placed.
+            if not self.state.rolled and not ended and not self.state.pool:
                 drew = self._try_roll() or drew
             if drew or ended:
                 self._checkpoint = self.state.clone()
@@ -565,7 +567,7 @@ class Game:
         for m in keep:  # no randomness after a checkpoint, so replaying is exact
             self.state.turn_moves.append(str(m))
             self._do(m)
-            if not self.state.rolled:
+            if not self.state.rolled and not self.state.pool:
                 self._try_roll()
             self._since.append(m)
 
@@ -888,13 +890,12 @@ class Game:
             assert a.owner is not None
             s.players[a.owner].supply += a.count
         a.owner, a.value, a.count, a.placed_turn = s.current, values[0], len(values), s.turn
-        if s.pool and not self._gen_artist_placements():
-            self._release()
-        if (
+        cleared = (
             was_empty
             and s.options.clear_full_artist_row
             and all(x.owner is not None for x in s.artists if x.card is not None)
-        ):
+        )
+        if cleared:
             for x in s.artists:
                 if x.owner is not None:
                     s.players[x.owner].supply += x.count
@@ -904,8 +905,11 @@ class Game:
                 x.card = None
             for x in s.artists:
                 x.card = s.artist_deck.pop(0) if s.artist_deck else None
-            return True
-        return False
+        # Dice still waiting from an abandon may go onto the row as it is now (after a clear:
+        # the new cards); only when no card can take them do they go back to the supply.
+        if s.pool and not self._gen_artist_placements():
+            self._release()
+        return cleared
 
     def _do_use(self, m: UseArtist) -> bool:
         s = self.state
@@ -1019,17 +1023,44 @@ class Game:
         s.last_turn = (s.current, s.turn_moves)
         s.turn_moves = []
         if any(len(p.completed) >= INSTALLATIONS_TO_END for p in s.players) or self.is_museum_complete():
+            if not s.options.equal_turns:
+                s.over = True
+                return
+            s.final_round = True
+        if s.final_round and self._round_done():
             s.over = True
             return
         self._next_player()
 
-    def _next_player(self) -> None:
+    def _next_seat(self) -> int:
         s = self.state
         for step in range(1, self.num_players + 1):
             seat = (s.current + step) % self.num_players
             if not s.players[seat].removed:
-                s.current = seat
-                break
+                return seat
+        return s.current
+
+    def _round_done(self) -> bool:
+        """Would the next turn start a new round (the turn order wraps past the first seat)?"""
+        s = self.state
+        n = self.num_players
+        return (self._next_seat() - s.first) % n <= (s.current - s.first) % n
+
+    def seats_after_in_round(self) -> list[int]:
+        """Active seats still to play in this round after the current one (rounds start at
+        the first seat): under equal_turns, who plays on once the end has been reached."""
+        s = self.state
+        n = self.num_players
+        mine = (s.current - s.first) % n
+        return [i for i in self.active_players() if (i - s.first) % n > mine]
+
+    def is_final_round(self) -> bool:
+        """equal_turns: the end was triggered and the round is being played out."""
+        return self.state.final_round and not self.state.over
+
+    def _next_player(self) -> None:
+        s = self.state
+        s.current = self._next_seat()
         s.turn += 1
         self._begin_turn()
 

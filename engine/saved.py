@@ -51,6 +51,9 @@ class StateJSON(_Model):
     turn_moves: list[str]
     last_turn: tuple[int, list[str]] | None
     last_roll: list[int]
+    # Added with the equal_turns option; saves from before hold neither (that option off).
+    first: int | None = None  # None: worked out again from the seed (see load_game)
+    final_round: bool = False
 
 
 class GameJSON(_Model):
@@ -92,10 +95,12 @@ def _state_json(s: GameState) -> dict[str, Any]:
         "turn_moves": list(s.turn_moves),
         "last_turn": None if s.last_turn is None else [s.last_turn[0], list(s.last_turn[1])],
         "last_roll": list(s.last_roll),
+        "first": s.first,
+        "final_round": s.final_round,
     }
 
 
-def _state_from(j: StateJSON, options: GameOptions) -> GameState:
+def _state_from(j: StateJSON, options: GameOptions, first: int) -> GameState:
     return GameState(
         options=options,
         museum_card=j.museum_card,
@@ -124,6 +129,8 @@ def _state_from(j: StateJSON, options: GameOptions) -> GameState:
         turn_moves=list(j.turn_moves),
         last_turn=None if j.last_turn is None else (j.last_turn[0], list(j.last_turn[1])),
         last_roll=list(j.last_roll),
+        first=first,
+        final_round=j.final_round,
     )
 
 
@@ -173,9 +180,12 @@ def load_game(data: str | bytes | dict[str, Any], deck: Deck | None = None) -> G
         raise SavedGameError(f"saved game does not have the expected shape: {e}") from None
     except MoveSyntaxError as e:
         raise SavedGameError(f"saved game has an unreadable move: {e}") from None
-    state = _state_from(j.state, j.options)
-    if len(state.players) != j.players:
-        raise SavedGameError(f"saved game says {j.players} players but holds {len(state.players)}")
-    return Game._from_parts(
-        deck or default_deck(), state, j.seed, j.players, j.options, log, _state_from(j.checkpoint, j.options), since
-    )
+    if len(j.state.players) != j.players:
+        raise SavedGameError(f"saved game says {j.players} players but holds {len(j.state.players)}")
+    deck = deck or default_deck()
+    first = j.state.first
+    if first is None:  # saved before the first seat was kept: the seed deals it again
+        first = Game.new(j.players, j.seed, j.options, deck).state.first
+    state = _state_from(j.state, j.options, first)
+    checkpoint = _state_from(j.checkpoint, j.options, first)
+    return Game._from_parts(deck, state, j.seed, j.players, j.options, log, checkpoint, since)

@@ -15,10 +15,8 @@ from .errors import IllegalMove
 from .game import Game
 from .moves import EndTurn, Move
 from .players import GreedyPlayer
+from .players.tournament import MAX_TURNS, play_table
 from .saved import dump_game, load_game
-
-MAX_TURNS = 600
-MAX_ACTIONS_PER_TURN = 200
 
 
 @dataclass
@@ -51,32 +49,30 @@ def play_game(players: int, seed: int, *, check: bool = True, sample: int = 2) -
     rng = random.Random(seed)
     violations: list[str] = []
     decisions = 0
-    actions_this_turn = 0
-    while not game.is_over and game.state.turn < MAX_TURNS:
-        move: Move = bots[game.current_player].choose(game)
-        if check:
-            legal = game.legal_moves()
-            if move not in legal:
-                violations.append(f"seed {seed}: chosen move {move} is not listed")
-            for probe in rng.sample(legal, min(sample, len(legal))):
-                copy = game.clone()
-                try:
-                    copy.apply(probe)
-                except IllegalMove as e:
-                    violations.append(f"seed {seed}: listed move {probe} refused: {e}")
-                    continue
-                violations += [f"seed {seed} after {probe}: {p}" for p in copy.check_invariants()]
-        game.apply(move)
+
+    def before(game: Game, move: Move) -> None:
+        legal = game.legal_moves()
+        if move not in legal:
+            violations.append(f"seed {seed}: chosen move {move} is not listed")
+        for probe in rng.sample(legal, min(sample, len(legal))):
+            copy = game.clone()
+            try:
+                copy.apply(probe)
+            except IllegalMove as e:
+                violations.append(f"seed {seed}: listed move {probe} refused: {e}")
+                continue
+            violations.extend(f"seed {seed} after {probe}: {p}" for p in copy.check_invariants())
+
+    def after(game: Game, move: Move) -> None:
+        nonlocal decisions
         decisions += 1
-        actions_this_turn += 1
-        if check:
-            violations += [f"seed {seed} after {move}: {p}" for p in game.check_invariants()]
-        if isinstance(move, EndTurn):
-            actions_this_turn = 0
-            if check and load_game(dump_game(game)) != game:
-                violations.append(f"seed {seed}: JSON round-trip differs at turn {game.state.turn}")
-        elif actions_this_turn > MAX_ACTIONS_PER_TURN:
-            break
+        if not check:
+            return
+        violations.extend(f"seed {seed} after {move}: {p}" for p in game.check_invariants())
+        if isinstance(move, EndTurn) and load_game(dump_game(game)) != game:
+            violations.append(f"seed {seed}: JSON round-trip differs at turn {game.state.turn}")
+
+    play_table(game, bots, observe=before if check else None, after=after, max_turns=MAX_TURNS)
     if check and Game.replay(players, seed, game.log) != game:
         violations.append(f"seed {seed}: replay of the move log differs")
     return GameResult(seed, players, game.state.turn + 1, decisions, _ended_by(game), game.scores(), violations)

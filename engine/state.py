@@ -25,6 +25,8 @@ class GameOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     clear_full_artist_row: bool = True
+    # When the end is triggered, finish the round so every player has had as many turns.
+    equal_turns: bool = False
 
 
 @dataclass(slots=True)
@@ -113,6 +115,8 @@ class GameState:
     turn_moves: list[str] = field(default_factory=list)  # effective moves of this turn
     last_turn: tuple[int, list[str]] | None = None  # (seat, moves) of the previous turn
     last_roll: list[int] = field(default_factory=list)
+    first: int = 0  # the seat that took the first turn (rounds start there)
+    final_round: bool = False  # equal_turns: the end was triggered, the round is played out
 
     def clone(self) -> GameState:
         return GameState(
@@ -133,6 +137,8 @@ class GameState:
             list(self.turn_moves),
             None if self.last_turn is None else (self.last_turn[0], list(self.last_turn[1])),
             list(self.last_roll),
+            self.first,
+            self.final_round,
         )
 
     def dice_owned(self, seat: int) -> int:

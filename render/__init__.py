@@ -1,13 +1,16 @@
 """Pictures of a Cubist game: pure functions from an ``engine.Game`` to PNG bytes.
 
     import render
-    png = render.table_png(game, names=["Ann", "Bo"])      # the whole table
-    png = render.studio_png(game, seat=1)                   # one player's studio, larger
-    png = render.museum_png(game)                           # the museum, larger
+    png = render.table_png(game, names, labels=labels)          # the whole table, seen from above
+    png = render.studio_png(game, seat, names, labels=labels)   # one player's studio, larger
+    png = render.museum_png(game, labels=labels)                # the museum, larger
 
-Same game, same bytes: no time stamps, no randomness.  ``*_image`` give PIL images and
-``*_canvas`` the drawing with the recorded boxes of its panels and texts (for tests).
-Every function takes ``labels=`` (``render.Labels``): the words drawn, English by default.
+``labels`` (``render.Labels``, the words in the reader's language) is required: nothing
+falls back to English by accident (the bot builds them with
+``bot.i18n.pictures.render_labels(lang)``; ``render.EN`` is English).  Same game, same
+bytes: no time stamps, no randomness.  ``*_image`` give PIL images and ``*_canvas`` the
+drawing with its recorded boxes and its layout model (``Canvas.dice``, see render.model).
+The isometric table of earlier versions stays as ``iso_table_image`` (gallery comparison).
 """
 
 from __future__ import annotations
@@ -16,47 +19,65 @@ from PIL import Image
 
 from engine import Game
 
+from .board import MIN_GLYPH, museum_canvas, studio_canvas, table_canvas, unit
 from .canvas import Box, Canvas
-from .closeups import museum_canvas, studio_canvas
 from .encode import png_bytes
 from .labels import EN, Labels
-from .table import table_canvas
+from .model import preview_scale
 
 
-def table_image(game: Game, names: list[str] | None = None, *, numerals: bool = False,
-                labels: Labels = EN) -> Image.Image:
-    return table_canvas(game, names, numerals=numerals, labels=labels).img
+def table_image(game: Game, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
+    return table_canvas(game, names, labels=labels).img
 
 
-def studio_image(game: Game, seat: int, names: list[str] | None = None, *, numerals: bool = False,
-                 labels: Labels = EN) -> Image.Image:
-    return studio_canvas(game, seat, names, numerals=numerals, labels=labels).img
+def studio_image(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
+    return studio_canvas(game, seat, names, labels=labels).img
 
 
-def museum_image(game: Game, *, numerals: bool = False, labels: Labels = EN) -> Image.Image:
-    return museum_canvas(game, numerals=numerals, labels=labels).img
+def museum_image(game: Game, *, labels: Labels) -> Image.Image:
+    return museum_canvas(game, labels=labels).img
 
 
-def table_png(game: Game, names: list[str] | None = None, *, numerals: bool = False, labels: Labels = EN) -> bytes:
+def table_png(game: Game, names: list[str] | None = None, *, labels: Labels) -> bytes:
     """The table, posted after every turn."""
-    return png_bytes(table_image(game, names, numerals=numerals, labels=labels))
+    return png_bytes(table_image(game, names, labels=labels))
 
 
-def studio_png(game: Game, seat: int, names: list[str] | None = None, *, numerals: bool = False,
-               labels: Labels = EN) -> bytes:
+def studio_png(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> bytes:
     """Close-up of one player's studio (seat 0-based)."""
-    return png_bytes(studio_image(game, seat, names, numerals=numerals, labels=labels))
+    return png_bytes(studio_image(game, seat, names, labels=labels))
 
 
-def museum_png(game: Game, *, numerals: bool = False, labels: Labels = EN) -> bytes:
+def museum_png(game: Game, *, labels: Labels) -> bytes:
     """Close-up of the museum."""
-    return png_bytes(museum_image(game, numerals=numerals, labels=labels))
+    return png_bytes(museum_image(game, labels=labels))
+
+
+def table_needs_studio(game: Game) -> bool:
+    """True when ``game``'s table cannot keep every numeral MIN_GLYPH px tall at Discord's
+    laptop preview (4 players): post the current player's studio beside it."""
+    from .board import die_tile, layout, museum_rows
+
+    rows = museum_rows(game.deck.museum(game.state.museum_card))
+    c = unit(game.num_players, rows)
+    _x, _y, w, h = layout(game.num_players, c, rows)["table"]
+    g = die_tile(c, 0, 5)[1]
+    return (g[3] - g[1]) * preview_scale(w, h) < MIN_GLYPH
+
+
+def iso_table_image(game: Game, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
+    """The earlier isometric table (kept for the gallery's comparison)."""
+    from .table import table_canvas as iso_table_canvas
+
+    return iso_table_canvas(game, names, numerals=True, labels=labels).img
 
 
 __all__ = [
+    "EN",
     "Box",
     "Canvas",
     "Labels",
+    "iso_table_image",
     "museum_canvas",
     "museum_image",
     "museum_png",
@@ -66,5 +87,6 @@ __all__ = [
     "studio_png",
     "table_canvas",
     "table_image",
+    "table_needs_studio",
     "table_png",
 ]

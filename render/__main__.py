@@ -1,6 +1,6 @@
 """Command line: draw a saved game, or write the demo pictures.
 
-    python -m render game.json -o table.png [--studio P | --museum] [--names A,B] [--numerals]
+    python -m render game.json -o table.png [--studio P | --museum] [--names A,B]
     python -m render --demo DIR      # seeded demo games at several stages (also the goldens)
 """
 
@@ -21,7 +21,6 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--studio", metavar="P", help="close-up of one player's studio (p1..p4 or 1..4)")
     what.add_argument("--museum", action="store_true", help="close-up of the museum")
     ap.add_argument("--names", help="comma-separated display names, in seat order")
-    ap.add_argument("--numerals", action="store_true", help="dice values as numerals instead of pips")
     ap.add_argument("--demo", type=Path, metavar="DIR", help="write the demo pictures into DIR")
     args = ap.parse_args(argv)
 
@@ -38,18 +37,18 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, SavedGameError) as e:
         print(f"cannot read {args.game}: {e}", file=sys.stderr)
         return 2
-    from . import museum_png, studio_png, table_png
+    from . import EN, museum_png, studio_png, table_png
 
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     if args.studio:
         text = args.studio.lower().lstrip("p")
         if not text.isdigit() or not 1 <= int(text) <= game.num_players:
             ap.error(f"--studio wants a player p1..p{game.num_players}")
-        png = studio_png(game, int(text) - 1, names, numerals=args.numerals)
+        png = studio_png(game, int(text) - 1, names, labels=EN)
     elif args.museum:
-        png = museum_png(game, numerals=args.numerals)
+        png = museum_png(game, labels=EN)
     else:
-        png = table_png(game, names, numerals=args.numerals)
+        png = table_png(game, names, labels=EN)
     out = args.output or Path("table.png")
     out.write_bytes(png)
     print(out)

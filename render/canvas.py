@@ -8,6 +8,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .fonts import Font, fit
+from .model import DieGlyph
 
 Rect = tuple[int, int, int, int]
 
@@ -31,6 +32,7 @@ class Canvas:
             self.img = Image.new("RGB", (width, height), background)
             self.boxes = []
         self.draw = ImageDraw.Draw(self.img)
+        self.dice: list[DieGlyph] = []  # the layout model of the dice drawn (render.model)
 
     def freeze(self) -> tuple[Image.Image, tuple[Box, ...]]:
         """The picture so far and its boxes, to start other canvases from."""

@@ -13,6 +13,8 @@ from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.players import GreedyPlayer
 from engine.state import CORNERSTONE, MuseumColumn
 
+from .labels import EN, Labels
+
 DEMO_NAMES = ["Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri"]
 
 
@@ -28,19 +30,20 @@ def play(players: int, seed: int, *, turns: int | None = None, max_moves: int = 
     return game
 
 
-def busy_late_game(seed: int = 3) -> Game:
-    """A 4-player position for the benchmark: late in a greedy game, then dressed up so that
-    every workroom holds dice and half of the museum is built (not reachable by the rules as
-    such, but every structure is well formed)."""
-    game = play(4, seed, turns=44)
+def busy_late_game(seed: int = 3, players: int = 4, built: float = 0.5) -> Game:
+    """A position for the benchmark and the legibility test: late in a greedy game, then
+    dressed up so that every workroom holds dice and a share ``built`` of the museum is built
+    to its full heights (not reachable by the rules as such, but every structure is well
+    formed)."""
+    game = play(players, seed, turns=11 * players)
     s = game.state
     heights = game.museum_heights()
-    corner = next(c for c, col in s.museum.items() if col.owners == [CORNERSTONE])
+    corner = next(c for c, col in s.museum.items() if col.owners and col.owners[0] == CORNERSTONE)
     cv = s.museum[corner].value
     cx, cy = corner % MUSEUM_SIZE, corner // MUSEUM_SIZE
     other = cv + 1 if cv < 6 else cv - 1
     cells = sorted(heights)
-    want = sum(heights.values()) // 2
+    want = round(sum(heights.values()) * built)
     built = sum(len(col.owners) for col in s.museum.values())
     seat = 0
     for cell in cells:
@@ -52,7 +55,7 @@ def busy_late_game(seed: int = 3) -> Game:
         value = cv if (x + y - cx - cy) % 2 == 0 else other
         owners = []
         for _ in range(heights[cell]):
-            owners.append(seat % 4)
+            owners.append(seat % players)
             seat += 1
         s.museum[cell] = MuseumColumn(value, owners)
         built += len(owners)
@@ -75,7 +78,7 @@ def stages() -> list[Stage]:
         ("start-4p", lambda: play(4, 11, turns=0), "table"),
         ("mid-3p", lambda: play(3, 5, turns=18), "table"),
         ("late-4p", lambda: play(4, 3, turns=44), "table"),
-        ("late-4p-numerals", lambda: play(4, 3, turns=44), "table-numerals"),
+        ("late-2p", lambda: play(2, 8, turns=40), "table"),
         ("late-4p-studio-p2", lambda: play(4, 3, turns=44), "studio:1"),
         ("late-4p-museum", lambda: play(4, 3, turns=44), "museum"),
         ("busy-4p", busy_late_game, "table"),
@@ -83,17 +86,15 @@ def stages() -> list[Stage]:
     ]
 
 
-def picture(game: Game, kind: str, names: list[str] | None) -> bytes:
+def picture(game: Game, kind: str, names: list[str] | None, labels: Labels = EN) -> bytes:
     from . import museum_png, studio_png, table_png
 
     if kind == "table":
-        return table_png(game, names)
-    if kind == "table-numerals":
-        return table_png(game, names, numerals=True)
+        return table_png(game, names, labels=labels)
     if kind.startswith("studio:"):
-        return studio_png(game, int(kind.split(":")[1]), names)
+        return studio_png(game, int(kind.split(":")[1]), names, labels=labels)
     if kind == "museum":
-        return museum_png(game)
+        return museum_png(game, labels=labels)
     raise ValueError(kind)
 
 

@@ -73,6 +73,9 @@ def shared_palette() -> Image.Image:
 
 def to_palette(img: Image.Image) -> Image.Image:
     rgb = img if img.mode == "RGB" else img.convert("RGB")
+    # Pillow fills the palette's nearest-colour cache as colours come, but each entry is
+    # exact, so the bytes never depend on the pictures drawn before (checked by
+    # tests/render/test_pictures.py::test_bytes_do_not_depend_on_earlier_pictures).
     return rgb.quantize(palette=shared_palette(), dither=Image.Dither.NONE)
 
 

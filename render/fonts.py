@@ -23,29 +23,36 @@ def font(size: int, bold: bool = False) -> Font:
         return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=16384)
+def text_width(f: Font, text: str) -> float:
+    """``f.getlength(text)``, remembered (pictures measure the same words again and again)."""
+    return f.getlength(text)
+
+
 def fit(text: str, f: Font, max_width: float) -> str:
     """``text``, cut with an ellipsis so that it is at most ``max_width`` pixels wide."""
-    if f.getlength(text) <= max_width:
+    if text_width(f, text) <= max_width:
         return text
     ell = "…"
     lo, hi = 0, len(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if f.getlength(text[:mid].rstrip() + ell) <= max_width:
+        if text_width(f, text[:mid].rstrip() + ell) <= max_width:
             lo = mid
         else:
             hi = mid - 1
     return text[:lo].rstrip() + ell if lo else ell
 
 
-def wrap(text: str, f: Font, max_width: float, max_lines: int) -> list[str]:
+@lru_cache(maxsize=4096)
+def wrap(text: str, f: Font, max_width: float, max_lines: int) -> tuple[str, ...]:
     """Greedy word wrap into at most ``max_lines`` lines (the last one cut with an ellipsis)."""
     words = text.split()
     lines: list[str] = []
     cur = ""
     for i, w in enumerate(words):
         trial = f"{cur} {w}".strip()
-        if f.getlength(trial) <= max_width or not cur:
+        if text_width(f, trial) <= max_width or not cur:
             cur = trial
             continue
         lines.append(cur)
@@ -57,4 +64,4 @@ def wrap(text: str, f: Font, max_width: float, max_lines: int) -> list[str]:
         lines.append(cur)
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-    return [fit(line, f, max_width) for line in lines]
+    return tuple(fit(line, f, max_width) for line in lines)

@@ -51,6 +51,20 @@ ENGLISH: dict[str, str] = {
     "move_top": "Move a top die",
     "steal": "Steal from a storage",
     "and": " and ",
+    "sep": ", ",
+    "move.place": "placed a {value} in workroom {room}",
+    "move.place_card": "moved a bonus die to workroom {room}",
+    "move.museum": "gave a die to the museum",
+    "move.artist": "put {count} dice on artist {slot}",
+    "move.use": "used artist {slot}",
+    "move.complete": "completed installation #{card}",
+    "move.abandon": "abandoned workroom {room}",
+    "move.release": "sent the abandoned dice back",
+    "move.switch": "switched a bonus die",
+    "move.end": "ended the turn",
+    "move.undo": "took back an action",
+    "move.skip": "turn skipped",
+    "move.remove": "p{seat} removed from the game",
 }
 
 
@@ -101,4 +115,4 @@ SHORT_NAMES: dict[ArtistKind, str] = {
     ArtistKind.ROZANOVA: "Rozanova",
 }
 
-EN = Labels()  # the default everywhere: the golden pictures are drawn with it
+EN = Labels()  # English: the bot passes the reader's language (bot.i18n.pictures.render_labels)

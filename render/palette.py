@@ -33,6 +33,20 @@ GHOST_EDGE: tuple[int, int, int, int] = (110, 100, 84, 125)
 PLAYER_COLOURS: tuple[RGB, ...] = ((0, 114, 178), (230, 159, 0), (0, 158, 115), (204, 121, 167))
 PLAYER_INK: tuple[RGB, ...] = ((0, 90, 150), (168, 108, 0), (0, 118, 86), (160, 70, 124))
 MARKS: tuple[str, ...] = ("circle", "triangle", "square", "diamond")
+# The one source of a seat's colour: texts name it by ``name`` (catalogue key
+# ``colours.<name>``), pictures draw ``PLAYER_COLOURS[seat]`` and ``MARKS[seat]``.
+COLOUR_KEYS: tuple[str, ...] = ("blue", "orange", "green", "purple")
+MARK_GLYPHS: tuple[str, ...] = ("●", "▲", "■", "◆")
+
+
+def seat_colour_key(seat: int) -> str:
+    """The catalogue name of the colour drawn for ``seat`` (0-based)."""
+    return COLOUR_KEYS[seat % len(COLOUR_KEYS)]
+
+
+def seat_mark_glyph(seat: int) -> str:
+    """The text glyph of the shape mark drawn on ``seat``'s dice."""
+    return MARK_GLYPHS[seat % len(MARK_GLYPHS)]
 
 # Die colour keys: a seat number 0-3, or one of these names.
 CORNER_KEY = "corner"

@@ -170,7 +170,8 @@ def test_french_pictures_draw_french_words() -> None:
     texts = " ".join(b.name for b in boxes if b.kind == "text")
     assert "réserve" in texts and "entrepôt" in texts and "Musée" in texts
     assert "supply" not in texts and "storeroom" not in texts
-    english = " ".join(b.name for b in render.table_canvas(game, ["Ada", "Bo"]).boxes if b.kind == "text")
+    boxes = render.table_canvas(game, ["Ada", "Bo"], labels=render.EN).boxes
+    english = " ".join(b.name for b in boxes if b.kind == "text")
     assert "supply" in english and "réserve" not in english
 
 

@@ -17,13 +17,19 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..game import Game
-from .factory import LEVELS, make_player
+from ..moves import Move
+from .factory import LEVELS, Player, make_player
 
 MAX_TURNS = 600
+MAX_ACTIONS_PER_TURN = 200
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 @dataclass
@@ -45,35 +51,88 @@ class GameRecord:
         return 1.0 / len(self.winners) if self.seat_a in self.winners else 0.0
 
 
+# What a table loop calls before (``observe``) and after (``after``) each move is applied.
+Observer = Callable[[Game, Move], None]
+
+
+@dataclass
+class Played:
+    """A game played out by ``play_table``, with each seat's time per whole turn."""
+
+    game: Game
+    turn_seconds: list[list[float]]  # per seat: wall-clock seconds per whole turn
+    turn_cpu_seconds: list[list[float]]  # per seat: CPU seconds of this process per whole turn
+    stalled: bool = False  # a turn took more actions than any real turn does
+
+
+def play_table(
+    game: Game,
+    bots: Sequence[Player],
+    *,
+    observe: Observer | None = None,
+    after: Observer | None = None,
+    max_turns: int = MAX_TURNS,
+    max_actions_per_turn: int = MAX_ACTIONS_PER_TURN,
+) -> Played:
+    """Play ``game`` out with ``bots[seat]`` choosing for each seat; the one loop every
+    self-play tool (tournaments, the balance report, invariant self-play) runs."""
+    seats = game.num_players
+    wall: list[list[float]] = [[] for _ in range(seats)]
+    cpu: list[list[float]] = [[] for _ in range(seats)]
+    turn, seat, spent, spent_cpu, actions = -1, -1, 0.0, 0.0, 0
+    stalled = False
+    while not game.is_over and game.state.turn < max_turns:
+        if game.state.turn != turn:
+            if seat >= 0:
+                wall[seat].append(spent)
+                cpu[seat].append(spent_cpu)
+            turn, seat, spent, spent_cpu, actions = game.state.turn, game.current_player, 0.0, 0.0, 0
+        t0, c0 = time.perf_counter(), time.process_time()
+        move = bots[seat].choose(game)
+        spent += time.perf_counter() - t0
+        spent_cpu += time.process_time() - c0
+        if observe is not None:
+            observe(game, move)
+        game.apply(move)
+        if after is not None:
+            after(game, move)
+        actions += 1
+        if actions > max_actions_per_turn:
+            stalled = True
+            break
+    if seat >= 0:
+        wall[seat].append(spent)
+        cpu[seat].append(spent_cpu)
+    return Played(game, wall, cpu, stalled)
+
+
 def play_one(a: str, b: str, players: int, seed: int, seat_a: int) -> GameRecord:
     game = Game.new(players, seed)
     bots = [make_player(a if i == seat_a else b, seed * 10 + i) for i in range(players)]
-    turn_times: list[float] = []
-    cpu_times: list[float] = []
-    current_turn, spent, cpu = -1, 0.0, 0.0
-    while not game.is_over and game.state.turn < MAX_TURNS:
-        seat = game.current_player
-        if seat == seat_a and game.state.turn != current_turn:
-            if current_turn >= 0:
-                turn_times.append(spent)
-                cpu_times.append(cpu)
-            current_turn, spent, cpu = game.state.turn, 0.0, 0.0
-        t0, c0 = time.perf_counter(), time.process_time()
-        move = bots[seat].choose(game)
-        if seat == seat_a:
-            spent += time.perf_counter() - t0
-            cpu += time.process_time() - c0
-        game.apply(move)
-    if current_turn >= 0:
-        turn_times.append(spent)
-        cpu_times.append(cpu)
+    played = play_table(game, bots)
     return GameRecord(
-        seed, seat_a, game.scores(), game.winners(), game.state.turn + 1, game.is_over, turn_times, cpu_times
+        seed,
+        seat_a,
+        game.scores(),
+        game.winners(),
+        game.state.turn + 1,
+        game.is_over,
+        played.turn_seconds[seat_a],
+        played.turn_cpu_seconds[seat_a],
     )
 
 
 def _job(args: tuple[str, str, int, int, int]) -> GameRecord:
     return play_one(*args)
+
+
+def parallel_map(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None = None) -> list[R]:
+    """``[fn(j) for j in jobs]`` in up to two processes (the machine is shared), in order."""
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    if workers <= 1 or len(jobs) <= 1:
+        return [fn(j) for j in jobs]
+    with ProcessPoolExecutor(max_workers=min(workers, 2)) as pool:
+        return list(pool.map(fn, jobs, chunksize=max(1, min(4, len(jobs) // (4 * workers)))))
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -167,13 +226,8 @@ class MatchResult:
 def run_match(a: str, b: str, games: int, players: int = 2, seed: int = 1, workers: int | None = None) -> MatchResult:
     """Play ``games`` seat-rotated games of A against (players - 1) B players."""
     jobs = [(a, b, players, seed + i // players, i % players) for i in range(games)]
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     start = time.perf_counter()
-    if workers <= 1:
-        records = [_job(j) for j in jobs]
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            records = list(pool.map(_job, jobs, chunksize=4))
+    records = parallel_map(_job, jobs, workers)
     return MatchResult(a, b, players, records, time.perf_counter() - start)
 
 

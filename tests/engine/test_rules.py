@@ -778,3 +778,171 @@ def test_skip_ends_the_turn_keeping_the_two_highest_dice() -> None:
     assert g.current_player != seat
     assert g.state.players[seat].storage == [3, 5]
     assert g.check_invariants() == []
+
+
+# --- an abandon is one action (RULES.md "Abandoning") ---------------------------------
+
+
+def short_supply_abandoner() -> tuple[Game, int]:
+    """The next player's turn starts with an empty supply and one workroom of 16 dice
+    (a1-d1: towers of four 3s, 4s, 5s, 6s) as the only way to get dice back."""
+    g = new_game()
+    nxt = 1 - g.current_player
+    p = g.state.players[nxt]
+    p.workrooms[0] = {0: (3, 4), 1: (4, 4), 2: (5, 4), 3: (6, 4)}
+    p.completed = [Completed(13, [1, 3]), Completed(13, [1, 3])]
+    g.state.offer = [4, 5, 6]  # none of them matches
+    rebalance(g)
+    assert p.supply == 0
+    g.apply("end")
+    assert g.current_player == nxt and not g.has_rolled()
+    return g, nxt
+
+
+def test_short_supply_roll_waits_until_the_abandon_is_finished() -> None:
+    g, seat = short_supply_abandoner()
+    p = g.state.players[seat]
+    two = slot_with(g, 2) + 1
+    g.apply("abandon w1")
+    assert g.is_abandoning() and not g.has_rolled()  # not in the middle of the abandon
+    allowed(g, f"artist {two} x3 x3")
+    assert g.is_abandoning() and not g.has_rolled()
+    allowed(g, "release")
+    # Now the abandon is finished: 14 dice came back, so two dice are rolled.
+    assert g.has_rolled() and len(g.state.last_roll) == 2
+    assert len(p.storeroom) == 2 and p.supply == 12
+    assert g.check_invariants() == []
+
+
+def test_short_supply_roll_comes_when_the_last_abandoned_die_is_placed() -> None:
+    g = new_game(clear_full_artist_row=False)
+    nxt = 1 - g.current_player
+    p = g.state.players[nxt]
+    p.workrooms[0] = {0: (3, 2)}  # a1: a column of two 3s
+    p.completed = [Completed(13, [1, 3]) for _ in range(4)]  # 8 dice on cards
+    p.storage = [6]
+    # Gris and Pascin cannot act on empty workrooms, so their dice cannot come back; the
+    # fourth card (Gris, two dice) is free for the abandoned 3s.
+    g.state.artist_deck += [a.card for a in g.state.artists]
+    for slot, card in enumerate((20, 22, 23, 21)):
+        g.state.artist_deck.remove(card)
+        g.state.artists[slot] = ArtistSlot(card)
+        if slot < 3:
+            g.state.artists[slot] = ArtistSlot(card, nxt, 5, g.deck.artist(card).dice, 0)
+    g.state.offer = [4, 5, 6]
+    rebalance(g)
+    assert p.supply == 1
+    g.apply("end")
+    assert g.current_player == nxt and not g.has_rolled()
+    g.apply("abandon w1")
+    assert g.is_abandoning() and not g.has_rolled()
+    allowed(g, "artist 4 x3 x3")
+    # The abandon is finished and nothing else can bring dice back: the one die is rolled.
+    assert not g.is_abandoning() and g.has_rolled() and len(g.state.last_roll) == 1
+    assert p.supply == 0
+
+
+def test_dice_waiting_from_an_abandon_stay_waiting_through_a_clear_of_the_row() -> None:
+    g = setup(new_game(), w1="3:2 4:2")
+    other = 1 - g.current_player
+    free = slot_with(g, 2)
+    for i, a in enumerate(g.state.artists):
+        if i != free:  # the other three hold 6s: the 4s could not bump them
+            a.owner, a.value, a.count, a.placed_turn = other, 6, g.deck.artist(a.card).dice, 0
+    # The next cards drawn: a 2-dice Malevich first, so the waiting 4s have a place.
+    for card in (1, 2, 3, 4):
+        g.state.artist_deck.remove(card) if card in g.state.artist_deck else None
+    g.state.artist_deck[:0] = [1, 2, 3, 4]
+    rebalance(g)
+    g.apply("abandon w1")
+    allowed(g, f"artist {free + 1} x3 x3")
+    # The row was full, so it was cleared and four new cards drawn; the 4s still wait.
+    assert [a.card for a in g.state.artists] == [1, 2, 3, 4]
+    assert all(a.owner is None for a in g.state.artists)
+    assert g.is_abandoning() and g.state.pool == [4, 4]
+    allowed(g, "artist 1 x4 x4")
+    assert not g.is_abandoning()
+    assert g.state.artists[0].owner == g.current_player and g.state.artists[0].value == 4
+
+
+# --- option equal_turns ---------------------------------------------------------------
+
+
+def five_cards_in_one_action(g: Game, seat: int) -> None:
+    """Give ``seat`` four completed cards and a workroom that completes offered card #1."""
+    p = g.state.players[seat]
+    p.completed = [Completed(c, [None] * len(g.deck.installation(c).bonus)) for c in (2, 4, 5, 6)]
+    p.workrooms[0] = {0: (2, 1), 1: (3, 1), 2: (4, 1)}  # a1-c1: 2 3 4 = card #1
+    g.state.offer = [1, 3, 7]
+    rebalance(g)
+
+
+def play_to(g: Game, seat: int) -> None:
+    while g.current_player != seat:
+        g.apply("end")
+
+
+def test_printed_rule_ends_the_game_at_the_end_of_the_finishers_turn() -> None:
+    g = new_game(players=3)
+    second = (g.state.first + 1) % 3
+    play_to(g, second)
+    five_cards_in_one_action(g, second)
+    g.apply("complete w1 #1")
+    g.apply("end")
+    assert g.is_over and g.current_player == second
+
+
+def test_equal_turns_plays_out_the_round_then_ends() -> None:
+    g = new_game(players=3, equal_turns=True)
+    first = g.state.first
+    second, third = (first + 1) % 3, (first + 2) % 3
+    play_to(g, second)
+    assert g.seats_after_in_round() == [third]
+    five_cards_in_one_action(g, second)
+    g.apply("complete w1 #1")
+    g.apply("end")
+    assert not g.is_over and g.is_final_round() and g.current_player == third
+    assert g.seats_after_in_round() == []
+    g.apply("end")  # the last seat of the round has had its turn
+    assert g.is_over and not g.is_final_round()
+    assert g.current_player == third
+    assert g.state.turn == 2  # turns 0, 1, 2: one each
+
+
+def test_equal_turns_when_the_last_seat_finishes_ends_at_once() -> None:
+    g = new_game(players=2, equal_turns=True)
+    last = 1 - g.state.first
+    play_to(g, last)
+    five_cards_in_one_action(g, last)
+    g.apply("complete w1 #1")
+    g.apply("end")
+    assert g.is_over
+
+
+def test_equal_turns_skips_a_removed_last_seat() -> None:
+    g = new_game(players=4, equal_turns=True)
+    first = g.state.first
+    seats = [(first + k) % 4 for k in range(4)]
+    g.apply(f"remove p{seats[3] + 1}")
+    play_to(g, seats[1])
+    five_cards_in_one_action(g, seats[1])
+    g.apply("complete w1 #1")
+    g.apply("end")
+    assert not g.is_over and g.current_player == seats[2]
+    g.apply("end")
+    assert g.is_over
+
+
+def test_equal_turns_survives_save_and_load_in_the_final_round() -> None:
+    from engine import load_game
+
+    g = new_game(players=3, equal_turns=True)
+    second = (g.state.first + 1) % 3
+    play_to(g, second)
+    five_cards_in_one_action(g, second)
+    g.apply("complete w1 #1")
+    g.apply("end")
+    again = load_game(dump_game(g))
+    assert again == g and again.is_final_round() and again.options.equal_turns
+    again.apply("end")
+    assert again.is_over

@@ -58,3 +58,17 @@ def test_replay_from_seed_options_and_moves_reproduces_the_game() -> None:
     again = Game.replay(4, 99, [str(m) for m in g.log], opts)
     assert again == g
     assert dump_game(again) == dump_game(g)
+
+
+def test_a_save_from_before_equal_turns_loads_with_the_option_off() -> None:
+    g = Game.new(3, 21)
+    g.apply(g.legal_moves()[0])
+    data = json.loads(dump_game(g))
+    data["options"].pop("equal_turns")
+    for key in ("state", "checkpoint"):
+        data[key].pop("first")
+        data[key].pop("final_round")
+    loaded = load_game(json.dumps(data))
+    assert loaded.options.equal_turns is False
+    assert loaded.state.first == g.state.first  # dealt again from the seed
+    assert loaded == g

@@ -1,0 +1,137 @@
+"""The picture gallery (docs/pictures): the table for 2, 3 and 4 players in English and
+French, at full size and as Discord previews it (fit into 550x400 on a laptop, 360 px wide
+on a phone), colour-vision simulations, and the isometric table beside the top-down one.
+
+    python -m bot.gallery docs/pictures
+
+It lives in ``bot`` because the French words come from the bot's catalogues (``render``
+knows no catalogue: bot -> render -> engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+import render
+from render.demo import DEMO_NAMES, busy_late_game
+from render.encode import png_bytes
+from render.model import LAPTOP_BOX, PHONE_WIDTH, phone_scale, preview_scale
+from render.vision import simulate
+
+from .i18n.pictures import render_labels
+
+POSITIONS = ((2, 8), (3, 5), (4, 3))  # players, seed of the late-game position
+
+
+def shrink(img: Image.Image, scale: float) -> Image.Image:
+    if scale >= 1:
+        return img
+    return img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS)
+
+
+def _save(img: Image.Image, path: Path) -> str:
+    path.write_bytes(png_bytes(img) if img.mode != "P" else _plain(img))
+    return path.name
+
+
+def _few(img: Image.Image) -> Image.Image:
+    """256 colours chosen for this picture (a shrunk picture has blends the fixed palette lacks)."""
+    return img.convert("P", palette=Image.Palette.ADAPTIVE, colors=256)
+
+
+def _plain(img: Image.Image) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    img.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
+def write(directory: Path) -> list[str]:
+    directory.mkdir(parents=True, exist_ok=True)
+    rows: list[str] = []
+    lines = [
+        "# Picture gallery",
+        "",
+        "Regenerate with `python -m bot.gallery docs/pictures`. Late-game positions "
+        "(`render.demo.busy_late_game`: every workroom busy, the museum half built). Discord shows a "
+        f"picture inline shrunk to fit {LAPTOP_BOX[0]}x{LAPTOP_BOX[1]} on a laptop and {PHONE_WIDTH} px wide "
+        "on a phone; the *preview* columns are exactly that. The smallest die value's height at each size "
+        "comes from the layout model (`render.model`).",
+        "",
+        "| players | language | full size | laptop preview | phone preview | smallest value (laptop / phone) |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for players, seed in POSITIONS:
+        game = busy_late_game(seed, players=players)
+        for lang in ("en", "fr"):
+            cv = render.table_canvas(game, DEMO_NAMES[:players], labels=render_labels(lang))
+            img = cv.img
+            glyph = min(d.glyph[3] - d.glyph[1] for d in cv.dice)
+            s_lap, s_phone = preview_scale(*img.size), phone_scale(img.width)
+            stem = f"table-{players}p-{lang}"
+            full = _save(img, directory / f"{stem}.png")
+            lap = _save(_few(shrink(img, s_lap)), directory / f"{stem}-laptop.png")
+            phone = _save(_few(shrink(img, s_phone)), directory / f"{stem}-phone.png")
+            lines.append(
+                f"| {players} | {lang} | [{img.width}x{img.height}]({full}) | ![]({lap}) | ![]({phone}) | "
+                f"{glyph * s_lap:.1f} px / {glyph * s_phone:.1f} px |"
+            )
+            rows += [full, lap, phone]
+        if players == 4:
+            studio = render.studio_image(game, game.current_player, DEMO_NAMES, labels=render_labels("en"))
+            name = _save(studio, directory / "studio-4p-en.png")
+            rows.append(name)
+            lines += [
+                "",
+                "A 4-player table cannot keep every value 10 px tall at the laptop preview (8.6 px), so the "
+                "bot posts the current player's studio with it:",
+                "",
+                f"![]({name})",
+            ]
+    game = busy_late_game(5, players=3)
+    img = render.table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))
+    lines += ["", "## Colour vision", "",
+              "Simulated with the Machado 2009 matrices (`render.vision`); each seat's dice also carry a "
+              "shape mark (circle, triangle, square, diamond), so colour is never the only cue.", ""]
+    for kind in ("deuteranopia", "protanopia"):
+        name = _save(simulate(shrink(img, preview_scale(*img.size) * 1.6), kind), directory / f"table-3p-{kind}.png")
+        rows.append(name)
+        lines += [f"**{kind}**", "", f"![]({name})", ""]
+    iso = render.iso_table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))
+    a, b = shrink(iso, preview_scale(*iso.size)), shrink(img, preview_scale(*img.size))
+    both = Image.new("RGB", (a.width + b.width + 20, max(a.height, b.height)), (255, 255, 255))
+    both.paste(a, (0, 0))
+    both.paste(b, (a.width + 20, 0))
+    name = _save(_few(both), directory / "isometric-vs-top-down-3p-laptop.png")
+    rows.append(name)
+    lines += [
+        "## Isometric or top-down",
+        "",
+        "The same position at the laptop preview: the earlier isometric table (left, with numerals) and the "
+        "top-down table (right). Seen at an angle, a taller column hides the dice behind it and the values "
+        "are 2-5 px tall; from above nothing is hidden and every value is about 10 px tall. The bot uses "
+        "the top-down table.",
+        "",
+        f"![]({name})",
+        "",
+    ]
+    (directory / "README.md").write_text("\n".join(lines), encoding="utf-8")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bot.gallery", description=__doc__.splitlines()[0])
+    ap.add_argument("directory", type=Path)
+    args = ap.parse_args(argv)
+    for name in write(args.directory):
+        print(args.directory / name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The colour the start post names for each player is the colour drawn for that seat."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from PIL import Image
+
+from render.board import layout, mark_centre, museum_rows, unit
+from render.palette import COLOUR_KEYS, PLAYER_COLOURS
+
+from .conftest import Table, started
+
+SEAT = re.compile(r"p(\d) \*\*(.+?)\*\* \(([^)]+)\)")
+
+
+def _nearest_seat_colour(rgb: tuple[int, int, int]) -> int:
+    return min(range(4), key=lambda i: sum((a - b) ** 2 for a, b in zip(rgb, PLAYER_COLOURS[i], strict=True)))
+
+
+async def test_start_post_names_the_drawn_colours(table: Table) -> None:
+    _gid, game, seated = await started(table, players=3)
+    post = next(m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content)
+    found = SEAT.findall(post.content)
+    assert [int(s) for s, _n, _c in found] == [1, 2, 3]
+    picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
+    rows = museum_rows(game.deck.museum(game.state.museum_card))
+    c = unit(3, rows)
+    rects = layout(3, c, rows)
+    for seat, (_s, name, colour) in enumerate(found):
+        assert name == seated[seat].name
+        named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
+        # the seat's shape mark at the top left of its panel, filled with the seat colour
+        drawn = _nearest_seat_colour(picture.getpixel(mark_centre(rects[f"player p{seat + 1}"], c)))
+        assert named == drawn == seat, f"p{seat + 1}: text says {colour}, picture draws {COLOUR_KEYS[drawn]}"

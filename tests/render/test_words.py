@@ -1,0 +1,70 @@
+"""Every word in every picture comes from the labels (the reader's catalogue), and the
+header says what happened in plain words, never in move notation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import render
+from bot.i18n.catalog import catalogues
+from bot.i18n.pictures import render_labels
+from engine import ArtistKind, Game
+from render.canvas import Canvas
+from render.demo import DEMO_NAMES, busy_late_game, play
+from render.labels import ENGLISH, Labels
+from render.words import last_turn_line
+
+# Texts that are not words: the game's names for things (p1, w1, #7, i1 +3, cells), numbers.
+NOT_WORDS = re.compile(r"^[\sa-h0-9#+/↑–·.pwi-]*$")
+
+
+def marked(game: Game) -> Labels:
+    """Labels whose every message and card name is wrapped in ⟨ ⟩."""
+    names = [(f"artist:{k}", f"⟨{k}⟩") for k in ArtistKind] + [(f"artist_short:{k}", f"⟨{k}⟩") for k in ArtistKind]
+    names += [(f"installation:{c.name}", f"⟨{c.id}⟩") for c in game.deck.installations]
+    names += [(f"museum:{m.name}", f"⟨{m.id}⟩") for m in game.deck.museums]
+    return Labels(tuple((k, f"⟨{v}⟩") for k, v in ENGLISH.items()), tuple(names))
+
+
+def canvases(game: Game, labels: Labels) -> list[Canvas]:
+    names = DEMO_NAMES[: game.num_players]
+    out = [render.table_canvas(game, names, labels=labels), render.museum_canvas(game, labels=labels)]
+    out += [render.studio_canvas(game, seat, names, labels=labels) for seat in range(game.num_players)]
+    return out
+
+
+@pytest.mark.parametrize("game", [play(2, 8), play(3, 5, turns=18), busy_late_game()], ids=["over", "3p", "4p"])
+def test_every_text_drawn_comes_from_the_labels(game: Game) -> None:
+    labels = marked(game)
+    allowed = {"Cubist", *DEMO_NAMES, *(n.split()[0] for n in DEMO_NAMES)}
+    seen = 0
+    for cv in canvases(game, labels):
+        for box in cv.boxes:
+            if box.kind != "text":
+                continue
+            seen += 1  # (a wrapped message: its second line carries the closing mark)
+            text = box.name
+            ok = "⟨" in text or "⟩" in text or NOT_WORDS.match(text) or text in allowed
+            ok = ok or text.startswith("Bartholomew")
+            assert ok, f"{text!r} is drawn but comes from no catalogue message"
+    assert seen > 60
+
+
+def test_french_catalogue_covers_every_picture_word() -> None:
+    fr = catalogues()["fr"]
+    for key in ENGLISH:
+        base = key.rsplit(".", 1)[0] if key.endswith((".one", ".other")) else key
+        assert f"render.{base}" in fr, f"render.{base} has no French message"
+    labels = render_labels("fr")
+    assert labels.text("move.end") != ENGLISH["move.end"]
+
+
+def test_header_uses_plain_words_not_notation() -> None:
+    game = play(3, 5, turns=18)
+    line = last_turn_line(game, DEMO_NAMES, render.EN)
+    assert line.startswith("Last turn ")
+    assert not re.search(r"\b(place|w\d|[a-f]\d|end)\b", line), line
+    fr = last_turn_line(game, DEMO_NAMES, render_labels("fr"))
+    assert fr.startswith("Dernier tour ") and ("atelier" in fr or "artiste" in fr)
