@@ -13,6 +13,7 @@ BENCHMARKS = {
     "store": "benchmarks.store_bench",
     "load": "benchmarks.load_bench",
     "ai": "benchmarks.ai_bench",
+    "balance": "benchmarks.balance_bench",
 }
 
 

@@ -61,16 +61,20 @@ async def play_move(
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    if outcome.turn_ended:  # after_move answers with the table post (or defers privately)
-        await after_move(bot, interaction, outcome, edit=edit)
-        return
-    # Inside the turn: the private panel with the studio as it is now (bot/turnpanel.py).
-    lang = user_language(interaction)
-    if isinstance(outcome.move, Undo):
-        note = t("turnpanel.undone", lang)
-    else:
-        note = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
-    await turnpanel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
+    try:
+        if outcome.turn_ended:  # after_move answers with the table post (or defers privately)
+            await after_move(bot, interaction, outcome, edit=edit)
+            return
+        # Inside the turn: the private panel with the studio as it is now (bot/turnpanel.py).
+        lang = user_language(interaction)
+        if isinstance(outcome.move, Undo):
+            note = t("turnpanel.undone", lang)
+        else:
+            note = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
+        await turnpanel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
+    except Exception:  # the move is stored: never "unchanged"; the outbox posts what is missing
+        log.exception("answering a stored move in game %s failed", game_id)
+        await send_error(interaction, Message("trust.saved_post_follows"))
 
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
@@ -253,8 +257,8 @@ async def post_table(
     interaction response does not count against the bot's global rate limit)."""
 
     async def build() -> tuple[str, list[discord.File], discord.ui.View]:
-        png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
-        return text, [png_file(png, "table.png")], game_buttons(record.id, lang)
+        pictures = await bot.pictures.table_files(record.id, record.version, game, bot.service.names(record), lang)
+        return text, [png_file(png, name) for png, name in pictures], game_buttons(record.id, lang)
 
     text, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)

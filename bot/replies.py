@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import render
 from engine import Game
 from engine.moves import Undo
 
@@ -111,6 +110,7 @@ async def post_turn(
     *,
     headline: str | None = None,
     interaction: discord.Interaction | None = None,
+    nonce: str | None = None,
 ) -> discord.Message:
     """The channel post after every turn: table picture, what was done, who is next (with
     the replay GIF at the end of the game).  Then the next player gets their DM.  With
@@ -137,15 +137,8 @@ async def post_turn(
         else:
             lines.append(whose_turn(record, game, lang))
             view = game_buttons(record.id, lang)
-        png = await bot.pictures.table(record.id, record.version, game, names, lang)
-        files = [png_file(png, "table.png")]
-        if not outcome.finished and render.table_needs_studio(game):
-            # A 4-player table cannot show every die readably at Discord's preview size:
-            # the current player's studio goes with it.
-            seat = game.current_player
-            files.append(
-                png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang), "studio.png")
-            )
+        pictures = await bot.pictures.table_files(record.id, record.version, game, names, lang)
+        files = [png_file(png, name) for png, name in pictures]
         if outcome.finished:
             try:
                 gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
@@ -164,7 +157,8 @@ async def post_turn(
     mentions = next_player_ping(record, game)
     message = await post_as_response(interaction, content, files, view, mentions) if carried and interaction else None
     if message is None:
-        message = await channel.send(content, files=files, view=view, allowed_mentions=mentions)
+        extra = {"nonce": nonce} if nonce is not None else {}  # an outbox row's: sent once however often tried
+        message = await channel.send(content, files=files, view=view, allowed_mentions=mentions, **extra)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
@@ -266,10 +260,19 @@ async def after_move(
     """Answer a move: the panel privately while the turn goes on; the channel post when it ends."""
     if outcome.turn_ended:
         # Post first, so that the player's answer arrives after the table is in the channel.
+        # The post was queued in the outbox with the move: if it fails here, the outbox
+        # worker posts it, and the player reads that their move is saved.
+        from .outbox import deliver_turn
+
         channel = interaction.channel
         assert channel is not None
         carry = carries_post(interaction, outcome.record) and not edit
-        await post_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
+        try:
+            await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
+        except Exception:
+            log.exception("turn post of game %s failed; the outbox will post it", outcome.record.id)
+            await send_error(interaction, t("trust.saved_post_follows", user_language(interaction)))
+            return
         note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(content=note, attachments=[], view=None)

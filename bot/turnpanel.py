@@ -30,9 +30,10 @@ from .items.turn import (
     PanelSelect,
     UndoButton,
 )
+from .outbox import deliver_turn
 from .panel import Choice, TreeError, choice_tree, node_at
 from .panel.words import Describer, sensible_end
-from .replies import carries_post, clip, png_file, post_turn, send_error
+from .replies import carries_post, clip, png_file, send_error
 from .service import MoveOutcome, UserError
 from .store import CorruptGame, GameNotFound, GameRecord, Status
 
@@ -342,18 +343,27 @@ async def _defer(interaction: discord.Interaction, edit: bool) -> None:
 
 async def finish_turn(bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, edit: bool) -> None:
     """The turn is over: the table goes to the game's channel, the panel says so and loses
-    its items."""
+    its items.  The post was queued in the outbox with the move: if it fails here, the
+    outbox worker posts it and the player reads that the move is saved."""
     record = outcome.record
     lang = user_language(interaction)
     key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
     note = t(key, lang, channel=record.channel_id)
-    if carries_post(interaction, record) and interaction.channel is not None:
-        # A panel in the game's channel: the table post is this interaction's public answer
-        # (no request under the global limit); the panel gets a private word after it.
-        await post_turn(bot, interaction.channel, outcome, interaction=interaction)  # type: ignore[arg-type]
-        await send_error(interaction, note)
+    carry = carries_post(interaction, record) and interaction.channel is not None
+    if not carry:
+        await _defer(interaction, edit)  # drawing the table takes a while
+    channel: Any = (
+        interaction.channel if carry else bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    )
+    try:
+        # In the game's channel the table post is this interaction's public answer (no
+        # request under the global limit); the panel gets a private word after it.
+        await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)
+    except Exception:
+        log.exception("turn post of game %s failed; the outbox will post it", record.id)
+        await send_error(interaction, Message("trust.saved_post_follows"))
         return
-    await _defer(interaction, edit)  # drawing the table takes a while
-    channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-    await post_turn(bot, channel, outcome)
-    await interaction.edit_original_response(content=note, view=None)
+    if carry:
+        await send_error(interaction, note)
+    else:
+        await interaction.edit_original_response(content=note, view=None)

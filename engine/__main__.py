@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .balance import print_rows, run_balance
+from .balance import deck_goals, goal_rows, print_rows, run_balance
 from .players.factory import LEVELS
 from .selfplay import run
 from .state import GameOptions
@@ -48,11 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "balance":
         options = GameOptions(equal_turns=args.equal_turns)
-        rows: list[tuple[str, str]] = []
         for players in args.players:
             report = run_balance(players, args.games, args.seats, seed=args.seed, options=options, workers=args.workers)
-            rows += report.rows()
-        print_rows(rows)
+            print_rows(report.rows() + goal_rows(deck_goals(report)), flush=True)
         return 0
     summary = run(args.games, args.players, args.seed, check=not args.no_check)
     print(summary.report())

@@ -12,7 +12,8 @@ dice left on the cards, and the storage hoarding of each level.
 Seats: ``--seats strong`` puts a strong player in every seat; ``strong,greedy`` gives the
 first seat to strong and the others to greedy (the last level listed fills the rest).  Game
 ``i`` is dealt from seed ``seed + i // players`` with the levels rotated by ``i % players``,
-so every deal is played once with each level in each seat.
+so every deal is played once with each level in each seat (with one level everywhere, every
+game has a deal of its own).
 """
 
 from __future__ import annotations
@@ -23,14 +24,25 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .cards import default_deck
 from .game import Game
 from .moves import CARD, Complete, EndTurn, Move, ToArtist, ToMuseum, UseArtist
-from .players.factory import make_player
+from .players.factory import Player, make_player
+from .players.strong import StrongPlayer
 from .players.tournament import parallel_map, play_table, wilson
 from .state import INSTALLATIONS_TO_END, GameOptions
 
 FIVE, MUSEUM, BOTH, STALLED, LAST = "five installations", "museum", "both", "stalled", "last player"
 HOARD_TURNS = 8  # "sat 8+ turns in a row with the same two dice in storage" (issue 17)
+# The strong player on a small search budget: the same evaluation at a fraction of the time,
+# for the test that keeps the deck inside its bands (the report itself uses real players).
+FAST_STRONG = "strong-fast"
+
+
+def _player(level: str, seed: int) -> Player:
+    if level == FAST_STRONG:
+        return StrongPlayer(seed, budget=120, turn_budget=160)
+    return make_player(level, seed)
 
 
 @dataclass
@@ -68,7 +80,7 @@ def _seat_levels(seats: list[str], players: int, rotation: int) -> list[str]:
 def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], options: GameOptions) -> GameStats:
     game = Game.new(players, seed, options)
     levels = _seat_levels(seats, players, rotation)
-    bots = [make_player(level, seed * 10 + i) for i, level in enumerate(levels)]
+    bots = [_player(level, seed * 10 + i) for i, level in enumerate(levels)]
     artists_seen: set[int] = set()
     installations_seen: set[int] = set()
     uses: list[tuple[int, int]] = []
@@ -156,7 +168,11 @@ def run_balance(
     workers: int | None = None,
 ) -> BalanceReport:
     options = options or GameOptions()
-    jobs = [(players, seed + i // players, i % players, seats, options) for i in range(games)]
+    default_deck()  # read once here: worker processes share it (and a run is one deck)
+    if len(set(seats)) == 1:  # the same level everywhere: rotating would replay each deal
+        jobs = [(players, seed + i, 0, seats, options) for i in range(games)]
+    else:
+        jobs = [(players, seed + i // players, i % players, seats, options) for i in range(games)]
     start = time.perf_counter()
     stats = parallel_map(_job, jobs, workers)
     return BalanceReport(players, seats, options, stats, time.perf_counter() - start)
@@ -264,9 +280,7 @@ class BalanceReport:
         return self._rates(lambda g: g.installations_seen, lambda g: [c for c, _seat in g.completions])
 
     def museum_rates(self) -> list[CardRate]:
-        return self._rates(
-            lambda g: [g.museum_card], lambda g: [g.museum_card] if g.ended_by in (MUSEUM, BOTH) else []
-        )
+        return self._rates(lambda g: [g.museum_card], lambda g: [g.museum_card] if g.ended_by in (MUSEUM, BOTH) else [])
 
     def _rates(self, seen, counted) -> list[CardRate]:  # type: ignore[no-untyped-def]
         games: Counter[int] = Counter()
@@ -367,7 +381,125 @@ class BalanceReport:
         return rows
 
 
-def print_rows(rows: list[tuple[str, str]]) -> None:
+def print_rows(rows: list[tuple[str, str]], *, flush: bool = False) -> None:
     width = max(len(f) for f, _v in rows)
     for figure, value in rows:
-        print(f"{figure.ljust(width)}  {value}")
+        print(f"{figure.ljust(width)}  {value}", flush=flush)
+
+
+# --- the goals of issue 17 ----------------------------------------------------------------
+
+MUSEUM_BANDS = {2: (0.10, 1.0), 3: (0.25, 0.50), 4: (0.25, 0.50)}
+TURNS_BAND = (10.0, 18.0)
+POSITION_SLACK = 0.05  # equal_turns: every turn position within fair share +- 5 points
+MIN_ARTIST_USE = 0.15  # uses per game in which the card was face up (strong)
+STRONG_VS_GREEDY_2P = 0.70
+
+
+@dataclass
+class Goal:
+    name: str
+    met: bool  # judged on the point estimates
+    plausible: bool  # the 95% interval reaches the band (what a small-sample test checks)
+    detail: str
+
+
+def _band_goal(name: str, k: float, n: int, lo: float, hi: float) -> Goal:
+    p = k / n if n else 0.0
+    ilo, ihi = wilson(k, n)
+    return Goal(name, lo <= p <= hi, ihi >= lo and ilo <= hi, _pct(k, n))
+
+
+def deck_goals(report: BalanceReport) -> list[Goal]:
+    """The goals one all-strong report can judge (endings, length, cards; positions when
+    it was played with equal_turns).  The card goal reads the first level's uses."""
+    p = report.players
+    n = report.games
+    goals: list[Goal] = []
+    lo, hi = MUSEUM_BANDS[p]
+    goals.append(
+        _band_goal(
+            f"{p}p: museum ends {lo:.0%}-{hi:.0%} of games",
+            report.ended(MUSEUM) + report.ended(BOTH),
+            n,
+            lo,
+            hi,
+        )
+    )
+    tpp = report.turns_per_player()
+    med = statistics.median(tpp) if tpp else 0.0
+    # The median's interval: order statistics around n/2 (distribution-free).
+    half = 1.96 * math.sqrt(len(tpp)) / 2
+    mlo = tpp[max(0, int(len(tpp) / 2 - half))] if tpp else 0.0
+    mhi = tpp[min(len(tpp) - 1, int(len(tpp) / 2 + half))] if tpp else 0.0
+    goals.append(
+        Goal(
+            f"{p}p: median turns per player {TURNS_BAND[0]:g}-{TURNS_BAND[1]:g}",
+            TURNS_BAND[0] <= med <= TURNS_BAND[1],
+            mhi >= TURNS_BAND[0] and mlo <= TURNS_BAND[1],
+            f"{med:.1f} [{mlo:.1f}-{mhi:.1f}]",
+        )
+    )
+    if report.options.equal_turns:
+        fair = 1 / p
+        k = len(report.finished())
+        for pos, w in enumerate(report.position_wins()):
+            goals.append(
+                _band_goal(f"{p}p: turn position {pos + 1} wins {fair:.0%} +- 5", w, k, fair - 0.05, fair + 0.05)
+            )
+    rates = report.artist_rates(report.seats[0])
+    low = [r for r in rates if r.rate < MIN_ARTIST_USE]
+    goals.append(
+        Goal(
+            f"{p}p: every artist card used >= {MIN_ARTIST_USE} per face-up game",
+            not low,
+            all(mean_interval_count(r) >= MIN_ARTIST_USE for r in low),
+            ", ".join(f"#{r.card} {r.rate:.2f} ({r.games})" for r in low) or "all",
+        )
+    )
+    return goals
+
+
+def mean_interval_count(r: CardRate) -> float:
+    """Upper end of a 95% interval for a card's uses per face-up game (Poisson counts)."""
+    return (r.count + 1.96 * math.sqrt(r.count + 1) + 1) / r.games if r.games else math.inf
+
+
+def completion_goals(reports: list[BalanceReport], installation_ids: list[int], museum_ids: list[int]) -> list[Goal]:
+    """Every installation and museum card completed in some game (over all reports)."""
+    inst: Counter[int] = Counter()
+    mus: Counter[int] = Counter()
+    for rep in reports:
+        for r in rep.installation_rates():
+            inst[r.card] += r.games_with
+        for r in rep.museum_rates():
+            mus[r.card] += r.count
+    never_inst = [c for c in installation_ids if not inst[c]]
+    never_mus = [c for c in museum_ids if not mus[c]]
+    return [
+        Goal("every installation card completed in some game", not never_inst, not never_inst, _never(never_inst)),
+        Goal("every museum card completed in some game", not never_mus, not never_mus, _never(never_mus)),
+    ]
+
+
+def _never(ids: list[int]) -> str:
+    return "all" if not ids else "never: " + ", ".join(f"#{c}" for c in ids)
+
+
+def strength_goals(two: BalanceReport | None, four: BalanceReport | None) -> list[Goal]:
+    """Strong against greedy (tables of ``strong,greedy``)."""
+    goals = []
+    if two is not None:
+        w, held = two.level_wins().get("strong", (0.0, 0))
+        goals.append(_band_goal("2p: strong beats greedy >= 70%", w, held, STRONG_VS_GREEDY_2P, 1.0))
+    if four is not None:
+        levels = four.level_wins()
+        sw, sn = levels.get("strong", (0.0, 0))
+        gw, gn = levels.get("greedy", (0.0, 0))
+        s, g = (sw / sn if sn else 0.0), (gw / gn if gn else 0.0)
+        goals.append(Goal("4p: strong ahead of each greedy seat", s > g, s > g, f"{s:.1%} vs {g:.1%} ({sn} games)"))
+    return goals
+
+
+def goal_rows(goals: list[Goal]) -> list[tuple[str, str]]:
+    return [(f"goal: {g.name}", f"{'met' if g.met else 'NOT met'}: {g.detail}") for g in goals]

@@ -42,7 +42,7 @@ INSTALLATION_BONUS_SPACES = (1, 2)
 MUSEUM_COUNT = 9
 MUSEUMS_PER_PLAYER_COUNT = 3
 MUSEUM_MAX_HEIGHT = 3
-MUSEUM_DICE = {2: (12, 16), 3: (18, 22), 4: (24, 28)}  # players -> inclusive dice range
+MUSEUM_DICE = {2: (9, 14), 3: (12, 20), 4: (15, 24)}  # players -> inclusive dice range
 
 ARTIST_COUNT = 25
 DICE_VALUES = range(1, 7)

@@ -1046,6 +1046,14 @@ class Game:
         n = self.num_players
         return (self._next_seat() - s.first) % n <= (s.current - s.first) % n
 
+    def seats_after_in_round(self) -> list[int]:
+        """Active seats still to play in this round after the current one (rounds start at
+        the first seat): under equal_turns, who plays on once the end has been reached."""
+        s = self.state
+        n = self.num_players
+        mine = (s.current - s.first) % n
+        return [i for i in self.active_players() if (i - s.first) % n > mine]
+
     def is_final_round(self) -> bool:
         """equal_turns: the end was triggered and the round is being played out."""
         return self.state.final_round and not self.state.over

@@ -155,7 +155,8 @@ def test_artist_distribution(deck: Deck) -> None:
 
 def test_museums(deck: Deck) -> None:
     nb = geometry.neighbour_table(8)
-    for players, target in ((2, 14), (3, 20), (4, 26)):
+    # Sizes tuned by self-play so that the museum ends some games (issue 17, README).
+    for players, target in ((2, 10), (3, 13), (4, 16)):
         group = deck.museums_for(players)
         assert len(group) == 3
         for m in group:
@@ -261,7 +262,7 @@ def test_same_shape_twice(tmp_path: Path) -> None:
         ("artists.json", 8, "dice", 4, "4 dice symbols"),
         ("artists.json", 8, "artist", "picasso", "field 'artist': Input should be"),
         ("museums.json", 2, "players", 5, "for 5 players"),
-        ("museums.json", 2, "cells", [[0, 0, 1]], "1 dice, expected 12-16"),
+        ("museums.json", 2, "cells", [[0, 0, 1]], "1 dice, expected 9-14"),
     ],
 )
 def test_bad_field(

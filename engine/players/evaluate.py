@@ -34,6 +34,7 @@ _NEAR = {v: frozenset(w for w in (v - 1, v + 1) if 1 <= w <= 6) for v in range(1
 DICE_PER_TURN = 2.4  # two rolled dice plus a share of storage and artist dice
 GAMMA = 0.65  # value kept per turn of waiting: the race to five cards rewards speed
 CARD_DIE = 1.55  # a bonus die on a completed card: most become 2 museum points
+CARD_DIE_EARLY, CARD_DIE_SLOPE = 0.3, 0.35  # its share of that with few turns left
 BONUS_DIE = 1.5  # what each bonus space of a card is worth when completing it
 LATE = 0.12  # factor for a plan that probably cannot be finished before the end
 EMPTY_ROOM = 0.6  # an empty room is only a possibility
@@ -157,11 +158,17 @@ _ARTIST_VALUE = {
     ArtistKind.BOCCIONI: 0.7,
     ArtistKind.MALEVICH: 0.6,
     ArtistKind.POPOVA: 0.45,
-    ArtistKind.LA_FRESNAYE: 0.4,
-    ArtistKind.ROZANOVA: 0.45,
-    ArtistKind.PASCIN: 0.35,
-    ArtistKind.GRIS: 0.3,
+    ArtistKind.LA_FRESNAYE: 0.5,
+    ArtistKind.ROZANOVA: 0.5,
+    ArtistKind.PASCIN: 0.5,
+    ArtistKind.GRIS: 0.45,
 }
+
+
+def card_die_value(horizon: float) -> float:
+    """A bonus die on a completed card, with about ``horizon`` turns left: near the end it is
+    worth little unless it moves now (to the museum, a workroom or an artist card)."""
+    return CARD_DIE * min(1.0, CARD_DIE_EARLY + CARD_DIE_SLOPE * horizon)
 
 
 def artist_value(kind: ArtistKind) -> float:

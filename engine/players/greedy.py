@@ -63,6 +63,7 @@ class GreedyPlayer:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._kept: tuple[int, ...] = ()  # the dice this player stored at the end of its last turn
 
     # Scores a workroom: progress toward the best offered plan it can still become.
     def _fit(self, game: Game, cols: dict[int, tuple[int, int]]) -> float:
@@ -112,13 +113,47 @@ class GreedyPlayer:
 
     def _choose_use(self, game: Game, moves: list[Move]) -> Move | None:
         uses = [m for m in moves if isinstance(m, UseArtist)]
+        others: list[UseArtist] = []
         for m in uses:
             card = game.artist_card(m.slot)
             if card is not None and card.artist in _GIVERS:
                 return m
-        return None
+            others.append(m)
+        if not others:
+            return None
+        # The other artists (change a die, take back or move a workroom die) are used when the
+        # position after the use is better: a better placement, a workroom that fits a plan
+        # again, a card die that can now go to the museum.
+        base = self._outlook(game)
+        best: tuple[float, Move] | None = None
+        for m in others:
+            copy = game.clone()
+            copy.apply(m)
+            gain = self._outlook(copy) - base
+            if gain > 0.01 and (best is None or gain > best[0]):
+                best = (gain, m)
+        return None if best is None else best[1]
+
+    def _outlook(self, game: Game) -> float:
+        """How promising the current player's position is, for comparing artist uses."""
+        me = game.state.players[game.current_player]
+        value = 0.0
+        for cols in me.workrooms:
+            f = self._fit(game, cols)
+            value += f if f >= 0 else -0.5
+        moves = game.legal_moves()
+        if any(isinstance(m, ToMuseum) for m in moves):
+            value += 0.5
+        place = self._place_gain(game, moves)
+        return value + max(0.0, place)
 
     def _best_place(self, game: Game, moves: list[Move]) -> Move | None:
+        return self._best_placing(game, moves)[1]
+
+    def _place_gain(self, game: Game, moves: list[Move]) -> float:
+        return self._best_placing(game, moves)[0]
+
+    def _best_placing(self, game: Game, moves: list[Move]) -> tuple[float, Move | None]:
         me = game.state.players[game.current_player]
         base = [self._fit(game, w) for w in me.workrooms]
         best: tuple[float, Move] | None = None
@@ -145,19 +180,45 @@ class GreedyPlayer:
                 gain -= 0.1  # card dice are better spent in the museum
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, m)
-        return None if best is None else best[1]
+        return (0.0, None) if best is None else best
 
     def _choose_artist(self, game: Game, moves: list[Move]) -> Move | None:
+        """Dice nothing else wants go onto a free artist card: one that gives dice first, then
+        any other kind whose action this player could use next turn.  Dice on completed cards
+        join them (they are no use there once the museum takes none of them)."""
+        me = game.state.players[game.current_player]
+        has_room_dice = any(me.workrooms)
+        best: tuple[tuple[int, int], Move] | None = None
         for m in moves:
-            if not isinstance(m, ToArtist) or any(d.kind != "s" for d in m.dice):
+            if not isinstance(m, ToArtist):
                 continue
             card = game.artist_card(m.slot)
             slot = game.state.artists[m.slot]
-            if card is not None and card.artist in _GIVERS and slot.owner is None:
-                return m
-        return None
+            if card is None or slot.owner is not None:
+                continue
+            if card.artist in _GIVERS:
+                rank = 2
+            elif card.artist in (ArtistKind.GRIS, ArtistKind.PASCIN):
+                rank = 1 if has_room_dice else -1
+            else:
+                rank = 1
+            if rank < 0:
+                continue
+            key = (rank, -sum(d.kind != "s" for d in m.dice))  # storeroom dice first
+            if best is None or key > best[0]:
+                best = (key, m)
+        return None if best is None else best[1]
 
     def _end(self, game: Game, moves: list[Move]) -> Move:
+        """Keep the two most common storeroom dice, but not the same pair that already sat in
+        storage through the last turn unused (hoarding it only keeps dice out of the rolls)."""
         ends = [m for m in moves if isinstance(m, EndTurn)]
         room = Counter(game.state.players[game.current_player].storeroom)
-        return max(ends, key=lambda m: (len(m.keep), sum(room[v] for v in m.keep), m.keep))
+
+        def key(m: EndTurn) -> tuple:
+            stale = len(m.keep) == 2 and tuple(sorted(m.keep)) == self._kept
+            return (not stale, len(m.keep), sum(room[v] for v in m.keep), m.keep)
+
+        best = max(ends, key=key)
+        self._kept = tuple(sorted(best.keep))
+        return best

@@ -46,6 +46,8 @@ WIN = 1000.0
 KEEP_USEFUL = 0.2  # a stored die that fits a plan (placing it now is usually better)
 KEEP_OTHER = 0.05
 STORAGE = 0.1
+LAST_TURN = 3.0  # points a player is expected to gain in a last turn (equal_turns)
+HELD = 0.5  # share of an artist card's value kept by own dice that could be used now
 
 
 @dataclass(slots=True)
@@ -110,7 +112,12 @@ def _artists_value(game: Game, seat: int, forbidden: frozenset[int]) -> float:
         if a.owner != seat or a.card is None or slot in forbidden:
             continue
         # Low dice are easier to bump off before they can be used.
-        total += ev.artist_value(game.deck.artist(a.card).artist) * (0.7 + 0.05 * a.value)
+        value = ev.artist_value(game.deck.artist(a.card).artist) * (0.7 + 0.05 * a.value)
+        if seat == game.current_player and a.placed_turn < game.state.turn:
+            # Usable now: dice kept waiting on a card are worth less than its action, so
+            # the player uses its cards (every kind) instead of sitting on them.
+            value *= HELD
+        total += value
     return total
 
 
@@ -121,7 +128,8 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
         value += ev.rooms_value(game, seat, offer, horizon, ctx.risks(game, offer, horizon), room_left)[0]
     else:
         value += ctx.opponent_rooms(game, seat, offer, horizon, room_left)
-    card_die = ev.CARD_DIE if room_left > 0 else 0.3
+    # A die on a card is worth museum points only if there are turns left to move it there.
+    card_die = ev.card_die_value(horizon) if room_left > 0 else 0.3
     value += min(p.card_dice(), room_left + 1) * card_die
     value += _artists_value(game, seat, frozenset())
     value += STORAGE * len(p.storage)
@@ -131,8 +139,15 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
 
 
 def _final_value(game: Game, seat: int) -> float:
-    """The game ends after this turn: win, share or lose, plus the margin as a tie-break."""
+    """The game ends after this turn: win, share or lose, plus the margin as a tie-break.
+    Under equal_turns the seats after ours in the round still play a last turn each; they
+    are counted as gaining ``LAST_TURN`` points in it."""
     scores = game.scores()
+    later = set(game.seats_after_in_round()) if game.options.equal_turns else set()
+    if later:
+        others = max(scores[o] + (LAST_TURN if o in later else 0.0) for o in game.active_players() if o != seat)
+        margin = scores[seat] - others
+        return (WIN if margin > 0 else WIN / 2 if margin == 0 else -WIN) + margin
     others = max(scores[o] for o in game.active_players() if o != seat)
     winners = game.winners()
     margin = scores[seat] - others
@@ -358,9 +373,11 @@ class StrongPlayer:
             elif isinstance(m, ToMuseum):
                 k = ("m", m.cell, _die_value(g, m))
             elif isinstance(m, ToArtist):
-                if m.slot in node.forbidden or any(d.kind == CARD for d in m.dice):
+                if m.slot in node.forbidden:
                     continue
-                k = ("a", m.slot, m.dice)
+                # Which card dice go makes no difference to the plan, only how many.
+                card_dice = sum(d.kind == CARD for d in m.dice)
+                k = ("a", m.slot, tuple(d for d in m.dice if d.kind != CARD), card_dice)
             elif isinstance(m, UseArtist):
                 if m.slot in node.forbidden:
                     continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EndTurn, Game, IllegalMove
+from engine import EndTurn, Game, GameOptions, IllegalMove
 from engine.players import GreedyPlayer, Player, RandomPlayer, StrongPlayer, make_player
 from engine.players import evaluate as ev
 from engine.players.tournament import play_one, run_match, wilson
@@ -189,3 +189,24 @@ def test_explain_says_when_the_plan_ends_the_game() -> None:
                 return
         game.apply(bots[game.current_player].choose(game))
     pytest.skip("the strong player never ended this game")
+
+
+def test_greedy_never_keeps_the_same_two_dice_in_storage_twice_in_a_row() -> None:
+    from engine.balance import play_balance_game
+
+    for seed in (1, 2):
+        stats = play_balance_game(3, seed, 0, ["greedy"], GameOptions())
+        assert max(stats.longest_hoard) <= 1, stats.longest_hoard
+
+
+def test_greedy_uses_every_kind_of_artist_when_it_pays() -> None:
+    from engine.balance import play_balance_game
+    from engine.cards import ArtistKind
+
+    deck = Game.new(2, 1).deck
+    kinds = set()
+    for seed in range(1, 7):
+        stats = play_balance_game(4, seed, 0, ["greedy"], GameOptions())
+        kinds |= {deck.artist(card).artist for card, _seat in stats.artist_uses}
+    # Before, greedy used only the four kinds that give dice.
+    assert {ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE, ArtistKind.GRIS} <= kinds, kinds

@@ -897,10 +897,12 @@ def test_equal_turns_plays_out_the_round_then_ends() -> None:
     first = g.state.first
     second, third = (first + 1) % 3, (first + 2) % 3
     play_to(g, second)
+    assert g.seats_after_in_round() == [third]
     five_cards_in_one_action(g, second)
     g.apply("complete w1 #1")
     g.apply("end")
     assert not g.is_over and g.is_final_round() and g.current_player == third
+    assert g.seats_after_in_round() == []
     g.apply("end")  # the last seat of the round has had its turn
     assert g.is_over and not g.is_final_round()
     assert g.current_player == third

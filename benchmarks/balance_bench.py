@@ -1,0 +1,57 @@
+"""The deck's balance (issue 17): all-strong tables of 2, 3 and 4 players with and without
+the equal_turns option, and strong against greedy, judged against the issue's goals.
+
+Every figure comes from ``engine.balance`` (``python -m engine balance`` prints the same
+report per table).  Two worker processes at most; run it with ``nice -n 10`` on a shared
+machine.  ``CUBIST_BALANCE_GAMES=N`` sets the games per table (default 500, the issue's
+sample for the turn-position goal); ``CUBIST_BALANCE_QUICK=1`` plays 60 (a smoke run).
+"""
+
+from __future__ import annotations
+
+import os
+
+from engine.balance import (
+    BalanceReport,
+    completion_goals,
+    deck_goals,
+    goal_rows,
+    run_balance,
+    strength_goals,
+)
+from engine.cards import default_deck
+from engine.state import GameOptions
+
+
+def _games() -> int:
+    if os.environ.get("CUBIST_BALANCE_QUICK"):
+        return 60
+    return int(os.environ.get("CUBIST_BALANCE_GAMES", "500"))
+
+
+def _summary(report: BalanceReport) -> list[tuple[str, str]]:
+    """The headline rows (the per-card rows are in ``python -m engine balance``)."""
+    return [(f, v) for f, v in report.rows() if " #" not in f]
+
+
+def run() -> list[tuple[str, str]]:
+    games = _games()
+    rows: list[tuple[str, str]] = []
+    goals = []
+    reports = []
+    for equal in (True, False):
+        for players in (2, 3, 4):
+            rep = run_balance(players, games, ["strong"], seed=50_000, options=GameOptions(equal_turns=equal))
+            reports.append(rep)
+            rows += _summary(rep)
+            found = deck_goals(rep)
+            if not equal:  # the printed rule: turn positions are reported, not judged
+                found = [g for g in found if "turn position" not in g.name]
+            goals += found
+    two = run_balance(2, games, ["strong", "greedy"], seed=60_000)
+    four = run_balance(4, max(40, games // 2), ["strong", "greedy"], seed=61_000)
+    rows += _summary(two) + _summary(four)
+    deck = default_deck()
+    goals += completion_goals(reports, [c.id for c in deck.installations], [m.id for m in deck.museums])
+    goals += strength_goals(two, four)
+    return rows + goal_rows(goals)

@@ -1,0 +1,76 @@
+"""The balance report (``python -m engine balance``) and the bands the bundled deck keeps.
+
+The bands are issue 17's goals for all-strong tables.  The slow test below plays a small
+sample with the strong player on a small search budget and checks only that each 95%
+interval still reaches its band: a deck that drifts far (a museum that never ends a game,
+an artist card nobody uses, one seat that wins everything) fails it; sampling noise does not.
+The full measurement is ``python -m benchmarks balance``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import GameOptions
+from engine.balance import BOTH, FAST_STRONG, FIVE, MUSEUM, deck_goals, play_balance_game, run_balance
+
+
+def test_report_counts_add_up_and_name_every_figure() -> None:
+    rep = run_balance(3, 6, ["greedy"], seed=11, workers=1)
+    assert rep.games == 6 and len({g.seed for g in rep.stats}) == 6  # one deal per game
+    assert rep.ended(FIVE) + rep.ended(MUSEUM) + rep.ended(BOTH) == 6
+    assert sum(rep.position_wins()) == pytest.approx(6) == sum(rep.seat_wins())
+    for g in rep.stats:
+        assert sum(g.turns) >= 3 and max(g.turns) - min(g.turns) <= 1
+        assert [i + m for i, m in zip(g.installation_points, g.museum_points, strict=True)] == g.scores
+        assert all(c in g.installations_seen for c, _seat in g.completions)
+        assert all(c in g.artists_seen for c, _seat in g.artist_uses)
+    figures = dict(rep.rows())
+    assert figures["3p greedy: games"].startswith("6 (0 stalled)")
+    for label in (
+        "turns per player median / p10 / p90",
+        "ended by museum",
+        "win share, turn position 1 (fair 33.3%)",
+        "win share, seat p3",
+        "points per player from the museum",
+        "ties for the top",
+        "greedy: bonus dice left on cards at the end, per player",
+        "greedy: players who kept the same two dice 8+ turns",
+    ):
+        assert f"3p greedy: {label}" in figures
+
+
+def test_mixed_seats_rotate_every_level_through_every_seat() -> None:
+    rep = run_balance(2, 4, ["strong-fast", "greedy"], seed=3, workers=1)
+    assert [g.levels for g in rep.stats] == [[FAST_STRONG, "greedy"], ["greedy", FAST_STRONG]] * 2
+    assert rep.stats[0].seed == rep.stats[1].seed != rep.stats[2].seed
+    assert set(rep.level_wins()) == {FAST_STRONG, "greedy"}
+
+
+def test_equal_turns_games_give_every_player_the_same_number_of_turns() -> None:
+    for seed in range(4):
+        g = play_balance_game(3, seed, 0, ["greedy"], GameOptions(equal_turns=True))
+        assert len(set(g.turns)) == 1, g.turns
+
+
+def test_balance_command_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.__main__ import main
+
+    assert main(["balance", "--players", "2", "--games", "2", "--seats", "greedy", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "2p greedy: games" in out and "ended by five installations" in out and "goal: 2p: museum ends" in out
+    with pytest.raises(SystemExit):
+        main(["balance", "--seats", "genius"])
+
+
+@pytest.mark.slow
+def test_bundled_deck_stays_inside_the_balance_bands() -> None:
+    reports = [
+        run_balance(p, n, [FAST_STRONG], seed=900, options=GameOptions(equal_turns=True))
+        for p, n in ((2, 40), (3, 30), (4, 20))
+    ]
+    goals = [g for rep in reports for g in deck_goals(rep)]
+    # Whether every single card gets completed needs the benchmark's sample (a museum card
+    # is in play in a third of the games only); here: each band still within reach.
+    far = [g for g in goals if not g.plausible]
+    assert not far, "; ".join(f"{g.name}: {g.detail}" for g in far)
