@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         render_workers=settings.render_workers,
         limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
         force_sync=args.sync,
+        outbox_lease=settings.outbox_lease_seconds,
     )
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0

@@ -57,9 +57,13 @@ async def play_move(
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    if outcome.turn_ended and not edit and not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
-    await after_move(bot, interaction, outcome, edit=edit)
+    try:
+        if outcome.turn_ended and not edit and not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the table post takes a while
+        await after_move(bot, interaction, outcome, edit=edit)
+    except Exception:  # the move is stored: never "unchanged"; the outbox posts what is missing
+        log.exception("answering a stored move in game %s failed", game_id)
+        await send_error(interaction, Message("trust.saved_post_follows"))
 
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
@@ -238,10 +242,10 @@ async def announce_start(bot: CubistBot, channel: discord.abc.Messageable, recor
 async def post_table(bot: CubistBot, channel: discord.abc.Messageable, record, game, lang: str, text: str) -> None:
     """A table post that starts a game: the picture and the game's buttons, then the first
     player's DM (or a computer's move)."""
-    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+    pictures = await bot.pictures.table_files(record.id, record.version, game, bot.service.names(record), lang)
     message = await channel.send(
         text,
-        file=png_file(png, "table.png"),
+        files=[png_file(png, name) for png, name in pictures],
         view=game_buttons(record.id, lang),
         allowed_mentions=next_player_ping(record, game),
     )

@@ -18,7 +18,7 @@ from engine import Game
 
 from .i18n import Message, has, t
 from .i18n.choose import guild_language
-from .replies import post_turn, send_error
+from .replies import send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
 from .texts import MARKS
@@ -151,11 +151,13 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         bot.computers.wake_id(game_id)
         return
     text = "skip" if choice == "skip" else f"remove p{away.seat + 1}"
-    outcome = await bot.service.table_move(game_id, interaction.user.id, text, turn=turn)
     headline = (
         t("away.skipped_by_vote", lang, name=away.display_name)
         if choice == "skip"
         else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
+    )
+    outcome = await bot.service.table_move(
+        game_id, interaction.user.id, text, turn=turn, headline=headline, headline_lang=lang
     )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -183,8 +185,9 @@ async def admin_move(
         headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
     outcome = await bot.service.table_move(
-        record.id, interaction.user.id, text, turn=game.state.turn, can_manage=can_manage
-    )
+        record.id, interaction.user.id, text, turn=game.state.turn, can_manage=can_manage,
+        headline=headline, headline_lang=lang,
+    )  # fmt: skip
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
 
@@ -204,4 +207,6 @@ async def announce_table_move(
     if outcome.powers_to is not None:
         lang = await _channel_language(bot, interaction, outcome.record)
         headline += "\n" + t("trust.powers_passed", lang, name=outcome.powers_to)
-    await post_turn(bot, channel, outcome, headline=headline)  # type: ignore[arg-type]
+    from .outbox import deliver_turn
+
+    await deliver_turn(bot, channel, outcome, headline=headline)  # type: ignore[arg-type]

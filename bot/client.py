@@ -20,6 +20,7 @@ from .computer import Computers
 from .i18n import catalog
 from .i18n.translator import CubistTranslator
 from .invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
+from .outbox import LEASE_SECONDS, Outbox
 from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService, Limits
@@ -53,6 +54,8 @@ class CubistBot(commands.Bot):
         limits: Limits | None = None,
         force_sync: bool = False,
         invalid_request_limit: int = DEFAULT_LIMIT,
+        outbox_poll_seconds: float | None = 1.0,
+        outbox_lease: float = LEASE_SECONDS,
         **kwargs: object,
     ) -> None:
         intents = discord.Intents.default()
@@ -78,6 +81,8 @@ class CubistBot(commands.Bot):
         # ``reminders.poll_once()`` is called, as the tests do with their own clock).
         self.reminders = Reminders(self, poll_seconds=reminder_poll_seconds)
         self.computers = Computers(self, pause=computer_pause)
+        # Turn posts and turn-start DMs queued with the moves (bot/outbox.py).
+        self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
@@ -91,6 +96,7 @@ class CubistBot(commands.Bot):
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
         self.reminders.start()
+        self.outbox.start()  # posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.db_path)
 
@@ -118,6 +124,7 @@ class CubistBot(commands.Bot):
             await self.reminders.member_left(payload.guild_id, payload.user.id)
 
     async def close(self) -> None:
+        await self.outbox.stop()
         await self.reminders.stop()
         await self.computers.stop()
         await super().close()

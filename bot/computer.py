@@ -19,7 +19,7 @@ from engine.moves import Move
 from engine.players import Player, StrongPlayer, make_player
 from engine.players.reasons import Reason, reasons
 
-from .replies import post_turn
+from .outbox import deliver_turn
 from .service import UserError, level_of
 from .store import GameRecord, Status
 
@@ -139,7 +139,7 @@ class Computers:
             failures = 0
             if outcome.turn_ended:
                 channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-                await post_turn(self.bot, channel, outcome)
+                await deliver_turn(self.bot, channel, outcome)  # or the outbox worker, if that fails
                 if not outcome.finished and self.pause > 0:
                     await asyncio.sleep(self.pause)
 

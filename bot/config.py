@@ -24,6 +24,10 @@ class Settings(BaseSettings):
     max_open_games: int = Field(default=10, ge=1, description="Lobbies and games in play a member may have at once.")
     lobby_cooldown: float = Field(default=30.0, ge=0, description="Seconds between two lobbies opened in one channel.")
 
+    outbox_lease_seconds: float = Field(
+        default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
+    )
+
     @field_validator("discord_token", "dev_guild_id", "discord_api_base", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:

@@ -38,6 +38,11 @@ def _save(img: Image.Image, path: Path) -> str:
     return path.name
 
 
+def _few(img: Image.Image) -> Image.Image:
+    """256 colours chosen for this picture (a shrunk picture has blends the fixed palette lacks)."""
+    return img.convert("P", palette=Image.Palette.ADAPTIVE, colors=256)
+
+
 def _plain(img: Image.Image) -> bytes:
     import io
 
@@ -70,8 +75,8 @@ def write(directory: Path) -> list[str]:
             s_lap, s_phone = preview_scale(*img.size), phone_scale(img.width)
             stem = f"table-{players}p-{lang}"
             full = _save(img, directory / f"{stem}.png")
-            lap = _save(shrink(img, s_lap).quantize(256), directory / f"{stem}-laptop.png")
-            phone = _save(shrink(img, s_phone).quantize(256), directory / f"{stem}-phone.png")
+            lap = _save(_few(shrink(img, s_lap)), directory / f"{stem}-laptop.png")
+            phone = _save(_few(shrink(img, s_phone)), directory / f"{stem}-phone.png")
             lines.append(
                 f"| {players} | {lang} | [{img.width}x{img.height}]({full}) | ![]({lap}) | ![]({phone}) | "
                 f"{glyph * s_lap:.1f} px / {glyph * s_phone:.1f} px |"
@@ -102,7 +107,7 @@ def write(directory: Path) -> list[str]:
     both = Image.new("RGB", (a.width + b.width + 20, max(a.height, b.height)), (255, 255, 255))
     both.paste(a, (0, 0))
     both.paste(b, (a.width + 20, 0))
-    name = _save(both.quantize(256), directory / "isometric-vs-top-down-3p-laptop.png")
+    name = _save(_few(both), directory / "isometric-vs-top-down-3p-laptop.png")
     rows.append(name)
     lines += [
         "## Isometric or top-down",

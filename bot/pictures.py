@@ -77,6 +77,17 @@ class Pictures:
     ) -> bytes:
         return await self._get((game_id, version, "studio", seat, lang), game, names)
 
+    async def table_files(
+        self, game_id: int, version: int, game: Game, names: list[str], lang: str
+    ) -> list[tuple[bytes, str]]:
+        """(PNG, file name) pairs for a table post: the table, and with a table too large to
+        read at Discord's preview (4 players) the current player's studio as well."""
+        files = [(await self.table(game_id, version, game, names, lang), "table.png")]
+        if not game.is_over and render.table_needs_studio(game):
+            seat = game.current_player
+            files.append((await self.studio(game_id, version, game, names, seat, lang), "studio.png"))
+        return files
+
     async def museum(self, game_id: int, version: int, game: Game, names: list[str], lang: str) -> bytes:
         return await self._get((game_id, version, "museum", -1, lang), game, names)
 

@@ -168,6 +168,7 @@ class Reminders:
         # Turn-start DMs still under way first: what they learn (closed DMs) counts for the
         # reminders, and a reminder never overtakes the DM that starts its turn.
         await self.drain()
+        await self.bot.outbox.send_due()  # turn posts and turn-start DMs queued with moves first
         async with self._lock:
             now = self.now()
             done = 0
@@ -304,7 +305,27 @@ class Reminders:
             self._sending.add(task)
             task.add_done_callback(self._sent)
 
-    async def send_turn_start(self, record: GameRecord, game: Game) -> None:
+    async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: object) -> int | bool | None:
+        """The turn-start DM queued in the outbox with the move that began the turn (see
+        bot/outbox.py).  Returns None when done (sent, or not needed any more), False when
+        postponed to the end of the player's quiet hours."""
+        from .outbox import nonce
+
+        row_id: int = row.id  # type: ignore[attr-defined]
+        now_record = await self.store.get_game(record.id)
+        if now_record.status != Status.ACTIVE or game.is_over or now_record.turn != game.state.turn:
+            return None  # the turn is over already: no DM about it
+        seat = now_record.seats[game.current_player]
+        if seat.user_id is None or not seat.prefs.enabled or seat.dm_reachable is False:
+            return None  # a computer now, reminders off, or DMs closed (the channel is told instead)
+        wake = in_quiet_hours(seat.prefs, self.now())
+        if wake is not None:  # night-time where the player lives: in the morning
+            await self.store.outbox_postpone(row_id, wake)
+            return False
+        await self.send_turn_start(now_record, game, nonce=nonce(row_id))
+        return None
+
+    async def send_turn_start(self, record: GameRecord, game: Game, *, nonce: str | None = None) -> None:
         seat = game.current_player
         user_id = record.seats[seat].user_id
         if user_id is None:
@@ -342,7 +363,8 @@ class Reminders:
             lines += changes[-12:]
         lines.append(t("reminders.how_to_play", lang))
         png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang)
-        await self.dm(record, game, user_id, "\n".join(lines), view=reminder_view(record.id, lang), png=png)
+        view = reminder_view(record.id, lang)
+        await self.dm(record, game, user_id, "\n".join(lines), view=view, png=png, nonce=nonce)
 
     # --- sending -------------------------------------------------------------------------
 
@@ -355,6 +377,7 @@ class Reminders:
         *,
         view: discord.ui.View | None = None,
         png: bytes | None = None,
+        nonce: str | None = None,
     ) -> bool:
         """DMs a player; on closed DMs remembers it and mentions them in the channel instead;
         on a user who is gone, ends their turn clock so the others may vote at once."""
@@ -364,6 +387,8 @@ class Reminders:
                 kwargs["view"] = view
             if png is not None:
                 kwargs["file"] = png_file(png, "studio.png")
+            if nonce is not None:  # an outbox row's DM: sent once however often it is tried
+                kwargs["nonce"] = nonce
             await self._send_dm(user_id, clip(text), **kwargs)
         except (discord.Forbidden, NotSent):
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)

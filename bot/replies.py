@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-import render
 from engine import Game
 from engine.moves import Undo
 
@@ -103,7 +102,12 @@ def whose_turn(record: GameRecord, game: Game, lang: str = "en") -> str:
 
 
 async def post_turn(
-    bot: CubistBot, channel: discord.abc.Messageable, outcome: MoveOutcome, *, headline: str | None = None
+    bot: CubistBot,
+    channel: discord.abc.Messageable,
+    outcome: MoveOutcome,
+    *,
+    headline: str | None = None,
+    nonce: str | None = None,
 ) -> discord.Message:
     """The channel post after every turn: table picture, what was done, who is next (with
     the replay GIF at the end of the game).  Then the next player gets their DM."""
@@ -125,14 +129,8 @@ async def post_turn(
     else:
         lines.append(whose_turn(record, game, lang))
         view = game_buttons(record.id, lang)
-    png = await bot.pictures.table(record.id, record.version, game, names, lang)
-    files = [png_file(png, "table.png")]
-    if not outcome.finished and render.table_needs_studio(game):
-        # A 4-player table cannot show every die readably at Discord's preview size:
-        # the current player's studio goes with it.
-        seat = game.current_player
-        files.append(png_file(await bot.pictures.studio(record.id, record.version, game, names, seat, lang),
-                              "studio.png"))
+    pictures = await bot.pictures.table_files(record.id, record.version, game, names, lang)
+    files = [png_file(png, name) for png, name in pictures]
     if outcome.finished:
         try:
             gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
@@ -145,8 +143,9 @@ async def post_turn(
             lines.append(t("stats.chart_attached", lang))
         except Exception:  # as for the GIF: the result matters more than the chart
             log.exception("score chart of game %s failed", record.id)
+    extra = {"nonce": nonce} if nonce is not None else {}  # an outbox row's: sent once however often tried
     message = await channel.send(
-        clip("\n".join(lines)), files=files, view=view, allowed_mentions=next_player_ping(record, game)
+        clip("\n".join(lines)), files=files, view=view, allowed_mentions=next_player_ping(record, game), **extra
     )
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
@@ -190,9 +189,18 @@ async def after_move(
     """Answer a move: the panel privately while the turn goes on; the channel post when it ends."""
     if outcome.turn_ended:
         # Post first, so that the player's answer arrives after the table is in the channel.
+        # The post was queued in the outbox with the move: if it fails here, the outbox
+        # worker posts it, and the player reads that their move is saved.
+        from .outbox import deliver_turn
+
         channel = interaction.channel
         assert channel is not None
-        await post_turn(bot, channel, outcome)  # type: ignore[arg-type]
+        try:
+            await deliver_turn(bot, channel, outcome)  # type: ignore[arg-type]
+        except Exception:
+            log.exception("turn post of game %s failed; the outbox will post it", outcome.record.id)
+            await send_error(interaction, t("trust.saved_post_follows", user_language(interaction)))
+            return
         note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
         if edit and not interaction.response.is_done():
             await interaction.response.edit_message(content=note, attachments=[], view=None)

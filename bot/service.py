@@ -36,6 +36,7 @@ from .store import (
     Store,
     TableFull,
 )
+from .store.outbox import Queued
 from .texts import COLOUR_NAMES
 
 MAX_TEXT_CHOICES = 25
@@ -90,6 +91,10 @@ class MoveOutcome:
     finished: bool
     turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
     powers_to: str | None = None  # who now holds the creator's powers, when this move passed them on
+    # Outbox rows this move queued (bot/outbox.py): the turn's channel post, which the
+    # interaction may deliver itself (``Outbox.claim``), and the next player's turn-start DM.
+    turn_post: int | None = None
+    turn_dm: int | None = None
 
 
 def _legal_hint(game: Game, limit: int = 8) -> Message:
@@ -109,6 +114,7 @@ class GameService:
         clock: Callable[[], float] = time.time,
         seed_source: random.Random | None = None,
         limits: Limits | None = None,
+        outbox: bool = True,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -116,6 +122,7 @@ class GameService:
         self.limits = limits or Limits()
         self._locks: dict[int, asyncio.Lock] = {}
         self._lock_users: dict[int, int] = {}  # game id -> tasks holding or waiting for its lock
+        self.outbox = outbox  # queue turn posts and turn-start DMs in the move's transaction
 
     def forget(self, game_id: int) -> None:
         """Frees what this process keeps for a game that ended or was cancelled."""
@@ -489,7 +496,19 @@ class GameService:
                 raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
             turn = game.state.turn
             before_moves = list(game.state.turn_moves)
-            record, new_game = await self._store_move(record, move, user_id, stale="service.stale_choosing")
+
+            def turn_moves(new_game: Game) -> list[str]:
+                turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
+                if turn_ended and new_game.state.last_turn is not None:
+                    return list(new_game.state.last_turn[1])
+                return [*before_moves, str(move)] if new_game.is_over else []
+
+            def post(new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
+                return {"seat": seat, "turn_moves": turn_moves(new_game), "finished": new_game.is_over}
+
+            record, new_game, queued = await self._store_move(
+                record, move, user_id, stale="service.stale_choosing", queue=post
+            )
             turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
             finished = new_game.is_over
             if finished and record.status == Status.ACTIVE:
@@ -497,20 +516,25 @@ class GameService:
                 record = await self.store.get_game(game_id)
             if finished:
                 self.forget(game_id)
-            moves = []
-            if turn_ended and new_game.state.last_turn is not None:
-                moves = list(new_game.state.last_turn[1])
-            elif finished:
-                moves = [*before_moves, str(move)]
-            return MoveOutcome(record, new_game, move, seat, turn_ended or finished, finished, moves)
+            outcome = MoveOutcome(record, new_game, move, seat, turn_ended or finished, finished, turn_moves(new_game))
+            outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
+            return outcome
 
     async def _store_move(
-        self, record: GameRecord, move: Move, user_id: int | None, *, stale: str
-    ) -> tuple[GameRecord, Game]:
+        self,
+        record: GameRecord,
+        move: Move,
+        user_id: int | None,
+        *,
+        stale: str,
+        queue: Callable[[Game], dict[str, object]] | None = None,
+    ) -> tuple[GameRecord, Game, Queued]:
         """Stores a checked move in one transaction; the record comes back from it (no second
-        read).  ``stale``: the message when another move got there first."""
+        read).  ``stale``: the message when another move got there first.  ``queue``: the
+        payload of the turn's post, queued in the outbox in the same transaction when the
+        move ends a turn (with the next player's turn-start DM)."""
         try:
-            return await self.store.apply_move_record(
+            return await self.store.apply_move_queued(
                 record.id,
                 record.version,
                 str(move),
@@ -518,6 +542,7 @@ class GameService:
                 reminder=self.clock(),  # a new turn: its start DM is due at once
                 keep_reminder=True,  # moves inside a turn keep the reminder schedule
                 turn_seconds=self.table_settings(record).turn_hours * 3600,
+                queue=queue if self.outbox else None,
             )
         except StaleGame:
             raise UserError(Message(stale)) from None
@@ -537,6 +562,8 @@ class GameService:
         *,
         turn: int | None = None,
         can_manage: bool | None = None,
+        headline: str | None = None,
+        headline_lang: str = "en",
     ) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
         engine decides whether it can be done.  ``turn``, when given, must still be the turn
@@ -561,13 +588,27 @@ class GameService:
             except IllegalMove as e:
                 raise UserError(Message("service.cannot_be_done", move=str(move), reason=error_message(e))) from None
             seat, old_turn = game.current_player, game.state.turn
-            record, new_game = await self._store_move(record, move, user_id, stale="service.stale")
-            turn_ended = new_game.state.turn != old_turn or new_game.is_over
-            moves = [str(move)]
-            if new_game.state.turn != old_turn and new_game.state.last_turn is not None:
-                moves = list(new_game.state.last_turn[1])
             acted = move.seat if isinstance(move, Remove) else seat
-            outcome = MoveOutcome(record, new_game, move, acted, turn_ended, new_game.is_over, moves)
+
+            def table_moves(new_game: Game) -> list[str]:
+                if new_game.state.turn != old_turn and new_game.state.last_turn is not None:
+                    return list(new_game.state.last_turn[1])
+                return [str(move)]
+
+            def post(new_game: Game) -> dict[str, object]:
+                after = self.powers_holder(record, new_game)
+                line = headline
+                if headline and not new_game.is_over and after and holder and after.seat != holder.seat:
+                    line = f"{headline}\n{t('trust.powers_passed', headline_lang, name=after.display_name)}"
+                moves = table_moves(new_game)
+                return {"seat": acted, "turn_moves": moves, "finished": new_game.is_over, "headline": line}
+
+            record, new_game, queued = await self._store_move(
+                record, move, user_id, stale="service.stale", queue=post
+            )
+            turn_ended = new_game.state.turn != old_turn or new_game.is_over
+            outcome = MoveOutcome(record, new_game, move, acted, turn_ended, new_game.is_over, table_moves(new_game))
+            outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             after = self.powers_holder(record, new_game)
             if not new_game.is_over and after is not None and holder is not None and after.seat != holder.seat:
                 outcome.powers_to = after.display_name

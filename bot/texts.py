@@ -32,12 +32,6 @@ MARKS = MARK_GLYPHS  # the shape drawn on each seat's dice (render.palette)
 RULES_TOPIC_KEYS = ("turn", "placing", "installations", "artists", "museum", "end", "notation")
 
 
-def colour_name(colour: str, locale: str = "en") -> str:
-    """A seat colour (stored in English, one of COLOUR_NAMES) in the reader's language."""
-    key = "colours." + colour.replace(" ", "_")
-    return t(key, locale) if colour in COLOUR_NAMES else colour
-
-
 def seat_colour_name(seat: int, locale: str = "en") -> str:
     """The name of the colour the pictures draw for ``seat`` (0-based), in the reader's
     language: one source (render.palette) for the picture and the words."""

@@ -44,17 +44,31 @@ def pad_of(c: int) -> int:
 
 # --- sizes -----------------------------------------------------------------------------
 
-def panel_width(c: int) -> int:
-    return 2 * pad_of(c) + grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)[0]
+def panel_width(c: int, wide: bool = False) -> int:
+    """A player panel's width: workrooms one above the other (table) or side by side
+    (``wide``: the studio close-up, landscape like the preview box)."""
+    gw = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)[0]
+    return 2 * pad_of(c) + (2 * gw + pad_of(c) if wide else gw)
 
 
-def panel_height(c: int) -> int:
+def panel_height(c: int, wide: bool = False) -> int:
     p = pad_of(c)
     _gw, gh, _lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
     head = round(HEAD * c)
     store = round(0.7 * c) + c + 4  # labels line + one row of dice
     done = round(0.7 * c) + 2 * (c + 6)  # label line + two rows of installation chips
-    return p + head + 2 * gh + p + p + store + p + done + p
+    rooms = gh + p if wide else 2 * gh + p
+    return p + head + rooms + p + store + p + done + p
+
+
+def room_origins(rect: Rect, c: int, wide: bool) -> list[tuple[int, int]]:
+    """Top-left corners of the two workroom grids (labels included) in a player panel."""
+    p = pad_of(c)
+    gw, gh, _lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
+    x, y = rect[0] + p, rect[1] + p + round(HEAD * c)
+    if wide:
+        return [(x, y), (x + gw + p, y)]
+    return [(x, y), (x, y + gh + p)]
 
 
 def column_width(c: int) -> int:
@@ -149,23 +163,19 @@ def mark_centre(rect: Rect, c: int) -> tuple[int, int]:
     return (rect[0] + pad_of(c) + round(0.28 * c), rect[1] + pad_of(c) + round(0.4 * c))
 
 
-def player_frame(cv: Canvas, seat: int, rect: Rect, c: int) -> None:
+def player_frame(cv: Canvas, seat: int, rect: Rect, c: int, wide: bool = False) -> None:
     pname = f"player p{seat + 1}"
     cv.panel(pname, rect, fill=pal.PANEL, outline=pal.PANEL_EDGE, width=2)
-    x0, y0, _x1, _y1 = rect
-    p = pad_of(c)
-    gy = y0 + p + round(HEAD * c)
     layer = grid_layer(c, WORKROOM_SIZE, WORKROOM_SIZE, None)
-    _gw, gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
-    for room in range(2):
-        y = gy + room * (gh + p)
-        cv.layer(layer, (x0 + p, y), pname)
-        cv.text((x0 + p + lab // 2, y + lab // 2), f"w{room + 1}", font(max(12, round(0.42 * c)), bold=True),
+    lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)[2]
+    for room, (x, y) in enumerate(room_origins(rect, c, wide)):
+        cv.layer(layer, (x, y), pname)
+        cv.text((x + lab // 2, y + lab // 2), f"w{room + 1}", font(max(12, round(0.42 * c)), bold=True),
                 pal.INK, anchor="mm", parent=pname)
 
 
 def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] | None, hl: Highlights,
-                c: int, labels: Labels) -> None:
+                c: int, labels: Labels, wide: bool = False) -> None:
     s = game.state
     pl = s.players[seat]
     x0, y0, x1, _y1 = rect
@@ -195,17 +205,16 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
             max_width=sr[0] - x0 - 2 * p, parent=pname)
     # workrooms
     _gw, gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
-    gy = y0 + p + round(HEAD * c)
-    for room in range(2):
-        oy = gy + room * (gh + p) + lab
-        ox = x0 + p + lab
+    origins = room_origins(rect, c, wide)
+    for room, (gx, gy) in enumerate(origins):
+        ox, oy = gx + lab, gy + lab
         for cell, (value, height) in sorted(pl.workrooms[room].items()):
             y, x = divmod(cell, WORKROOM_SIZE)
             where = f"p{seat + 1} w{room + 1} {LETTERS[x]}{y + 1}"
             paste_die(cv, (ox + x * c, oy + y * c), c, seat, value, where=where, height=height,
-                      badge=f"×{height}" if height > 1 else "", lit=(seat, room, cell) in hl.workroom)
+                      lit=(seat, room, cell) in hl.workroom)
     # storeroom | storage (and the abandoned dice of the current player)
-    sy = gy + 2 * (gh + p) + p // 2
+    sy = origins[1][1] + gh + p + p // 2
     small = font(max(13, round(0.44 * c)))
     loose = list(pl.storeroom)
     pool = list(s.pool) if seat == s.current else []
@@ -315,9 +324,8 @@ def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, c: int, labe
         top = col.owners[-1] if col.owners else CORNERSTONE
         key = pal.CORNER_KEY if top == CORNERSTONE else top
         h, want = len(col.owners), heights.get(cell, len(col.owners))
-        badge = f"{h}/{want}" if want > 1 else ""
         paste_die(cv, (gx + lab + (x - bx0) * c, gy + lab + (y - by0) * c), c, key, col.value,
-                  where=f"museum {LETTERS[x]}{y + 1}", height=h, badge=badge, lit=cell in hl.museum)
+                  where=f"museum {LETTERS[x]}{y + 1}", height=h, target=want, lit=cell in hl.museum)
 
 
 # --- cards -----------------------------------------------------------------------------
@@ -489,11 +497,11 @@ def studio_canvas(game: Game, seat: int, names: list[str] | None = None, *, labe
         raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
     c = STUDIO_UNIT
     m = pad_of(c)
-    pw, ph = panel_width(c), panel_height(c)
+    pw, ph = panel_width(c, wide=True), panel_height(c, wide=True)
     cv = Canvas(pw + 2 * m, ph + 2 * m, pal.BACKGROUND)
     rect = (m, m, m + pw, m + ph)
-    player_frame(cv, seat, rect, c)
-    draw_player(cv, game, seat, rect, names, highlights(game), c, labels)
+    player_frame(cv, seat, rect, c, wide=True)
+    draw_player(cv, game, seat, rect, names, highlights(game), c, labels, wide=True)
     return cv
 
 

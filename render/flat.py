@@ -1,7 +1,7 @@
 """Top-down drawing pieces: dice as squares with large numerals, grids with cell names.
 
 Seen from above, no die can hide another: a column is one square showing its top value,
-with a height badge when it is taller than one die.  Every die drawn is recorded in the
+with one bar per die when it is taller than one die.  Every die drawn is recorded in the
 canvas's layout model (``Canvas.dice``) with the box of its value glyph.
 """
 
@@ -23,7 +23,7 @@ SS = 3  # supersampling for the die tiles' rounded corners and marks
 
 
 def value_font(c: int) -> Font:
-    """The numeral font for a die square of side ``c`` (digits about 0.6 c tall)."""
+    """The numeral font for a die square of side ``c`` (digits about 0.6 c tall, 0.5 c wide)."""
     return font(round(0.84 * c), bold=True)
 
 
@@ -32,8 +32,13 @@ def label_font(c: int) -> Font:
 
 
 @lru_cache(maxsize=2048)
-def die_tile(c: int, key: int | str, value: int, badge: str = "", lit: bool = False) -> tuple[Image.Image, tuple]:
-    """An RGBA tile of side ``c`` (+2 px ring room each side) and its numeral's box in it."""
+def die_tile(c: int, key: int | str, value: int, height: int = 1, target: int = 0,
+             lit: bool = False) -> tuple[Image.Image, tuple[int, int, int, int]]:
+    """An RGBA tile of side ``c`` (+2 px ring room each side) and its numeral's box in it.
+
+    The numeral fills the left part; a narrow strip on the right holds the owner's shape
+    mark (top) and, for a column, one bar per die (bottom up; hollow bars: museum places
+    still to fill up to ``target``), so nothing is drawn over the numeral."""
     m = 2
     size = c + 2 * m
     big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
@@ -49,34 +54,36 @@ def die_tile(c: int, key: int | str, value: int, badge: str = "", lit: bool = Fa
     d.rounded_rectangle(box, radius=r, fill=fill, outline=edge, width=max(SS, round(c / 20 * SS)))
     ink = pal.contrast_ink(fill)
     mark = pal.die_mark(key)
+    sx = (m + 0.83 * c) * SS  # the strip's centre line
     if mark:
-        mr = 0.11 * c * SS
-        dice.draw_mark(d, mark, (m + 0.2 * c) * SS, (m + 0.2 * c) * SS, mr, fill=ink)
+        dice.draw_mark(d, mark, sx, (m + 0.2 * c) * SS, 0.095 * c * SS, fill=ink)
+    bars = max(height, target)
+    if bars > 1:  # the strip below the mark, shared out: as large as the count allows
+        gap = 0.08 * c
+        bh = (0.56 * c - (bars - 1) * gap) / bars
+        for i in range(bars):
+            y1 = m + 0.9 * c - i * (bh + gap)
+            rect = ((m + 0.74 * c) * SS, (y1 - bh) * SS, (m + 0.92 * c) * SS, y1 * SS)
+            if i < height:
+                d.rectangle(rect, fill=ink)
+            else:
+                d.rectangle(rect, outline=ink, width=SS)
     img = big.resize((size, size), Image.Resampling.LANCZOS)
     glyph = (0, 0, 0, 0)
     if value:
         f = value_font(c)
         text = str(value)
-        cx, cy = m + c * (0.46 if badge else 0.54), m + c * (0.45 if badge else 0.52)
+        cx, cy = m + c * 0.39, m + c * 0.53
         left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="mm"))
-        dd = ImageDraw.Draw(img)
-        dd.text((cx, cy), text, font=f, fill=ink, anchor="mm")
+        ImageDraw.Draw(img).text((cx, cy), text, font=f, fill=ink, anchor="mm")
         glyph = (round(cx) + left, round(cy) + top, round(cx) + right, round(cy) + bottom)
-    if badge:
-        bf = font(max(10, round(0.34 * c)), bold=True)
-        bw = max(round(bf.getlength(badge)) + 5, round(0.38 * c))
-        bh = round(0.38 * c)
-        dd = ImageDraw.Draw(img)
-        x1, y1 = m + c + 1, m + c + 1
-        dd.rounded_rectangle((x1 - bw, y1 - bh, x1, y1), radius=bh // 2, fill=pal.INK, outline=(255, 255, 255))
-        dd.text((x1 - bw / 2, y1 - bh / 2), badge, font=bf, fill=(255, 255, 255), anchor="mm")
     return img, glyph
 
 
 def paste_die(cv: Canvas, xy: tuple[int, int], c: int, key: int | str, value: int, *, where: str,
-              height: int = 1, badge: str = "", lit: bool = False) -> None:
+              height: int = 1, target: int = 0, lit: bool = False) -> None:
     """Draw a die square with its top-left at ``xy`` and record it in the model."""
-    img, (gl, gt, gr, gb) = die_tile(c, key, value, badge, lit)
+    img, (gl, gt, gr, gb) = die_tile(c, key, value, height, target, lit)
     x, y = xy[0] - 2, xy[1] - 2
     cv.paste(img, (x, y))
     if value:
@@ -122,8 +129,8 @@ def grid_layer(c: int, cols: int, rows: int, cells: frozenset[tuple[int, int]] |
             x, y = lab + i * c, lab + j * c
             fill = floor if (i + j) % 2 == 0 else pal.mix(floor, pal.FLOOR_LINE, 0.25)
             d.rectangle((x, y, x + c - 1, y + c - 1), fill=fill, outline=pal.FLOOR_LINE)
-    hf = font(max(10, round(0.42 * c)))
+    hf = font(max(10, round(0.56 * c)))
     for x, y, hh in heights:
         cx, cy = lab + (x - first_col) * c + c / 2, lab + (y - first_row) * c + c / 2
-        b.text((cx, cy), f"↑{hh}", hf, pal.mix(pal.MUTED, floor, 0.25), anchor="mm")
+        b.text((cx, cy), f"↑{hh}", hf, pal.mix(pal.MUTED, floor, 0.1), anchor="mm")
     return b.build()

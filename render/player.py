@@ -1,4 +1,4 @@
-"""A player's panel: workrooms, storeroom, storage, completed installations, score.
+"""The isometric table's player panel (kept for the gallery's comparison; the bot draws board.py).
 
 ``player_frame`` draws what never changes (frame, floors, w1/w2), ``draw_player`` the rest,
 so the table can prepare the frames once."""

@@ -182,7 +182,9 @@ class Player:
         record.modal_submitted = True
         data = {"custom_id": modal["custom_id"], "components": [c for c in components if c is not None]}
         source = self.server.messages.get(record.source_message_id) if record.source_message_id else None
-        return await self._dispatch(MODAL_SUBMIT, record.channel, data, source, wait=wait, timeout=timeout)
+        return await self._dispatch(
+            MODAL_SUBMIT, record.channel, data, source, wait=wait, timeout=timeout, triggered_by=record
+        )
 
     # -- building interactions ------------------------------------------------------------
 
@@ -195,6 +197,7 @@ class Player:
         *,
         wait: bool,
         timeout: float,
+        triggered_by: InteractionRecord | None = None,
     ) -> InteractionResult:
         server = self.server
         interaction_id, token = server.snowflake(), server.new_token()
@@ -208,6 +211,7 @@ class Player:
             server.clock.now(),
             payload,
             source_message_id=source.id if source else None,
+            triggered_by=triggered_by,
         )
         server.register_interaction(record)
         server.gateway.dispatch("INTERACTION_CREATE", payload)

@@ -56,6 +56,8 @@ class InteractionRecord:
     modal: dict[str, Any] | None = None
     modal_submitted: bool = False
     rejected: list[Violation] = field(default_factory=list)
+    # A modal submission: the interaction whose answer opened the modal.
+    triggered_by: InteractionRecord | None = None
     # Edits and follow-ups after the first response; a deferral is only "visible" after one.
     activity: int = 0
     _changed: asyncio.Event = field(default_factory=asyncio.Event, repr=False)

@@ -101,6 +101,7 @@ class User:
             "avatar": None,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
         if self.bot:
             data["bot"] = True
@@ -342,6 +343,8 @@ class Message:
     interaction_id: int | None = None
     interaction_type: int | None = None
     interaction_user: User | None = None
+    # More of `interaction_metadata`: interacted_message_id (buttons), triggering_interaction_metadata (modals).
+    interaction_extra: dict[str, Any] = field(default_factory=dict)
     reactions: dict[str, set[int]] = field(default_factory=dict)
     edits: int = 0
 
@@ -384,7 +387,7 @@ class Message:
                 "type": self.interaction_type,
                 "user": self.interaction_user.payload(),
                 "authorizing_integration_owners": {},
-            }
+            } | self.interaction_extra
         if self.reactions:
             data["reactions"] = [
                 {

@@ -19,7 +19,9 @@ BUCKET_LIMIT = 50
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     all_headers = {"Content-Type": "application/json"}
     all_headers.update(headers or {})
-    return web.Response(body=json.dumps(body).encode(), status=status, headers=all_headers)
+    response = web.Response(body=json.dumps(body).encode(), status=status, headers=all_headers)
+    response["json"] = body  # for the check against Discord's response schemas (rest.RestApi.middleware)
+    return response
 
 
 def ratelimit_headers(bucket: str) -> dict[str, str]:

@@ -38,7 +38,7 @@ from .interactions import (
 from .limits import check_choices, check_commands, check_message, check_modal, is_empty_message
 from .models import Attachment, Channel, ChannelType, Message, MessageFlag, Permission, User, png_size
 from .responses import json_response, ratelimit_headers
-from .schema import check_request
+from .schema import check_request, check_response
 
 if TYPE_CHECKING:
     from .server import StandIn
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 API = "/api/v10"
 # The interaction a request acts on, so refusals can be attached to it.
 INTERACTION_KEY = web.RequestKey("interaction", InteractionRecord)
+RESPONSE_SAMPLES = 200  # answers checked per operation and status (see RestApi._check_response)
 MAX_REQUEST_BYTES = 64 * 1024 * 1024  # room to receive (then refuse, like Discord) requests over its 25 MiB
 # Message flags a bot may set when sending; anything else is dropped like Discord does.
 SENDABLE_FLAGS = (1 << 2) | MessageFlag.EPHEMERAL | (1 << 12) | MessageFlag.IS_COMPONENTS_V2
@@ -106,6 +107,40 @@ def _multipart_parts(body: bytes, boundary: bytes) -> list[tuple[dict[str, str],
                 headers[name.strip().lower()] = value.strip()
         parts.append((headers, data))
     return parts
+
+
+def _numbered(components: list[Any]) -> list[Any]:
+    """Discord gives every component of a stored message a numeric `id` (depth first, from 1)."""
+    taken = {c.get("id") for c in _walk(components)}
+    next_id = 1
+    for component in _walk(components):
+        if component.get("id") is None:
+            while next_id in taken:
+                next_id += 1
+            component["id"] = next_id
+            taken.add(next_id)
+    return components
+
+
+def _walk(components: list[Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for component in components:
+        if isinstance(component, dict):
+            found.append(component)
+            found += _walk(component.get("components") or [])
+            found += _walk([component[k] for k in ("accessory", "component") if isinstance(component.get(k), dict)])
+    return found
+
+
+def _embeds(embeds: Any) -> list[dict[str, Any]]:
+    """Embeds as Discord stores them: `type` "rich", every field's `inline` set."""
+    stored = []
+    for embed in embeds or []:
+        embed = {"type": "rich"} | embed
+        if embed.get("fields"):
+            embed["fields"] = [{"inline": False} | f for f in embed["fields"]]
+        stored.append(embed)
+    return stored
 
 
 def no_content() -> web.Response:
@@ -170,6 +205,7 @@ def build_app(server: StandIn) -> web.Application:
 class RestApi:
     def __init__(self, server: StandIn) -> None:
         self.server = server
+        self.checked_responses: dict[tuple[str, str, int], int] = {}
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -196,7 +232,21 @@ class RestApi:
                 server.invalid_requests.append(f"{err.status} {request.method} {api_path}")
             response = json_response(err.body(), err.status)
         response.headers.update(ratelimit_headers(bucket))
+        if server.check_responses and response.status < 300 and "json" in response:
+            self._check_response(request, response, api_path)
         return response
+
+    def _check_response(self, request: web.Request, response: web.StreamResponse, api_path: str) -> None:
+        """The answer against Discord's response schema. Answers of one operation come from the same
+        code, so after RESPONSE_SAMPLES of them the rest are not checked (long load runs stay cheap)."""
+        route = request.match_info.route.resource.canonical if request.match_info.route.resource else ""
+        key = (request.method, route, response.status)
+        seen = self.checked_responses.get(key, 0)
+        if seen >= RESPONSE_SAMPLES:
+            return
+        self.checked_responses[key] = seen + 1
+        for problem in check_response(request.method, route[len(API) :], response.status, response["json"]):
+            self.server.record_error("response shape", problem, request.method, api_path)
 
     def _record_violation(self, request: web.Request, err: DiscordError, api_path: str) -> None:
         record = request.get(INTERACTION_KEY)
@@ -364,8 +414,8 @@ class RestApi:
             channel.guild_id,
             server.bot_user,
             content=str(payload.get("content") or ""),
-            embeds=list(payload.get("embeds") or []),
-            components=list(payload.get("components") or []),
+            embeds=_embeds(payload.get("embeds")),
+            components=_numbered(list(payload.get("components") or [])),
             flags=int(payload.get("flags") or 0) & SENDABLE_FLAGS if flags is None else flags,
         )
         message.attachments = self._attachments(payload, uploads, channel, [])
@@ -377,6 +427,16 @@ class RestApi:
             message.interaction_id = record.id
             message.interaction_type = record.kind
             message.interaction_user = record.user
+            if record.kind == COMPONENT and record.source_message_id is not None:
+                message.interaction_extra["interacted_message_id"] = str(record.source_message_id)
+            opener = record.triggered_by
+            if record.kind == MODAL_SUBMIT and opener is not None:
+                message.interaction_extra["triggering_interaction_metadata"] = {
+                    "id": str(opener.id),
+                    "type": opener.kind,
+                    "user": opener.user.payload(),
+                    "authorizing_integration_owners": {},
+                }
             message.type = 20 if record.kind == COMMAND else 0
             for attachment in message.attachments:
                 attachment.ephemeral = message.ephemeral
@@ -397,9 +457,9 @@ class RestApi:
             message.content = str(payload["content"] or "")
             message.mentions = self._mentions(message.content)
         if "embeds" in payload:
-            message.embeds = list(payload["embeds"] or [])
+            message.embeds = _embeds(payload["embeds"])
         if "components" in payload:
-            message.components = list(payload["components"] or [])
+            message.components = _numbered(list(payload["components"] or []))
         if "attachments" in payload or uploads:
             message.attachments = self._attachments(payload, uploads, channel, message.attachments)
         if payload.get("flags") is not None:
@@ -448,7 +508,8 @@ class RestApi:
 
     async def get_me(self, request: web.Request) -> web.Response:
         self._auth(request)
-        return json_response(self.server.bot_user.payload() | {"verified": True, "mfa_enabled": False})
+        me = {"verified": True, "mfa_enabled": False, "locale": "en-US"}
+        return json_response(self.server.bot_user.payload() | me)
 
     async def get_user(self, request: web.Request) -> web.Response:
         self._auth(request)
@@ -496,6 +557,8 @@ class RestApi:
         stored.setdefault("options", [])
         stored.setdefault("default_member_permissions", None)
         stored.setdefault("nsfw", False)
+        if stored.get("integration_types") is None:
+            stored["integration_types"] = [0]  # guild install, Discord's default
         if scope is not None:
             stored["guild_id"] = str(scope)
         return stored
@@ -626,13 +689,13 @@ class RestApi:
 
     def _callback_body(self, record: InteractionRecord, rtype: int, message: Message | None) -> dict[str, Any]:
         interaction: dict[str, Any] = {"id": str(record.id), "type": record.kind}
-        resource: dict[str, Any] = {"type": rtype}
         if message is not None:
             interaction["response_message_id"] = str(message.id)
             interaction["response_message_loading"] = message.loading
             interaction["response_message_ephemeral"] = message.ephemeral
-            resource["message"] = message.payload()
-        return {"interaction": interaction, "resource": resource}
+        if message is None or rtype not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            return {"interaction": interaction}  # Discord's `resource` is for the message answers only
+        return {"interaction": interaction, "resource": {"type": rtype, "message": message.payload()}}
 
     # -- interaction webhooks (follow-ups, @original) ------------------------------------
 

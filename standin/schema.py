@@ -27,6 +27,7 @@ def spec() -> dict[str, Any]:
     return json.loads(SPEC_PATH.read_text(encoding="utf-8"))
 
 
+@cache
 def _shape(path: str) -> str:
     """'/channels/{channel_id}/messages' -> '/channels/*/messages' (parameter names differ from ours)."""
     return _PLACEHOLDER.sub("*", path)
@@ -45,12 +46,28 @@ def _operations() -> dict[tuple[str, str], dict[str, Any]]:
     return found
 
 
+@cache
+def _responses() -> dict[tuple[str, str, int], dict[str, Any]]:
+    """(METHOD, path shape, status) -> the operation's JSON response schema."""
+    found: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for path, item in spec()["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            for status, response in (operation.get("responses") or {}).items():
+                schema = (response.get("content") or {}).get("application/json", {}).get("schema")
+                if schema is not None and status.isdigit() and int(status) < 300:
+                    found[(method.upper(), _shape(path), int(status))] = schema
+    return found
+
+
 def has_request_schema(method: str, route: str) -> bool:
     return (method, _shape(route)) in _operations()
 
 
 @cache
-def _validator(method: str, shape: str) -> Any:
+def _validator(method: str, shape: str, status: int = 0) -> Any:
+    """Of the request body (status 0) or of the response with that status."""
     # The whole document is the root so the schema's "#/components/schemas/..." references resolve.
     root = dict(spec())
     root.pop("paths", None)
@@ -59,7 +76,7 @@ def _validator(method: str, shape: str) -> Any:
     schemas = dict(root["components"]["schemas"])
     schemas["SnowflakeType"] = {"anyOf": [schemas["SnowflakeType"], {"type": "integer", "minimum": 0}]}
     root["components"] = {**root["components"], "schemas": schemas}
-    root.update(_operations()[(method, shape)])
+    root.update(_operations()[(method, shape)] if status == 0 else _responses()[(method, shape, status)])
     return jsonschema_rs.Draft202012Validator(root, validate_formats=True)
 
 
@@ -162,3 +179,14 @@ def _code(name: str, kind: Any, error: Any) -> tuple[str, str]:
     if name == "UniqueItems":
         return "BASE_TYPE_DUPLICATES", "Values must be unique."
     return name.upper(), error.message
+
+
+def check_response(method: str, route: str, status: int, body: Any) -> list[str]:
+    """What the stand-in's own answer lacks against the response schema ([] when it fits)."""
+    shape = _shape(route)
+    if (method, shape, status) not in _responses():
+        return []
+    validator = _validator(method, shape, status)
+    if validator.is_valid(body):
+        return []
+    return [f"{e.path}: {e.code} {e.message}" for error in validator.iter_errors(body) for e in _field_errors(error)]

@@ -52,6 +52,7 @@ class StandIn:
         heartbeat_interval_ms: int = 41_250,
         attachment_limit: int = 10 * 1024 * 1024,
         keep_uploads: bool = True,
+        check_responses: bool = True,
     ) -> None:
         self.snowflake = SnowflakeFactory()
         self.clock: Clock = clock or AdjustableClock()
@@ -60,6 +61,8 @@ class StandIn:
         # False: uploads are checked (limits; PNG header) and then only their size and PNG
         # dimensions are kept, not their bytes (long load runs; see Attachment.dropped).
         self.keep_uploads = keep_uploads
+        # Every JSON answer is checked against Discord's response schema (problems are recorded errors).
+        self.check_responses = check_responses
         self.application_id = self.snowflake()
         self.bot_user = User(self.application_id, bot_name, bot=True)
         self.owner = User(self.snowflake(), "app-owner")
@@ -334,6 +337,14 @@ class StandIn:
             "redirect_uris": [],
             "interactions_endpoint_url": None,
             "approximate_guild_count": len(self.bot_guilds()),
+            # Required by Discord's response schema (PrivateApplicationResponse), unused by the bot.
+            "type": None,
+            "role_connections_verification_url": None,
+            "flags_new": "0",
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": [],
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
         }
 
     def ready_payload(self, session: GatewaySession) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from engine import Game, GameOptions, dump_game
 from . import db as dbmod
 from . import locales as locales_db
 from . import meta as meta_db
+from . import outbox as outbox_db
 from . import stats as stats_db
 from .errors import (
     CannotWrite,
@@ -552,7 +553,7 @@ class Store:
         begin a new turn leaves the reminder schedule alone; ``turn_seconds`` (re)starts the
         turn clock, and forgets the old turn's votes, when a new turn begins.
         """
-        game, _ = await self._apply_move(
+        game, _, _ = await self._apply_move(
             game_id, expected_version, move, user_id, reminder, keep_reminder, turn_seconds, with_record=False
         )
         return game, expected_version + 1
@@ -570,11 +571,33 @@ class Store:
     ) -> tuple[GameRecord, Game]:
         """``apply_move``, returning the game's record (as committed, with its seats) instead
         of the version: saves the caller a read round trip after every move."""
-        game, record = await self._apply_move(
-            game_id, expected_version, move, user_id, reminder, keep_reminder, turn_seconds, with_record=True
-        )
-        assert record is not None
+        record, game, _queued = await self.apply_move_queued(
+            game_id, expected_version, move, user_id, reminder=reminder, keep_reminder=keep_reminder,
+            turn_seconds=turn_seconds, queue=None,
+        )  # fmt: skip
         return record, game
+
+    async def apply_move_queued(
+        self,
+        game_id: int,
+        expected_version: int,
+        move: str,
+        user_id: int | None = None,
+        *,
+        reminder: float | None = None,
+        keep_reminder: bool = False,
+        turn_seconds: float | None = None,
+        queue: Callable[[Game], dict[str, Any]] | None = None,
+    ) -> tuple[GameRecord, Game, outbox_db.Queued]:
+        """``apply_move_record``; with ``queue`` (game -> the turn post's payload), a move that ends a
+        turn also queues, in the same transaction, the turn's channel post and the next
+        player's turn-start DM in the outbox (``bot/outbox.py`` sends them)."""
+        game, record, queued = await self._apply_move(
+            game_id, expected_version, move, user_id, reminder, keep_reminder, turn_seconds,
+            with_record=True, queue=queue,
+        )  # fmt: skip
+        assert record is not None
+        return record, game, queued
 
     async def _apply_move(
         self,
@@ -587,12 +610,13 @@ class Store:
         turn_seconds: float | None,
         *,
         with_record: bool,
-    ) -> tuple[Game, GameRecord | None]:
+        queue: Callable[[Game], dict[str, Any]] | None = None,
+    ) -> tuple[Game, GameRecord | None, outbox_db.Queued]:
         self._check_quarantine(game_id)
         cached = self._cache.get(game_id)
         now = self._clock()
 
-        def tx(conn: sqlite3.Connection) -> tuple[Game, GameRecord | None]:
+        def tx(conn: sqlite3.Connection) -> tuple[Game, GameRecord | None, outbox_db.Queued]:
             row = _game_row(conn, game_id)
             _need(row, Status.ACTIVE)
             if row["version"] != expected_version:
@@ -626,14 +650,17 @@ class Store:
                 conn.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
             elif new_turn and turn_seconds is not None:
                 _start_turn_clock(conn, game_id, game, now, turn_seconds)
-            return game, (_record(conn, game_id) if with_record else None)
+            queued = outbox_db.Queued()
+            if queue is not None and (over or new_turn):  # the turn's post and the next DM, same transaction
+                queued = outbox_db.queue_turn(conn, game_id, version, game, queue(game), now)
+            return game, (_record(conn, game_id) if with_record else None), queued
 
-        game, record = await self._write(tx)
+        game, record, queued = await self._write(tx)
         if game.is_over:
             self._cache.pop(game_id, None)  # finished: nobody moves in it any more
         else:
             self._remember(game_id, expected_version + 1, game.clone())
-        return game, record
+        return game, record, queued
 
     # --- loading ------------------------------------------------------------------------------
 
@@ -930,6 +957,7 @@ class Store:
         sql = (
             "INSERT INTO table_posts (game_id, message_id, version) VALUES (?, ?, ?) ON CONFLICT (game_id)"
             " DO UPDATE SET message_id = excluded.message_id, version = excluded.version"
+            " WHERE excluded.version >= table_posts.version"  # a late outbox post never hides a newer one
         )
         await self._write(lambda conn: conn.execute(sql, (game_id, message_id, version)))
 
@@ -1077,6 +1105,58 @@ class Store:
         if user_id not in self._user_locales:
             self._user_locales[user_id] = await self._read(lambda conn: locales_db.user_locale(conn, user_id))
         return self._user_locales[user_id]
+
+    # --- the outbox (migration 0008; bot/outbox.py sends it) -------------------------------------
+
+    async def outbox_claim(self, row_id: int, owner: str, lease: float) -> bool:
+        """Claims an outbox row for sending (atomic): True means the caller sends it, then calls
+        ``outbox_done`` (or ``outbox_release`` on failure).  False: sent, or claimed by another
+        sender whose lease has not run out."""
+        now = self._clock()
+        return await self._write(lambda conn: outbox_db.claim(conn, row_id, owner, now, lease))
+
+    async def outbox_release(self, row_id: int, owner: str) -> None:
+        await self._write(lambda conn: outbox_db.release(conn, row_id, owner))
+
+    async def outbox_done(self, row_id: int, message_id: int | None = None) -> None:
+        now = self._clock()
+        await self._write(lambda conn: outbox_db.done(conn, row_id, now, message_id))
+
+    async def outbox_retry(self, row_id: int, owner: str, error: str) -> bool:
+        now = self._clock()
+        return await self._write(lambda conn: outbox_db.retry(conn, row_id, owner, now, error))
+
+    async def outbox_postpone(self, row_id: int, due_at: float) -> None:
+        await self._write(lambda conn: outbox_db.postpone(conn, row_id, due_at))
+
+    async def outbox_due(self, lease: float, limit: int = 50) -> list[outbox_db.OutboxRow]:
+        now = self._clock()
+        return await self._read(lambda conn: outbox_db.due(conn, now, lease, limit))
+
+    async def outbox_counts(self) -> dict[str, int]:
+        return await self._read(outbox_db.counts)
+
+    async def game_at(self, game_id: int, version: int) -> Game:
+        """The game as it was at ``version`` (a replay of its first ``version`` moves): what an
+        outbox post shows even when the game moved on before it was sent."""
+
+        def tx(conn: sqlite3.Connection) -> tuple[sqlite3.Row, list[str]]:
+            row = _game_row(conn, game_id)
+            sql = "SELECT move FROM moves WHERE game_id = ? AND ply <= ? ORDER BY ply"
+            return row, [m["move"] for m in _all(conn, sql, (game_id, version))]
+
+        row, moves = await self._read(tx)
+
+        def replay() -> Game:
+            game = Game.new(row["players"], row["seed"], GameOptions.model_validate_json(row["options"]))
+            for m in moves:
+                game.apply(m)
+            return game
+
+        cached = self._cache.get(game_id)
+        if cached is not None and cached[0] == version:
+            return cached[1].clone()
+        return await asyncio.to_thread(replay)
 
     # --- the bot's own facts and people's DM status (migration 0007) -----------------------------
 

@@ -3,11 +3,21 @@ start): the headroom of every command the bot syncs, shown in the test run's sum
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from standin.documented import TABLE, command_characters
 
 from .conftest import Table
+
+
+def descriptions(node: dict[str, Any], path: str) -> Iterator[tuple[int, str]]:
+    """(length, where) of every description in every locale, options included."""
+    texts = {"default": node.get("description") or ""} | (node.get("description_localizations") or {})
+    for locale, text in texts.items():
+        yield len(text), f"{path} [{locale}]"
+    for option in node.get("options") or []:
+        yield from descriptions(option, f"{path} {option['name']}")
 
 
 async def test_every_synced_command_fits_discords_character_budget(
@@ -22,6 +32,8 @@ async def test_every_synced_command_fits_discords_character_budget(
         where = "global" if scope is None else f"guild {scope}"
         line = f"/{command['name']} ({where}): {used} of {budget} characters, {budget - used} left"
         standin_report(line)
+        longest = sorted(descriptions(command, "/" + command["name"]), reverse=True)[:3]
+        standin_report("  longest descriptions (of 100): " + ", ".join(f"{n} {where}" for n, where in longest))
         if used > budget:
             over.append(line)
     assert not over, "commands over Discord's budget:\n" + "\n".join(over)

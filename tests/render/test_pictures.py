@@ -174,3 +174,25 @@ def test_cli_writes_pictures(tmp_path: Path) -> None:
     assert Image.open(out).width > Image.open(out).height
     assert main([str(saved), "-o", str(tmp_path / "s.png"), "--studio", "p2"]) == 0
     assert main([str(saved), "-o", str(tmp_path / "m.png"), "--museum"]) == 0
+
+
+def test_bytes_do_not_depend_on_earlier_pictures() -> None:
+    """The fixed palette's colour cache fills as pictures come: a picture drawn in a fresh
+    process gives the same bytes as after other pictures and other languages."""
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib, render; from render.demo import busy_late_game, DEMO_NAMES; "
+        "print(hashlib.md5(render.table_png(busy_late_game(), DEMO_NAMES, labels=render.EN)).hexdigest())"
+    )
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    from bot.i18n.pictures import render_labels
+
+    for players, seed in ((2, 8), (3, 5)):
+        game = busy_late_game(seed, players=players)
+        render.table_png(game, DEMO_NAMES[:players], labels=render_labels("fr"))
+        render.museum_png(game, labels=EN)
+    import hashlib
+
+    assert hashlib.md5(render.table_png(busy_late_game(), DEMO_NAMES, labels=EN)).hexdigest() == fresh

@@ -15,6 +15,7 @@ import pytest
 from standin import StandIn
 from standin.documented import command_characters
 from standin.interactions import AUTOCOMPLETE, COMMAND, InteractionRecord
+from standin.schema import check_response
 
 Body = dict[str, Any]
 
@@ -366,3 +367,25 @@ def test_the_budget_counts_the_longest_localization_of_each_field() -> None:
         "options": [{"type": 3, "name": "x", "description": "y", "choices": [{"name": "n", "value": "vv"}]}],
     }
     assert command_characters(command) == 4 + 5 + 1 + 1 + 1 + 2
+
+
+# -- the stand-in's own answers ---------------------------------------------------------
+
+
+def test_answers_are_checked_against_the_response_schema() -> None:
+    server = StandIn()
+    me = server.bot_user.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}
+    assert check_response("GET", "/users/@me", 200, me) == []
+    assert check_response("GET", "/users/@me", 200, {k: v for k, v in me.items() if k != "locale"}) == [
+        "locale: BASE_TYPE_REQUIRED This field is required"
+    ]
+    assert check_response("GET", "/oauth2/applications/@me", 200, server.application_payload()) == []
+
+
+async def test_a_recorded_message_answers_with_discords_required_fields(standin: StandIn, world: Any) -> None:
+    _, channel, _, _ = world
+    status, answer = await call(standin, "POST", f"/channels/{channel.id}/messages", MESSAGE)
+    assert status == 200
+    assert check_response("POST", "/channels/{channel_id}/messages", 200, answer) == []
+    assert [c["id"] for c in answer["components"]] == [1, 3]  # Discord numbers components depth first
+    assert answer["embeds"][0]["type"] == "rich" and answer["embeds"][0]["fields"][0]["inline"] is False

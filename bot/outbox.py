@@ -1,0 +1,162 @@
+"""The outbox worker: sends the posts and DMs that must follow a stored move.
+
+The move's own store transaction queues them (``bot/store/outbox.py``): the turn's channel
+post and the next player's turn-start DM.  So a crash, a Discord error or a 429 after the
+move was stored never loses them, and the player never reads "the game is unchanged".
+
+Who sends a turn post:
+- the interaction (or computer player) that ended the turn, first: ``deliver_turn`` claims
+  the row (atomic), posts it, then marks it done, or releases it on failure;
+- this worker otherwise: rows nobody claimed after a short grace (``POST_GRACE``), rows whose
+  claim is older than the lease (the claimer died), and rows whose send failed (retried with
+  exponential backoff).  It also sends every turn-start DM, after the turn's post.
+
+Exactly once: a row is claimed before it is sent and marked done after; a sender that died
+between Discord's answer and the mark is covered by the message's enforced nonce
+(``cubist-o<row id>``): Discord returns the first message instead of creating a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import uuid
+from typing import TYPE_CHECKING
+
+import discord
+
+from engine import parse_move
+
+from .replies import post_turn
+from .service import MoveOutcome
+from .store.outbox import OutboxRow
+
+if TYPE_CHECKING:
+    from .client import CubistBot
+
+log = logging.getLogger(__name__)
+
+LEASE_SECONDS = 30.0  # a claim older than this is taken to be dead
+
+
+def nonce(row_id: int) -> str:
+    """The enforced nonce of an outbox row's message (Discord allows 25 characters)."""
+    return f"cubist-o{row_id}"
+
+
+class Outbox:
+    def __init__(self, bot: CubistBot, *, poll_seconds: float | None = 1.0, lease: float = LEASE_SECONDS) -> None:
+        self.bot = bot
+        self.poll_seconds = poll_seconds
+        self.lease = lease
+        self.owner = uuid.uuid4().hex  # this process's claims
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    # --- the interaction's side: claim, done, release -----------------------------------------
+
+    async def claim(self, row_id: int) -> bool:
+        """True: the caller delivers this row itself (then ``done`` or ``release``)."""
+        return await self.bot.store.outbox_claim(row_id, self.owner, self.lease)
+
+    async def done(self, row_id: int, message_id: int | None = None) -> None:
+        await self.bot.store.outbox_done(row_id, message_id)
+        self.wake()  # the next player's DM waits for this post
+
+    async def release(self, row_id: int) -> None:
+        """The caller could not deliver it: the worker posts it as a channel message."""
+        await self.bot.store.outbox_release(row_id, self.owner)
+        self.wake()
+
+    # --- the worker ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.poll_seconds is not None and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="cubist-outbox")
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        assert self.poll_seconds is not None
+        await self.bot.wait_until_ready()
+        while True:
+            try:
+                await self.send_due()
+            except Exception:  # keep going: one bad row must not stop every post
+                log.exception("outbox round failed")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+
+    async def send_due(self) -> int:
+        """Sends every row due now; returns how many were sent."""
+        sent = 0
+        while rows := await self.bot.store.outbox_due(self.lease):
+            progress = 0
+            for row in rows:
+                if not await self.claim(row.id):
+                    continue  # somebody else has it
+                progress += 1
+                try:
+                    message_id = await self._send(row)
+                except Exception as e:
+                    log.warning("outbox row %s (%s of game %s) failed: %s", row.id, row.kind, row.game_id, e)
+                    if not await self.bot.store.outbox_retry(row.id, self.owner, repr(e)):
+                        log.error("outbox row %s of game %s given up", row.id, row.game_id)
+                    continue
+                if message_id is not False:
+                    await self.bot.store.outbox_done(row.id, message_id)
+                    sent += 1
+            if not progress:
+                break
+        return sent
+
+    async def _send(self, row: OutboxRow) -> int | bool | None:
+        """Sends one row; returns the message id (None for a DM), or False when it was postponed."""
+        record = await self.bot.store.get_game(row.game_id)
+        game = await self.bot.store.game_at(row.game_id, row.version)
+        record = dataclasses.replace(record, version=row.version)
+        if row.kind == "turn_post":
+            payload = row.payload
+            last = payload.get("turn_moves") or []
+            outcome = MoveOutcome(
+                record, game, parse_move(last[-1]) if last else parse_move("skip"), int(payload.get("seat", 0)),
+                True, bool(payload.get("finished")), list(last),
+            )  # fmt: skip
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            message = await post_turn(self.bot, channel, outcome, headline=payload.get("headline"), nonce=nonce(row.id))
+            return message.id
+        if row.kind == "turn_dm":
+            return await self.bot.reminders.turn_start_from_outbox(record, game, row)
+        log.error("outbox row %s has an unknown kind %r; dropped", row.id, row.kind)
+        return None
+
+
+async def deliver_turn(
+    bot: CubistBot, channel: discord.abc.Messageable, outcome: MoveOutcome, *, headline: str | None = None
+) -> discord.Message | None:
+    """The turn's channel post, from the interaction or computer player that ended the turn:
+    claimed from the outbox and posted here, or left to the worker when it has it already.
+    Raises what the post raised, after releasing the row to the worker."""
+    row = outcome.turn_post
+    if row is None:  # no outbox row (the service runs without one)
+        return await post_turn(bot, channel, outcome, headline=headline)
+    if not await bot.outbox.claim(row):
+        return None  # sent already, or being sent by the worker
+    try:
+        message = await post_turn(bot, channel, outcome, headline=headline, nonce=nonce(row))
+    except BaseException:
+        await bot.outbox.release(row)
+        raise
+    await bot.outbox.done(row, message.id)
+    return message

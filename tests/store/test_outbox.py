@@ -1,0 +1,76 @@
+"""The outbox's store side (issue 16 item 7): rows queued in the move's own transaction,
+atomic claims with a lease, release, done, retries with backoff, order within a game."""
+
+from __future__ import annotations
+
+from bot.store import Store
+from bot.store.outbox import MAX_ATTEMPTS, POST_GRACE
+from engine.moves import EndTurn
+
+from .helpers import FakeClock, start_game
+
+
+def _post(game) -> dict[str, object]:
+    return {"seat": 0, "turn_moves": ["end"], "finished": game.is_over}
+
+
+async def _end_turn(store: Store, game_id: int):
+    record, game = await store.load_game(game_id)
+    end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
+    return await store.apply_move_queued(game_id, record.version, str(end), reminder=0.0, queue=_post)
+
+
+async def test_a_turn_end_queues_its_post_and_the_next_dm_in_the_same_transaction(store: Store) -> None:
+    record, _game = await start_game(store, channel=1)
+    _rec, game, queued = await _end_turn(store, record.id)
+    assert queued.turn_post is not None and queued.turn_dm is not None and queued.turn_post < queued.turn_dm
+    # The DM counts as the reminder schedule's first step: the reminder poller will not send it too.
+    due_at, sent_count, _last = await store.reminder(record.id)  # type: ignore[misc]
+    assert sent_count == 1 and due_at > 0
+    # A move inside a turn queues nothing.
+    rec, game = await store.load_game(record.id)
+    inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
+    _r, _g, nothing = await store.apply_move_queued(record.id, rec.version, str(inside), queue=_post)
+    assert nothing.turn_post is None and nothing.turn_dm is None
+
+
+async def test_claims_are_atomic_leased_released_and_done(store: Store, clock: FakeClock) -> None:
+    record, _game = await start_game(store, channel=2)
+    _rec, _game2, queued = await _end_turn(store, record.id)
+    post = queued.turn_post
+    assert post is not None
+    assert await store.outbox_claim(post, "handler", lease=30)
+    assert not await store.outbox_claim(post, "worker", lease=30)  # one sender at a time
+    assert await store.outbox_due(lease=30) == []  # not due (grace) and claimed
+    clock.now += POST_GRACE + 1
+    assert await store.outbox_due(lease=30) == []  # claimed, lease running
+    clock.now += 30
+    rows = await store.outbox_due(lease=30)
+    assert [r.id for r in rows] == [post]  # the claimer died: the lease ran out; the DM waits behind it
+    assert await store.outbox_claim(post, "worker", lease=30)
+    await store.outbox_release(post, "handler")  # a stale owner's release changes nothing
+    assert not await store.outbox_claim(post, "other", lease=30)
+    await store.outbox_release(post, "worker")
+    assert await store.outbox_claim(post, "other", lease=30)
+    await store.outbox_done(post, 123)
+    assert not await store.outbox_claim(post, "late", lease=30)  # sent: never again
+    assert [r.kind for r in await store.outbox_due(lease=30)] == ["turn_dm"]
+
+
+async def test_failed_sends_back_off_and_are_given_up_at_last(store: Store, clock: FakeClock) -> None:
+    record, _game = await start_game(store, channel=3)
+    _rec, _g, queued = await _end_turn(store, record.id)
+    post = queued.turn_post
+    assert post is not None
+    clock.now += POST_GRACE
+    waits = []
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert await store.outbox_claim(post, "w", lease=30)
+        kept = await store.outbox_retry(post, "w", "HTTPException 503")
+        assert kept == (attempt < MAX_ATTEMPTS)
+        if kept:
+            assert await store.outbox_due(lease=30) == []  # not before its backoff
+            waits.append(min(300.0, 2.0**attempt))
+            clock.now += waits[-1]
+    assert waits[:3] == [2.0, 4.0, 8.0]
+    assert (await store.outbox_counts())["failed"] == 1
