@@ -129,8 +129,8 @@ def grid_layer(c: int, cols: int, rows: int, cells: frozenset[tuple[int, int]] |
             x, y = lab + i * c, lab + j * c
             fill = floor if (i + j) % 2 == 0 else pal.mix(floor, pal.FLOOR_LINE, 0.25)
             d.rectangle((x, y, x + c - 1, y + c - 1), fill=fill, outline=pal.FLOOR_LINE)
-    hf = font(max(10, round(0.42 * c)))
+    hf = font(max(10, round(0.56 * c)))
     for x, y, hh in heights:
         cx, cy = lab + (x - first_col) * c + c / 2, lab + (y - first_row) * c + c / 2
-        b.text((cx, cy), f"↑{hh}", hf, pal.mix(pal.MUTED, floor, 0.25), anchor="mm")
+        b.text((cx, cy), f"↑{hh}", hf, pal.mix(pal.MUTED, floor, 0.1), anchor="mm")
     return b.build()
