@@ -54,6 +54,7 @@ class Outbox:
         self.owner = uuid.uuid4().hex  # this process's claims
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._round = asyncio.Lock()
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
@@ -99,7 +100,13 @@ class Outbox:
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
 
     async def send_due(self) -> int:
-        """Sends every row due now; returns how many were sent."""
+        """Sends every row due now; returns how many were sent.  One round at a time: a caller
+        (the reminder poller) waits for a round under way, so a reminder never overtakes the
+        turn-start DM of its turn."""
+        async with self._round:
+            return await self._send_due()
+
+    async def _send_due(self) -> int:
         sent = 0
         while rows := await self.bot.store.outbox_due(self.lease):
             progress = 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from standin import StandIn
 from standin.pytest_plugin import bot_environment
 
-from .conftest import custom_ids
+from .conftest import Table, custom_ids, started
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 12
@@ -89,3 +89,33 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
                 await p.wait()
         standin.take_errors()
         standin.take_violations()
+
+
+async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_outbox(table: Table) -> None:
+    """429s past discord.py's own retries on the turn post: the player reads that the move is
+    saved (never "unchanged"); the outbox worker posts it soon after, once, then the DM."""
+    gid, game, seated = await started(table, players=2)
+    current, other = seated[game.current_player], seated[1 - game.current_player]
+    before = len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content])
+    # Only the game's channel: DMs are other channels.
+    rule = table.standin.faults.rate_limit(f"POST /channels/{table.channel.id}/messages", count=5, retry_after=0.01)
+    r = await current.slash(table.channel, "cubist end", keep="", timeout=20)
+    assert r.ephemeral and "Your move is saved" in r.content and "unchanged" not in r.content, r.content
+    assert len(rule.hits) == 5
+    post = await table.standin.wait_for_message(
+        table.channel, lambda m: "ended the turn" in m.content and other.mention in m.content, timeout=15
+    )
+    assert post.attachments
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 15
+    while len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content]) == before:
+        assert loop.time() < deadline
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)
+    posts = [m for m in table.standin.channel_messages(table.channel) if "ended the turn" in m.content]
+    assert len(posts) == 1
+    assert len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content]) == before + 1
+    assert gid
+    table.standin.take_errors()
+    table.standin.take_violations()
+    table.standin.invalid_requests.clear()
