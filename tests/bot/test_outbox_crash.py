@@ -99,14 +99,23 @@ async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_out
     before = len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content])
     # Only the game's channel: DMs are other channels.
     rule = table.standin.faults.rate_limit(f"POST /channels/{table.channel.id}/messages", count=5, retry_after=0.01)
-    r = await current.slash(table.channel, "cubist end", keep="", timeout=20)
-    assert r.ephemeral and "Your move is saved" in r.content and "unchanged" not in r.content, r.content
+    # Ended from the turn panel of the DM: the post goes to the channel (in the channel
+    # itself it would be the interaction's answer, which these faults do not touch).
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 15
+    while not [m for m in table.standin.dms(current) if any(":endask:" in c for c in custom_ids(m))]:
+        assert loop.time() < deadline
+        await asyncio.sleep(0.05)
+    dm = [m for m in table.standin.dms(current) if any(":endask:" in c for c in custom_ids(m))][-1]
+    ask = await current.click(dm, next(c for c in custom_ids(dm) if ":endask:" in c))
+    r = await current.click(ask.message, next(c for c in custom_ids(ask.message) if ":endok:" in c), timeout=20)
+    await r.wait(lambda res: any("Your move is saved" in m.content for m in res.messages), timeout=20)
+    assert not any("unchanged" in m.content for m in r.messages)
     assert len(rule.hits) == 5
     post = await table.standin.wait_for_message(
         table.channel, lambda m: "ended the turn" in m.content and other.mention in m.content, timeout=15
     )
     assert post.attachments
-    loop = asyncio.get_running_loop()
     deadline = loop.time() + 15
     while len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content]) == before:
         assert loop.time() < deadline
