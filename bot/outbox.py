@@ -55,6 +55,7 @@ class Outbox:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._round = asyncio.Lock()
+        self._stopping = False
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
@@ -75,12 +76,17 @@ class Outbox:
 
     def start(self) -> None:
         if self.poll_seconds is not None and self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="cubist-outbox")
 
     def wake(self) -> None:
         self._wake.set()
 
     async def stop(self) -> None:
+        # The flag and the wake-up end the loop even when a cancellation is lost (Python 3.11's
+        # wait_for could swallow one that raced the event; seen as a hang at shutdown).
+        self._stopping = True
+        self._wake.set()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -90,14 +96,17 @@ class Outbox:
     async def _run(self) -> None:
         assert self.poll_seconds is not None
         await self.bot.wait_until_ready()
-        while True:
+        while not self._stopping:
             try:
                 await self.send_due()
             except Exception:  # keep going: one bad row must not stop every post
                 log.exception("outbox round failed")
+            if self._stopping:
+                return
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+                async with asyncio.timeout(self.poll_seconds):
+                    await self._wake.wait()
 
     async def send_due(self) -> int:
         """Sends every row due now; returns how many were sent.  One round at a time: a caller
