@@ -69,12 +69,10 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
         return
     bot, _record, _game, moves = found
     lang = user_language(interaction)
-    outcome = None
 
     async def play_all():
-        nonlocal outcome
         for text in _steps(moves):
-            outcome = await bot.service.play_in(game_id, interaction.user.id, text)
+            await bot.service.play_in(game_id, interaction.user.id, text)
 
     try:
         await in_time(interaction, play_all(), edit=in_place(interaction))
@@ -84,7 +82,6 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
     record, game = await bot.service.game(game_id)
     note = t("hints.played", lang, count=len(_steps(moves)))
     await show(interaction, bot, record, game, record.seats[game.current_player].seat, note)
-    del outcome
 
 
 async def show_me(interaction: discord.Interaction, game_id: int, version: int) -> None:
