@@ -17,6 +17,7 @@ of failing in the middle of a game.
 from __future__ import annotations
 
 import json
+import os
 import string
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -85,19 +86,26 @@ def parse_catalogue(data: object, where: str) -> dict[str, Entry]:
     return out
 
 
+LOCALES_VARIABLE = "CUBIST_LOCALES"  # more folders of catalogues, separated by os.pathsep
 _extra_dirs: list[Path] = []
+generation = 0  # counts reloads, for caches built from the catalogues
 
 
 def use_locale_dirs(dirs: Iterable[Path]) -> None:
-    """Also read catalogues from ``dirs`` (after the bundled ones), e.g. a language being
-    written, or a test's; ``[]`` goes back to the bundled catalogues only."""
+    """Also read catalogues from ``dirs`` (after the bundled ones and ``$CUBIST_LOCALES``),
+    e.g. a language being written, or a test's; ``[]``: no more than those."""
+    global generation
     _extra_dirs[:] = [Path(d) for d in dirs]
     catalogues.cache_clear()
     languages.cache_clear()
+    generation += 1
 
 
 def locale_dirs() -> list[Traversable]:
-    return [resources.files("bot.i18n.locales"), *_extra_dirs]
+    """Where catalogues are read: the bundled ones, then ``$CUBIST_LOCALES``, then
+    ``use_locale_dirs``'s."""
+    configured = [Path(d) for d in os.environ.get(LOCALES_VARIABLE, "").split(os.pathsep) if d]
+    return [resources.files("bot.i18n.locales"), *configured, *_extra_dirs]
 
 
 def _json_names(folder: Traversable) -> list[str]:

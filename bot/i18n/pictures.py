@@ -13,7 +13,7 @@ from functools import cache
 
 from render.labels import Labels
 
-from . import language
+from . import catalog, language
 from .catalog import DEFAULT_LANGUAGE, catalogues, plural
 
 
@@ -28,10 +28,13 @@ class PluralRule:
         return plural(self.language, count)
 
 
-@cache
 def render_labels(locale: object) -> Labels:
     """One ``Labels`` per language (hashable, so render's layer caches work per language)."""
-    lang = language(locale)
+    return _labels(language(locale), catalog.generation)
+
+
+@cache
+def _labels(lang: str, _generation: int) -> Labels:
     cat, english = catalogues()[lang], catalogues()[DEFAULT_LANGUAGE]
     texts: list[tuple[str, str]] = []
     names: list[tuple[str, str]] = []
