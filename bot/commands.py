@@ -22,7 +22,17 @@ from .away import admin_move
 from .computer import advise
 from .hints import hint_view
 from .history import move_line, recap_lines, seats_of_moves
-from .i18n import Message, artist_action, artist_name, card_name, catalog, language_choices, language_name, t
+from .i18n import (
+    Message,
+    artist_action,
+    artist_name,
+    card_name,
+    catalog,
+    language_choices,
+    language_name,
+    t,
+    words_in_any_language,
+)
 from .i18n.choose import channel_language, remember, user_language
 from .i18n.rules import reasons_text
 from .rating import START
@@ -82,7 +92,7 @@ def parse_reminder_options(
             raise UserError(Message("commands.bad_zone", zone=tz[:64]))
         changes["time_zone"] = tz
     if quiet is not None:
-        if quiet.strip().lower() in ("off", "none", "no", "non", "aucune", "aucun"):
+        if quiet.strip().lower() in words_in_any_language("commands.quiet_off_words"):
             changes["quiet_start"] = changes["quiet_end"] = None
         else:
             m = _QUIET.match(quiet)

@@ -86,6 +86,17 @@ def t(key: str, locale: object = None, /, **params: Any) -> str:
     return entry.format(**values)
 
 
+def words_in_any_language(key: str) -> frozenset[str]:
+    """The comma-separated words of message ``key`` in every catalogue, lower case: what a
+    player may type in any language (e.g. ``commands.quiet_off_words``: off, non...)."""
+    found: set[str] = set()
+    for lang in languages():
+        entry = catalogues()[lang].get(key)
+        if isinstance(entry, str):
+            found.update(w.strip().lower() for w in entry.split(",") if w.strip())
+    return frozenset(found)
+
+
 def join(items: list[str], locale: object = None) -> str:
     """'a, b and c' / 'a, b et c'."""
     if len(items) <= 1:
@@ -140,4 +151,5 @@ __all__ = [
     "localize",
     "set_strict",
     "t",
+    "words_in_any_language",
 ]

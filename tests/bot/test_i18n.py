@@ -291,3 +291,15 @@ def test_refusals_are_said_in_english_and_french_from_the_catalogues() -> None:
         english, french = message.render("en"), message.render("fr")
         assert english and french and french != english, english
         assert f"{error.key}(" not in english and "_" not in english, english  # words, not keys
+
+
+def test_quiet_hours_off_words_come_from_every_catalogue() -> None:
+    from bot.commands import parse_reminder_options
+    from bot.i18n import words_in_any_language
+
+    off = words_in_any_language("commands.quiet_off_words")
+    assert {"off", "none", "non", "aucune"} <= off
+    for word in ("off", "Aucune", " non "):
+        changes = parse_reminder_options(None, None, word, None)
+        assert changes["quiet_start"] is None and changes["quiet_end"] is None, word
+    assert parse_reminder_options(None, None, "22-7", None)["quiet_start"] == 22 * 60

@@ -93,7 +93,7 @@ async def test_german_command_descriptions_go_to_discord(german: Path) -> None:
     from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
     group = type("Group", (), {"qualified_name": "cubist"})()
-    context = TranslationContext(TranslationContextLocation.group_description, group)
+    context: TranslationContext[Any, Any] = TranslationContext(TranslationContextLocation.group_description, group)
     said = await CubistTranslator().translate(locale_str("x"), discord.Locale.german, context)
     assert said == GERMAN["app.cubist.description"]
 
