@@ -25,6 +25,7 @@ from .meta import MetaRoom
 from .moves import MovesRoom
 from .outbox import PostsRoom
 from .people import PeopleRoom
+from .postgres import PostgresDatabase, is_postgres_url
 from .records import GameRecord
 from .stats import StatsRoom
 from .timers import TimersRoom
@@ -141,6 +142,10 @@ class Store:
         ``migrate=False`` (or ``read_only``) an out-of-date schema is an error instead.
         ``checkpoint_interval``: seconds between background WAL checkpoints (None: none,
         leaving it to SQLite's automatic ones)."""
+        db: Database
+        if is_postgres_url(path):  # DATABASE_URL=postgresql://... (bot/store/postgres.py)
+            db = await PostgresDatabase.open(str(path), migrate=migrate, read_only=read_only)
+            return cls(db, clock=clock, cache_size=cache_size)
         db = await SqliteDatabase.open(
             path,
             synchronous=synchronous,
