@@ -65,14 +65,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from .client import CubistBot
     from .service import Limits
-    from .startup import StartupError, check_database
+    from .startup import StartupError, check_database, check_postgres
 
     database = settings.database()
-    if database.kind != "sqlite":
-        print("DATABASE_URL: this version stores games in SQLite only (sqlite:///cubist.db).", file=sys.stderr)
-        return 3
     try:
-        check_database(database.path)
+        if database.kind == "postgresql":
+            check_postgres(database.where)
+        else:
+            check_database(database.path)
     except StartupError as e:
         print(e, file=sys.stderr)
         return 3
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
         point_discord_at(settings.discord_api_base)
     bot = CubistBot(
-        database.path,
+        database.path if database.kind == "sqlite" else database.where,
         dev_guild_id=settings.dev_guild_id,
         render_workers=settings.render_workers,
         limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),

@@ -48,7 +48,7 @@ class CubistBot(commands.AutoShardedBot):
 
     def __init__(
         self,
-        db_path: Path,
+        db_path: Path | str,  # a SQLite file, or a postgresql:// URL
         *,
         dev_guild_id: int | None = None,
         render_workers: int = 0,
@@ -110,7 +110,7 @@ class CubistBot(commands.AutoShardedBot):
         self.reminders.start()
         self.outbox.start()  # posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
-        log.info("store %s open; commands synced", self.db_path)
+        log.info("store %s open; commands synced", self.store.db.label)
 
     async def sync_commands(self) -> bool:
         """Syncs the slash commands when asked (``--sync``) or when their definitions (or
