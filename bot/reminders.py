@@ -88,7 +88,7 @@ def interval_of(prefs: ReminderPrefs, table_hours: int) -> float:
     return float(prefs.interval) if prefs.interval != DEFAULT_REMINDER_INTERVAL else table_hours * 3600.0
 
 
-def prefs_text(prefs: ReminderPrefs, locale: str = "en") -> str:
+def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
     if not prefs.enabled:
         return t("reminders.off", locale)
     if prefs.quiet_start is not None and prefs.quiet_end is not None:
@@ -543,7 +543,7 @@ class Reminders:
         return True
 
 
-def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
+def reminder_view(game_id: int, locale: str) -> discord.ui.View:
     from .components import GameButton, _view
 
     return _view(
@@ -551,7 +551,7 @@ def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
     )
 
 
-def turn_dm_view(record: GameRecord, game: Game, locale: str = "en") -> discord.ui.View:
+def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop."""
     from .components import GameButton
 

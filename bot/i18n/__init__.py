@@ -71,7 +71,7 @@ def has(key: str) -> bool:
     return key in catalogues()[DEFAULT_LANGUAGE]
 
 
-def t(key: str, locale: object = None, /, **params: Any) -> str:
+def t(key: str, locale: object, /, **params: Any) -> str:
     """The message ``key`` in the language of ``locale``, with ``params`` filled in."""
     lang = language(locale)
     entry: Entry | None = catalogues()[lang].get(key)
@@ -97,7 +97,7 @@ def words_in_any_language(key: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def join(items: list[str], locale: object = None) -> str:
+def join(items: list[str], locale: object) -> str:
     """'a, b and c' / 'a, b et c'."""
     if len(items) <= 1:
         return "".join(items)
@@ -118,14 +118,14 @@ class Message:
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "params", dict(params))
 
-    def render(self, locale: object = None) -> str:
+    def render(self, locale: object) -> str:
         return t(self.key, locale, **self.params)
 
     def __str__(self) -> str:
         return self.render(DEFAULT_LANGUAGE)
 
 
-def localize(text: object, locale: object = None) -> str:
+def localize(text: object, locale: object) -> str:
     """A ``Message`` in the reader's language; anything else as it is (already words)."""
     if isinstance(text, Message):
         return text.render(locale)
