@@ -16,8 +16,13 @@ Design
   of finished/cancelled games stay for history.  Lobby: ``create_lobby``, ``join_seat``,
   ``leave_seat``, then ``start_game(seed, seating)`` fixes the seats and stores the first
   snapshot.
-* Each public call is a whole transaction run as one function on the aiosqlite connection's
-  thread (``games.py`` says why); writes use one connection, reads another (WAL readers see
+* The store is rooms by concern over one connection seam (``connection.py``: a transaction
+  is one function of a ``Tx``, run whole by ``Database.read``/``write``): ``lobby``,
+  ``games`` (reading), ``moves`` (start, move, finish, cancel), ``timers``, ``outbox``
+  (posts), ``people`` (locales, DMs, preferences), ``votes``, ``meta``, ``integrity``
+  (verify, rebuild, backup), ``stats``; ``Store`` (store.py) opens them together.  On
+  SQLite each transaction runs as one function on the aiosqlite connection's thread
+  (``connection.py`` says why); writes use one connection, reads another (WAL readers see
   committed data only).  A small cache of loaded games keyed by (id, version) skips parsing
   the snapshot (see the benchmark); it never serves a version other than the database's.
 * Loading checks the snapshot against its row (version, seed, players, options, length of
@@ -60,6 +65,7 @@ the WAL short so that commits rarely run a checkpoint themselves.  ``Store.open(
 synchronous="FULL")`` makes every commit power-cut proof where the disk is quiet enough.
 """
 
+from .connection import backup_database
 from .errors import (
     CannotWrite,
     ChannelBusy,
@@ -73,8 +79,8 @@ from .errors import (
     StoreError,
     TableFull,
 )
-from .games import Store, backup_database
 from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
+from .store import Store
 
 __all__ = [
     "CannotWrite",
