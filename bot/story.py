@@ -99,8 +99,8 @@ def move_words(m: Move, before: Game | None, locale: str, names: Sequence[str] |
     if isinstance(m, Release):
         return t("story.release", locale)
     if isinstance(m, Switch):
-        value = _value(m.die, before)
-        return t("story.switch", locale) if value is None else t("story.switch_from", locale, value=value)
+        shown = _value(m.die, before)
+        return t("story.switch", locale) if shown is None else t("story.switch_from", locale, value=shown)
     if isinstance(m, EndTurn):
         if m.keep:
             return t("story.end_keep", locale, keep=join([str(v) for v in m.keep], locale))

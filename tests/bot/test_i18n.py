@@ -118,10 +118,10 @@ def test_english_card_names_match_the_engine_data() -> None:
     deck = load_deck()
     for card in deck.installations:
         assert card_name("installation", card, "en") == card.name == t(f"cards.installation.{card.id}", "en")
-    for card in deck.museums:
-        assert card_name("museum", card, "en") == card.name == t(f"cards.museum.{card.id}", "en")
-    for card in deck.artists:
-        assert card_name("painting", card, "en") == card.title == t(f"cards.painting.{card.id}", "en")
+    for museum in deck.museums:
+        assert card_name("museum", museum, "en") == museum.name == t(f"cards.museum.{museum.id}", "en")
+    for artist in deck.artists:
+        assert card_name("painting", artist, "en") == artist.title == t(f"cards.painting.{artist.id}", "en")
     for kind in ArtistKind:
         assert t(f"cards.artist.{kind}", "en") == ARTIST_NAMES[kind]
 
