@@ -58,7 +58,7 @@ def artist_name(card: ArtistCard | ArtistKind | str, locale: object, *, short: b
 
 
 def artist_action(card: ArtistCard, locale: object) -> str:
-    """The card's action in one sentence (the engine's ``ArtistCard.description``, translated)."""
+    """The card's action in one sentence (``cards.action.<kind>``)."""
     a, b = card.values or (0, 0)
     delta = f"{card.delta:+d}" if card.delta is not None else ""
     return t(f"cards.action.{_kind_of(card)}", locale, value=card.value, a=a, b=b, delta=delta)
