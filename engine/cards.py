@@ -466,13 +466,13 @@ def _check_artists(cards: Sequence[ArtistCard]) -> None:
             )
     # Then the exact mix within each kind (values, deltas, dice symbols).
     for kind, group in by_kind.items():
-        want = Counter(ARTIST_DISTRIBUTION[kind])
-        missing = want - Counter(c.signature for c in group)
+        allowed = Counter(ARTIST_DISTRIBUTION[kind])
+        missing = allowed - Counter(c.signature for c in group)
         if not missing:
             continue
         for c in group:  # name the first card beyond what the deck allows
-            if want[c.signature] > 0:
-                want[c.signature] -= 1
+            if allowed[c.signature] > 0:
+                allowed[c.signature] -= 1
                 continue
             expected = "; ".join(_describe_sig(s) for s in sorted(missing.elements(), key=str))
             raise CardDataError(
