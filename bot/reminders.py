@@ -26,7 +26,7 @@ import discord
 from engine import Game
 
 from .history import since_last_turn, turns_of
-from .i18n import t
+from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
 from .replies import clip, pings, png_file
@@ -92,8 +92,7 @@ def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
     if not prefs.enabled:
         return t("reminders.off", locale)
     if prefs.quiet_start is not None and prefs.quiet_end is not None:
-        start = f"{prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}"
-        end = f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d}"
+        start, end = time_of_day(prefs.quiet_start, locale), time_of_day(prefs.quiet_end, locale)
         quiet = t("reminders.quiet", locale, start=start, end=end, zone=prefs.time_zone)
     else:
         quiet = t("reminders.no_quiet", locale, zone=prefs.time_zone)

@@ -31,9 +31,22 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import time
 from typing import Any
 
-from .catalog import DEFAULT_LANGUAGE, CatalogueError, Entry, catalogues, language_name, languages, own_name, plural
+from babel.dates import format_skeleton
+
+from .catalog import (
+    DEFAULT_LANGUAGE,
+    CatalogueError,
+    Entry,
+    babel_locale,
+    catalogues,
+    language_name,
+    languages,
+    own_name,
+    plural,
+)
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +97,12 @@ def t(key: str, locale: object, /, **params: Any) -> str:
         entry = entry.get(plural(lang, params.get("count"))) or entry["other"]
     values = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
     return entry.format(**values)
+
+
+def time_of_day(minutes: int, locale: object) -> str:
+    """A time of day (minutes after midnight) on the 24-hour clock as the reader's language
+    writes it (CLDR's ``Hm``: '22:00' in English and French, '22.00' in Finnish)."""
+    return str(format_skeleton("Hm", time(minutes // 60 % 24, minutes % 60), locale=babel_locale(language(locale))))
 
 
 def words_in_any_language(key: str) -> frozenset[str]:
@@ -151,5 +170,6 @@ __all__ = [
     "localize",
     "set_strict",
     "t",
+    "time_of_day",
     "words_in_any_language",
 ]

@@ -336,3 +336,10 @@ def test_plural_forms_are_checked_against_the_language_s_cldr_rule() -> None:
     # comparison with English then names.
     no_other = parse_catalogue({"p": {"one": "{count} кубик", "few": "{count} кубика"}}, "ru")
     assert set(no_other) == {"p.one", "p.few"} and "ru.json: missing p" in compare(en, no_other, "ru.json")
+
+
+def test_times_of_day_are_written_as_each_language_writes_them() -> None:
+    from bot.i18n import time_of_day
+
+    assert time_of_day(22 * 60, "en") == "22:00" == time_of_day(22 * 60, "fr")
+    assert time_of_day(7 * 60 + 5, discord.Locale.french) == "07:05"
