@@ -26,7 +26,7 @@ import discord
 from engine import Game
 
 from .history import since_last_turn, turns_of
-from .i18n import t
+from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
 from .replies import clip, pings, png_file
@@ -88,12 +88,11 @@ def interval_of(prefs: ReminderPrefs, table_hours: int) -> float:
     return float(prefs.interval) if prefs.interval != DEFAULT_REMINDER_INTERVAL else table_hours * 3600.0
 
 
-def prefs_text(prefs: ReminderPrefs, locale: str = "en") -> str:
+def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
     if not prefs.enabled:
         return t("reminders.off", locale)
     if prefs.quiet_start is not None and prefs.quiet_end is not None:
-        start = f"{prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}"
-        end = f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d}"
+        start, end = time_of_day(prefs.quiet_start, locale), time_of_day(prefs.quiet_end, locale)
         quiet = t("reminders.quiet", locale, start=start, end=end, zone=prefs.time_zone)
     else:
         quiet = t("reminders.no_quiet", locale, zone=prefs.time_zone)
@@ -543,7 +542,7 @@ class Reminders:
         return True
 
 
-def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
+def reminder_view(game_id: int, locale: str) -> discord.ui.View:
     from .components import GameButton, _view
 
     return _view(
@@ -551,7 +550,7 @@ def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
     )
 
 
-def turn_dm_view(record: GameRecord, game: Game, locale: str = "en") -> discord.ui.View:
+def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop."""
     from .components import GameButton
 
