@@ -55,4 +55,4 @@ def check_postgres(url: str) -> None:
         asyncio.run(probe())
     except Exception as e:  # OSError, asyncpg's errors, SchemaTooNew, MigrationError
         reason = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
-        raise StartupError(t("scale.startup_database_unreachable", where=redacted(url), reason=reason)) from None
+        raise StartupError(t("scale.startup_database_unreachable", "en", where=redacted(url), reason=reason)) from None

@@ -67,3 +67,23 @@ def test_bad_shard_arguments_are_one_clear_line(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert "shard ids [8, 9] do not exist among 8 shards" in r.stderr
     assert not (tmp_path / "cubist.db").exists()
+
+
+def test_an_unreachable_postgresql_is_one_line_without_the_password(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": "t",
+            "DATABASE_URL": "postgresql://cubist:s3cret@127.0.0.1:9/cubist",  # port 9: nobody listens
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 3, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot be opened" in lines[0] and "DATABASE_URL" in lines[0]
+    assert "s3cret" not in r.stderr and "postgresql://cubist:***@127.0.0.1:9/cubist" in lines[0]
