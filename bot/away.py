@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -22,6 +22,7 @@ from .replies import send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
 from .texts import MARKS
+from .timers.clock import turn_clock
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -85,7 +86,7 @@ class VoteButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
         return cls(int(match["game"]), match["choice"], int(match["turn"]))
 
@@ -121,7 +122,7 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         raise UserError(Message("away.own_turn"))
     if seat.seat not in voters(record, game):
         raise UserError(Message("away.left"))
-    clock = await bot.store.turn_clock(game_id)
+    clock = await turn_clock(bot.store, game_id)
     if clock is None or clock.turn != turn or clock.expires_at > bot.clock():
         raise UserError(Message("away.clock_running"))
     counts = await bot.store.cast_vote(game_id, turn, seat.seat, choice)
@@ -201,7 +202,7 @@ async def _channel_language(bot: CubistBot, interaction: discord.Interaction, re
 async def announce_table_move(
     bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, headline: str
 ) -> None:
-    channel = interaction.channel
+    channel: discord.abc.Messageable | None = interaction.channel  # type: ignore[assignment]
     if outcome.record.channel_id != interaction.channel_id or channel is None:
         channel = bot.get_partial_messageable(outcome.record.channel_id, guild_id=outcome.record.guild_id)
     if outcome.powers_to is not None:

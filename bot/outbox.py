@@ -19,7 +19,6 @@ between Discord's answer and the mark is covered by the message's enforced nonce
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import uuid
@@ -32,6 +31,7 @@ from engine import parse_move
 from .replies import post_turn
 from .service import MoveOutcome
 from .store.outbox import OutboxRow
+from .timers.loop import PollLoop
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -52,10 +52,10 @@ class Outbox:
         self.poll_seconds = poll_seconds
         self.lease = lease
         self.owner = uuid.uuid4().hex  # this process's claims
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
         self._round = asyncio.Lock()
-        self._stopping = False
+        # The same loop as the timers poller's (bot/timers/loop.py); woken when a post is done
+        # (the next player's DM waits for it) or released.
+        self.loop = PollLoop("cubist-outbox", self.send_due, poll_seconds, bot.wait_until_ready)
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
@@ -75,38 +75,13 @@ class Outbox:
     # --- the worker ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        if self.poll_seconds is not None and self._task is None:
-            self._stopping = False
-            self._task = asyncio.create_task(self._run(), name="cubist-outbox")
+        self.loop.start()
 
     def wake(self) -> None:
-        self._wake.set()
+        self.loop.wake()
 
     async def stop(self) -> None:
-        # The flag and the wake-up end the loop even when a cancellation is lost (Python 3.11's
-        # wait_for could swallow one that raced the event; seen as a hang at shutdown).
-        self._stopping = True
-        self._wake.set()
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _run(self) -> None:
-        assert self.poll_seconds is not None
-        await self.bot.wait_until_ready()
-        while not self._stopping:
-            try:
-                await self.send_due()
-            except Exception:  # keep going: one bad row must not stop every post
-                log.exception("outbox round failed")
-            if self._stopping:
-                return
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.poll_seconds):
-                    await self._wake.wait()
+        await self.loop.stop()
 
     async def send_due(self) -> int:
         """Sends every row due now; returns how many were sent.  One round at a time: a caller

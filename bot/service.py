@@ -35,9 +35,11 @@ from .store import (
     Status,
     Store,
     TableFull,
+    TimerSpec,
 )
 from .store.outbox import Queued
 from .texts import COLOUR_NAMES
+from .timers.nudges import turn_timers
 
 MAX_TEXT_CHOICES = 25
 MAX_ID = 2**63 - 1  # SQLite's integers (and Discord's snowflakes) fit in a signed 64-bit integer
@@ -365,10 +367,8 @@ class GameService:
             self._seeds.shuffle(order)
             seed = self._seeds.randrange(1, 2**63)
             try:
-                # The first player's turn-start DM is due at once; the turn clock starts now.
-                return await self.store.start_game(
-                    record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
-                )
+                # The first turn's timers: its clock, and the player's turn-start DM.
+                return await self.store.start_game(record.id, seed, order, timers=self._first_turn_timers(settings))
             except GameStateError:  # started (a double click) or cancelled meanwhile
                 now = await self.store.get_game(record.id)
                 key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
@@ -520,6 +520,16 @@ class GameService:
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             return outcome
 
+    def _first_turn_timers(self, settings: TableSettings) -> Callable[[Game, GameRecord], list[TimerSpec]]:
+        def timers(game: Game, record: GameRecord) -> list[TimerSpec]:
+            now = self.clock()
+            return turn_timers(
+                record, game, now, reminder_hours=settings.reminder_hours, turn_hours=settings.turn_hours,
+                dm_queued=False,
+            )  # fmt: skip
+
+        return timers
+
     async def _store_move(
         self,
         record: GameRecord,
@@ -533,17 +543,24 @@ class GameService:
         read).  ``stale``: the message when another move got there first.  ``queue``: the
         payload of the turn's post, queued in the outbox in the same transaction when the
         move ends a turn (with the next player's turn-start DM)."""
+        queue = queue if self.outbox else None
+        settings = self.table_settings(record)
+
+        def timers(game: Game, new_turn: bool) -> list[TimerSpec]:
+            if not new_turn:
+                return []  # moves inside a turn keep its timers
+            now = self.clock()
+            return turn_timers(
+                record, game, now, reminder_hours=settings.reminder_hours, turn_hours=settings.turn_hours,
+                dm_queued=queue is not None,
+            )  # fmt: skip
+
         try:
-            return await self.store.apply_move_queued(
-                record.id,
-                record.version,
-                str(move),
-                user_id,
-                reminder=self.clock(),  # a new turn: its start DM is due at once
-                keep_reminder=True,  # moves inside a turn keep the reminder schedule
-                turn_seconds=self.table_settings(record).turn_hours * 3600,
-                queue=queue if self.outbox else None,
+            played = await self.store.apply_move(
+                record.id, record.version, str(move), user_id, timers=timers, queue=queue
             )
+            assert played.record is not None
+            return played.record, played.game, played.queued
         except StaleGame:
             raise UserError(Message(stale)) from None
         except CannotWrite:

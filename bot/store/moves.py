@@ -16,7 +16,7 @@ from .errors import GameStateError, SeatError, StaleGame
 from .records import OPEN_STATUSES, GameRecord, ResultRecord, Status
 from .room import Room
 from .rows import INSERT_SEAT, SEAT_COLUMNS, game_at, game_row, need, record, replay_moves, result, seat_rows
-from .timers import set_reminder, start_turn_clock, stop_turn_clock
+from .timers import TimerSpec, clear_timers, set_timers
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +53,12 @@ class MovesRoom(Room):
         seed: int,
         seating: Sequence[int] | None = None,
         *,
-        reminder: float | None = None,
-        turn_seconds: float | None = None,
+        timers: Callable[[Game, GameRecord], Sequence[TimerSpec]] | None = None,
     ) -> tuple[GameRecord, Game]:
         """Starts a lobby: ``seating`` lists the lobby seat numbers in playing order (default:
         their current order); seats are renumbered 0..n-1, the engine game is created with
-        ``seed`` and its first snapshot stored.  ``reminder`` is when to first remind the
-        player to move (None: no reminder); ``turn_seconds`` starts the first turn's clock."""
+        ``seed`` and its first snapshot stored.  ``timers`` (the new game and its record ->
+        timers to set) gives the first turn its timers, in the same transaction."""
         now = self.clock()
 
         def tx(tx: Tx) -> tuple[GameRecord, Game]:
@@ -83,10 +82,10 @@ class MovesRoom(Room):
                 (seed, len(order), now, now, game.current_player, game.state.turn, game_id),
             )
             tx.execute("INSERT INTO snapshots (game_id, version, json) VALUES (?, 0, ?)", (game_id, dump_game(game)))
-            set_reminder(tx, game_id, reminder)
-            if turn_seconds is not None:
-                start_turn_clock(tx, game_id, game, now, turn_seconds)
-            return record(tx, game_id), game
+            rec = record(tx, game_id)
+            if timers is not None:
+                set_timers(tx, game_id, timers(game, rec), now)
+            return rec, game
 
         rec, game = await self.db.write(tx)
         self.cache.remember(game_id, 0, game.clone())
@@ -99,9 +98,7 @@ class MovesRoom(Room):
         move: str,
         user_id: int | None = None,
         *,
-        reminder: float | None = None,
-        keep_reminder: bool = False,
-        turn_seconds: float | None = None,
+        timers: Callable[[Game, bool], Sequence[TimerSpec]] | None = None,
         queue: Callable[[Game], dict[str, Any]] | None = None,
         with_record: bool = True,
     ) -> Played:
@@ -110,11 +107,10 @@ class MovesRoom(Room):
         Raises StaleGame if the game is no longer at ``expected_version`` (someone moved first),
         IllegalMove/MoveSyntaxError if the engine refuses the move, GameStateError if the game
         is not in play, CorruptGame if its snapshot is bad; in all these cases nothing is
-        written.  ``reminder`` is the new due time of the game's reminder (None: none); it
-        resets the sent count.  The move that ends the game also marks it finished and writes
-        its results, in the same transaction.  With ``keep_reminder`` a move that does not
-        begin a new turn leaves the reminder schedule alone; ``turn_seconds`` (re)starts the
-        turn clock, and forgets the old turn's votes, when a new turn begins.  With ``queue``
+        written.  The move that ends the game also marks it finished, writes its results and
+        removes its timers, in the same transaction.  ``timers`` (the game after the move,
+        whether a new turn began -> timers to set) schedules what follows the move; a new
+        turn also forgets the old turn's away votes.  With ``queue``
         (game -> the turn post's payload), a move that ends a turn also queues the turn's
         channel post and the next player's turn-start DM in the outbox (``bot/outbox.py``
         sends them).  ``with_record=False`` skips reading the committed record back.
@@ -150,13 +146,14 @@ class MovesRoom(Room):
             if cur.rowcount != 1:  # cannot happen under an exclusive write; belt and braces
                 raise StaleGame(game_id, expected_version, -1)
             new_turn = game.state.turn != row["turn"]
-            if over or new_turn or not keep_reminder:
-                set_reminder(tx, game_id, None if over else reminder)
             if over:
                 write_results(tx, game_id, game)
-                stop_turn_clock(tx, game_id)
-            elif new_turn and turn_seconds is not None:
-                start_turn_clock(tx, game_id, game, now, turn_seconds)
+                clear_timers(tx, game_id)
+            else:
+                if new_turn:
+                    tx.execute("DELETE FROM away_votes WHERE game_id = ? AND turn <> ?", (game_id, game.state.turn))
+                if timers is not None:
+                    set_timers(tx, game_id, timers(game, new_turn), now)
             queued = outbox_db.Queued()
             if queue is not None and (over or new_turn):  # the turn's post and the next DM, same transaction
                 queued = outbox_db.queue_turn(tx, game_id, version, game, queue(game), now)
@@ -193,7 +190,7 @@ class MovesRoom(Room):
                 " current_seat = ?, turn = ? WHERE id = ?",
                 (now, now, version, game.current_player, game.state.turn, game_id),
             )
-            set_reminder(tx, game_id, None)
+            clear_timers(tx, game_id)
             tx.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
             return write_results(tx, game_id, game)
 
@@ -209,8 +206,7 @@ class MovesRoom(Room):
         def tx(tx: Tx) -> GameRecord:
             need(game_row(tx, game_id), *OPEN_STATUSES)
             tx.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?", (now, game_id))
-            set_reminder(tx, game_id, None)
-            stop_turn_clock(tx, game_id)
+            clear_timers(tx, game_id)
             return record(tx, game_id)
 
         rec = await self.db.write(tx)

@@ -12,7 +12,6 @@ from typing import Any
 from engine import Game
 
 from .connection import Row, Tx
-from .records import DEFAULT_REMINDER_INTERVAL
 from .room import Room
 
 POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post itself first
@@ -43,8 +42,7 @@ class Queued:
 
 def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: dict[str, Any], now: float) -> Queued:
     """After a move that ended a turn: the turn's channel post and, when a person's turn
-    begins, their turn-start DM.  The DM counts as the reminder schedule's first step, so
-    the reminder poller does not send it again."""
+    begins, their turn-start DM (the caller's timers then start at the first reminder)."""
     post = tx.all(
         "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
         " VALUES (?, ?, 'turn_post', ?, ?, ?) RETURNING id",
@@ -52,9 +50,7 @@ def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: dict[str
     )[0]["id"]
     if game.is_over:
         return Queued(post, None)
-    seat = tx.execute(
-        "SELECT user_id, reminder_interval FROM seats WHERE game_id = ? AND seat = ?", (game_id, game.current_player)
-    ).fetchone()
+    seat = tx.one("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game_id, game.current_player))
     if seat is None or seat["user_id"] is None:
         return Queued(post, None)  # computer players move by themselves
     dm = tx.all(
@@ -62,18 +58,6 @@ def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: dict[str
         " VALUES (?, ?, 'turn_dm', '{}', ?, ?) RETURNING id",
         (game_id, version, now, now),
     )[0]["id"]
-    interval = float(seat["reminder_interval"] or DEFAULT_REMINDER_INTERVAL)
-    if interval == DEFAULT_REMINDER_INTERVAL:  # the player follows the table's interval
-        settings = tx.execute("SELECT settings FROM games WHERE id = ?", (game_id,)).fetchone()
-        try:
-            hours = float(json.loads(settings["settings"] or "{}").get("reminder_hours", 12))
-        except (TypeError, ValueError):
-            hours = 12.0
-        interval = hours * 3600.0
-    tx.execute(
-        "UPDATE reminders SET sent_count = 1, last_sent_at = ?, due_at = ? WHERE game_id = ? AND sent_count = 0",
-        (now, now + interval, game_id),
-    )
     return Queued(post, dm)
 
 
