@@ -10,12 +10,15 @@ Which language:
 * ephemeral replies and DMs: the user's own Discord locale (``interaction.locale``; for DMs
   outside an interaction, the last locale we saw from them: ``choose.user_language``);
 * channel posts: the server's language (``/cubist language``, stored per guild; by default
-  the server's own locale when it is French or English, else English:
+  the server's own locale when we have a catalogue for it, else English:
   ``choose.guild_language``).
 
 ``language()`` maps any Discord locale to a catalogue: ``fr`` for every French locale,
-English for everything else.  Messages with placeholders use ``str.format`` named fields;
-a ``Message`` passed as a parameter is translated into the same language.
+English for any language without a catalogue.  The languages are the catalogues there are
+(``catalog.languages()``); plural forms follow each language's CLDR rule and languages are
+named by CLDR (both from Babel), so a new language is new catalogue files only.  Messages
+with placeholders use ``str.format`` named fields; a ``Message`` passed as a parameter is
+translated into the same language.
 
 An unknown key raises ``KeyError`` while pytest runs (``PYTEST_CURRENT_TEST``) or after
 ``set_strict(True)``; in production it is logged and the key itself is shown, so a
@@ -30,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalog import DEFAULT_LANGUAGE, LANGUAGES, CatalogueError, Entry, catalogues
+from .catalog import DEFAULT_LANGUAGE, CatalogueError, Entry, catalogues, language_name, languages, own_name, plural
 
 log = logging.getLogger(__name__)
 
@@ -55,18 +58,13 @@ def language(locale: object) -> str:
     if not isinstance(locale, str):
         return DEFAULT_LANGUAGE
     base = locale.strip().lower().replace("_", "-").split("-")[0]
-    return base if base in LANGUAGES else DEFAULT_LANGUAGE
+    return base if base in languages() else DEFAULT_LANGUAGE
 
 
-def _plural(lang: str, count: object) -> str:
-    """CLDR's rule for our two languages: French 'one' covers 0 and 1, English only 1."""
-    try:
-        n = abs(int(count))  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return "other"
-    if lang == "fr":
-        return "one" if n in (0, 1) else "other"
-    return "one" if n == 1 else "other"
+def language_choices() -> list[tuple[str, str]]:
+    """(code, name in itself) for every language with a catalogue: the choices of
+    ``/cubist language``."""
+    return [(code, own_name(code)) for code in languages()]
 
 
 def has(key: str) -> bool:
@@ -83,9 +81,20 @@ def t(key: str, locale: object = None, /, **params: Any) -> str:
         log.error("no message %r in the catalogues", key)
         return key
     if not isinstance(entry, str):
-        entry = entry[_plural(lang, params.get("count"))]
+        entry = entry.get(plural(lang, params.get("count"))) or entry["other"]
     values = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
     return entry.format(**values)
+
+
+def words_in_any_language(key: str) -> frozenset[str]:
+    """The comma-separated words of message ``key`` in every catalogue, lower case: what a
+    player may type in any language (e.g. ``commands.quiet_off_words``: off, non...)."""
+    found: set[str] = set()
+    for lang in languages():
+        entry = catalogues()[lang].get(key)
+        if isinstance(entry, str):
+            found.update(w.strip().lower() for w in entry.split(",") if w.strip())
+    return frozenset(found)
 
 
 def join(items: list[str], locale: object = None) -> str:
@@ -127,7 +136,6 @@ from .cards import artist_action, artist_name, card_name  # noqa: E402  (needs t
 
 __all__ = [
     "DEFAULT_LANGUAGE",
-    "LANGUAGES",
     "CatalogueError",
     "Message",
     "artist_action",
@@ -137,7 +145,11 @@ __all__ = [
     "is_strict",
     "join",
     "language",
+    "language_choices",
+    "language_name",
+    "languages",
     "localize",
     "set_strict",
     "t",
+    "words_in_any_language",
 ]

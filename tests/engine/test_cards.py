@@ -26,7 +26,7 @@ from engine.cards import (
     load_deck,
 )
 
-DATA = Path(__file__).resolve().parent.parent / "engine" / "data"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "data"
 FILES = ("installations.json", "artists.json", "museums.json")
 
 
