@@ -29,20 +29,20 @@ class Played:
     queued: outbox_db.Queued  # the outbox rows queued with the move
 
 
-def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
+async def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
     """Scores, museum dice, ranks (ties share a rank; removed players rank last) and winners."""
-    users = {s["seat"]: s["user_id"] for s in seat_rows(tx, game_id)}
+    users = {s["seat"]: s["user_id"] for s in await seat_rows(tx, game_id)}
     winners = set(game.winners())
     keys = [(not game.state.players[i].removed, game.score(i), game.museum_dice(i)) for i in range(game.num_players)]
     out = [
         ResultRecord(game_id, i, users.get(i), key[1], key[2], 1 + sum(o > key for o in keys), i in winners)
         for i, key in enumerate(keys)
     ]
-    tx.executemany(
+    await tx.executemany(
         "INSERT INTO results (game_id, seat, user_id, score, museum_dice, rank, winner) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(r.game_id, r.seat, r.user_id, r.score, r.museum_dice, r.rank, int(r.winner)) for r in out],
     )
-    stats_db.record_finished(tx, game_id, game, out)  # per-seat details and ratings, same transaction
+    await stats_db.record_finished(tx, game_id, game, out)  # per-seat details and ratings, same transaction
     return out
 
 
@@ -61,30 +61,32 @@ class MovesRoom(Room):
         timers to set) gives the first turn its timers, in the same transaction."""
         now = self.clock()
 
-        def tx(tx: Tx) -> tuple[GameRecord, Game]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> tuple[GameRecord, Game]:
+            row = await game_row(tx, game_id)
             need(row, Status.LOBBY)
-            seats = {s["seat"]: s for s in seat_rows(tx, game_id)}
+            seats = {s["seat"]: s for s in await seat_rows(tx, game_id)}
             order = list(seating) if seating is not None else sorted(seats)
             if sorted(order) != sorted(seats):
                 raise SeatError(f"seating {order} must list each occupied seat {sorted(seats)} once")
             if not 2 <= len(order) <= 4:
                 raise SeatError(f"Cubist needs 2 to 4 players; game {game_id} has {len(order)}")
             game = Game.new(len(order), seed, GameOptions.model_validate_json(row["options"]))
-            tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for new, old in enumerate(order):
                 values = [seats[old][c] for c in SEAT_COLUMNS]
                 values[1] = new
-                tx.execute(INSERT_SEAT, values)
-            tx.execute(
+                await tx.execute(INSERT_SEAT, values)
+            await tx.execute(
                 "UPDATE games SET status = 'active', seed = ?, players = ?, version = 0, started_at = ?,"
                 " updated_at = ?, current_seat = ?, turn = ? WHERE id = ?",
                 (seed, len(order), now, now, game.current_player, game.state.turn, game_id),
             )
-            tx.execute("INSERT INTO snapshots (game_id, version, json) VALUES (?, 0, ?)", (game_id, dump_game(game)))
-            rec = record(tx, game_id)
+            await tx.execute(
+                "INSERT INTO snapshots (game_id, version, json) VALUES (?, 0, ?)", (game_id, dump_game(game))
+            )
+            rec = await record(tx, game_id)
             if timers is not None:
-                set_timers(tx, game_id, timers(game, rec), now)
+                await set_timers(tx, game_id, timers(game, rec), now)
             return rec, game
 
         rec, game = await self.db.write(tx)
@@ -119,23 +121,23 @@ class MovesRoom(Room):
         cached = self.cache.get(game_id)
         now = self.clock()
 
-        def tx(tx: Tx) -> Played:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> Played:
+            row = await game_row(tx, game_id)
             need(row, Status.ACTIVE)
             if row["version"] != expected_version:
                 raise StaleGame(game_id, expected_version, row["version"])
-            game = game_at(tx, row, cached)
+            game = await game_at(tx, row, cached)
             game.apply(move)  # raises IllegalMove / MoveSyntaxError: rolled back, nothing written
             version = expected_version + 1
             over = game.is_over
-            tx.execute(
+            await tx.execute(
                 "INSERT INTO moves (game_id, ply, move, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, version, str(game.log[-1]), user_id, now),  # canonical text, as in the snapshot's log
             )
-            tx.execute(
+            await tx.execute(
                 "UPDATE snapshots SET version = ?, json = ? WHERE game_id = ?", (version, dump_game(game), game_id)
             )
-            cur = tx.execute(
+            cur = await tx.execute(
                 "UPDATE games SET version = ?, updated_at = ?, current_seat = ?, turn = ?, status = ?,"
                 " finished_at = ? WHERE id = ? AND version = ?",
                 (
@@ -143,21 +145,23 @@ class MovesRoom(Room):
                     now if over else None, game_id, expected_version,
                 ),
             )  # fmt: skip
-            if cur.rowcount != 1:  # cannot happen under an exclusive write; belt and braces
+            if cur != 1:  # cannot happen under an exclusive write; belt and braces
                 raise StaleGame(game_id, expected_version, -1)
             new_turn = game.state.turn != row["turn"]
             if over:
-                write_results(tx, game_id, game)
-                clear_timers(tx, game_id)
+                await write_results(tx, game_id, game)
+                await clear_timers(tx, game_id)
             else:
                 if new_turn:
-                    tx.execute("DELETE FROM away_votes WHERE game_id = ? AND turn <> ?", (game_id, game.state.turn))
+                    await tx.execute(
+                        "DELETE FROM away_votes WHERE game_id = ? AND turn <> ?", (game_id, game.state.turn)
+                    )
                 if timers is not None:
-                    set_timers(tx, game_id, timers(game, new_turn), now)
+                    await set_timers(tx, game_id, timers(game, new_turn), now)
             queued = outbox_db.Queued()
             if queue is not None and (over or new_turn):  # the turn's post and the next DM, same transaction
-                queued = outbox_db.queue_turn(tx, game_id, version, game, queue(game), now)
-            return Played(game, version, record(tx, game_id) if with_record else None, queued)
+                queued = await outbox_db.queue_turn(tx, game_id, version, game, queue(game), now)
+            return Played(game, version, await record(tx, game_id) if with_record else None, queued)
 
         played = await self.db.write(tx)
         if played.game.is_over:
@@ -173,26 +177,28 @@ class MovesRoom(Room):
         truth, and rewrites the snapshot if that disagrees."""
         now = self.clock()
 
-        def tx(tx: Tx) -> list[ResultRecord]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> list[ResultRecord]:
+            row = await game_row(tx, game_id)
             if row["status"] == Status.FINISHED:
-                return [result(r) for r in tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))]
+                return [
+                    result(r) for r in await tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
+                ]
             need(row, Status.ACTIVE)
-            game = replay_moves(tx, row)
+            game = await replay_moves(tx, row)
             if not game.is_over:
                 raise GameStateError(game_id, "still in play", "over")
             version = len(game.log)
-            tx.execute(
+            await tx.execute(
                 "UPDATE snapshots SET version = ?, json = ? WHERE game_id = ?", (version, dump_game(game), game_id)
             )
-            tx.execute(
+            await tx.execute(
                 "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ?, version = ?,"
                 " current_seat = ?, turn = ? WHERE id = ?",
                 (now, now, version, game.current_player, game.state.turn, game_id),
             )
-            clear_timers(tx, game_id)
-            tx.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            return write_results(tx, game_id, game)
+            await clear_timers(tx, game_id)
+            await tx.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+            return await write_results(tx, game_id, game)
 
         results = await self.db.write(tx)
         self.cache.release(game_id)
@@ -203,11 +209,11 @@ class MovesRoom(Room):
         """Cancels a lobby or a game in play (its moves stay, for the record)."""
         now = self.clock()
 
-        def tx(tx: Tx) -> GameRecord:
-            need(game_row(tx, game_id), *OPEN_STATUSES)
-            tx.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?", (now, game_id))
-            clear_timers(tx, game_id)
-            return record(tx, game_id)
+        async def tx(tx: Tx) -> GameRecord:
+            need(await game_row(tx, game_id), *OPEN_STATUSES)
+            await tx.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?", (now, game_id))
+            await clear_timers(tx, game_id)
+            return await record(tx, game_id)
 
         rec = await self.db.write(tx)
         self.cache.forget(game_id)  # a cancelled game is not played any more

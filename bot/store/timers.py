@@ -60,14 +60,14 @@ class Timer:
         )  # fmt: skip
 
 
-def set_timers(tx: Tx, game_id: int, specs: Sequence[TimerSpec], now: float) -> None:
+async def set_timers(tx: Tx, game_id: int, specs: Sequence[TimerSpec], now: float) -> None:
     """Sets (or with ``due_at`` None removes) timers inside the caller's transaction.  A new
     timer starts at attempt 0 with no claim, whatever the slot held before."""
     for spec in specs:
         if spec.due_at is None:
-            tx.execute("DELETE FROM timers WHERE game_id = ? AND slot = ?", (game_id, spec.slot))
+            await tx.execute("DELETE FROM timers WHERE game_id = ? AND slot = ?", (game_id, spec.slot))
             continue
-        tx.execute(
+        await tx.execute(
             "INSERT INTO timers (game_id, slot, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, slot) DO UPDATE SET kind = excluded.kind, due_at = excluded.due_at,"
             " attempt = 0, failures = 0, payload = excluded.payload, created_at = excluded.created_at,"
@@ -76,9 +76,9 @@ def set_timers(tx: Tx, game_id: int, specs: Sequence[TimerSpec], now: float) -> 
         )
 
 
-def clear_timers(tx: Tx, game_id: int) -> None:
+async def clear_timers(tx: Tx, game_id: int) -> None:
     """A game that ended or was cancelled has no timers."""
-    tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
 
 _FREE = "due_at IS NOT NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
@@ -106,12 +106,12 @@ class TimersRoom(Room):
         LOCKED, so concurrent claimers pass each other.)"""
         at = self.clock() if now is None else now
 
-        def tx(tx: Tx) -> list[Timer]:
-            tx.execute(
+        async def tx(tx: Tx) -> list[Timer]:
+            await tx.execute(
                 f"DELETE FROM timers WHERE {_FREE} AND game_id IN (SELECT id FROM games WHERE status <> 'active')",
                 (at, at),
             )
-            rows = tx.all(
+            rows = await tx.all(
                 "UPDATE timers SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
                 f" WHERE id IN (SELECT id FROM timers WHERE {_FREE} ORDER BY due_at, id LIMIT ?) RETURNING *",
                 (owner, at + lease, at, at, limit),
@@ -153,7 +153,7 @@ class TimersRoom(Room):
         becomes ``last_run_at``); False for a run that only postponed itself."""
         if due_at is None and not keep:
             sql = "DELETE FROM timers WHERE id = ? AND claimed_by = ?"
-            return await self.db.write(lambda tx: tx.execute(sql, (timer.id, owner)).rowcount == 1)
+            return await self.db.write(lambda tx: tx.execute(sql, (timer.id, owner))) == 1
         new_kind = timer.kind if kind is None else kind
         if attempt is None:
             attempt = timer.attempt if new_kind == timer.kind else 0
@@ -163,7 +163,7 @@ class TimersRoom(Room):
             " lease_until = NULL, last_run_at = CASE WHEN ? THEN ? ELSE last_run_at END WHERE id = ? AND claimed_by = ?"
         )
         params = (due_at, new_kind, attempt, text, int(ran), self.clock(), timer.id, owner)
-        return await self.db.write(lambda tx: tx.execute(sql, params).rowcount == 1)
+        return await self.db.write(lambda tx: tx.execute(sql, params)) == 1
 
     async def fail(self, timer: Timer, owner: str, retry_at: float) -> bool:
         """A run that raised: not counted, tried again at ``retry_at``; after MAX_FAILURES in
@@ -178,7 +178,7 @@ class TimersRoom(Room):
             " lease_until = NULL WHERE id = ? AND claimed_by = ?"
         )
         params = (retry_at, max(0, timer.attempt - 1), timer.id, owner)
-        return await self.db.write(lambda tx: tx.execute(sql, params).rowcount == 1)
+        return await self.db.write(lambda tx: tx.execute(sql, params)) == 1
 
     async def reschedule(self, game_id: int, slot: str, due_at: float, kinds: Sequence[str]) -> bool:
         """Moves a pending, unclaimed timer of one of ``kinds`` to ``due_at``, keeping its
@@ -187,7 +187,7 @@ class TimersRoom(Room):
             "UPDATE timers SET due_at = ? WHERE game_id = ? AND slot = ?"
             f" AND kind IN ({self.db.dialect.params(len(kinds))}) AND due_at IS NOT NULL AND claimed_by IS NULL"
         )
-        return await self.db.write(lambda tx: tx.execute(sql, (due_at, game_id, slot, *kinds)).rowcount == 1)
+        return await self.db.write(lambda tx: tx.execute(sql, (due_at, game_id, slot, *kinds))) == 1
 
     async def hasten(
         self, game_id: int, slot: str, at: float, match: dict[str, Any], update: dict[str, Any] | None = None
@@ -196,8 +196,10 @@ class TimersRoom(Room):
         items of ``match`` (a turn clock of that turn, ended early), merging ``update`` into
         its payload when it moves.  False when there is no such pending timer."""
 
-        def tx(tx: Tx) -> bool:
-            r = tx.one("SELECT * FROM timers WHERE game_id = ? AND slot = ? AND due_at IS NOT NULL", (game_id, slot))
+        async def tx(tx: Tx) -> bool:
+            r = await tx.one(
+                "SELECT * FROM timers WHERE game_id = ? AND slot = ? AND due_at IS NOT NULL", (game_id, slot)
+            )
             if r is None:
                 return False
             timer = Timer.from_row(r)
@@ -205,7 +207,7 @@ class TimersRoom(Room):
                 return False
             if at < timer.due_at:
                 payload = json.dumps({**timer.payload, **(update or {})})
-                tx.execute("UPDATE timers SET due_at = ?, payload = ? WHERE id = ?", (at, payload, timer.id))
+                await tx.execute("UPDATE timers SET due_at = ?, payload = ? WHERE id = ?", (at, payload, timer.id))
             return True
 
         return await self.db.write(tx)
