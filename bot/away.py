@@ -22,7 +22,6 @@ from .replies import send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
 from .texts import MARKS
-from .timers.clock import turn_clock
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -122,10 +121,10 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         raise UserError(Message("away.own_turn"))
     if seat.seat not in voters(record, game):
         raise UserError(Message("away.left"))
-    clock = await turn_clock(bot.store, game_id)
+    clock = await bot.service.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > bot.clock():
         raise UserError(Message("away.clock_running"))
-    counts = await bot.store.cast_vote(game_id, turn, seat.seat, choice)
+    counts = await bot.service.cast_vote(game_id, turn, seat.seat, choice)
     away = record.seats[game.current_player]
     have, need = counts.get(choice, 0), needed(record, game, choice)
     lang = await _channel_language(bot, interaction, record)  # public posts: the server's language

@@ -61,15 +61,15 @@ class Outbox:
 
     async def claim(self, row_id: int) -> bool:
         """True: the caller delivers this row itself (then ``done`` or ``release``)."""
-        return await self.bot.store.outbox_claim(row_id, self.owner, self.lease)
+        return await self.bot.service.posts.claim(row_id, self.owner, self.lease)
 
     async def done(self, row_id: int, message_id: int | None = None) -> None:
-        await self.bot.store.outbox_done(row_id, message_id)
+        await self.bot.service.posts.done(row_id, message_id)
         self.wake()  # the next player's DM waits for this post
 
     async def release(self, row_id: int) -> None:
         """The caller could not deliver it: the worker posts it as a channel message."""
-        await self.bot.store.outbox_release(row_id, self.owner)
+        await self.bot.service.posts.release(row_id, self.owner)
         self.wake()
 
     # --- the worker ----------------------------------------------------------------------------
@@ -92,7 +92,7 @@ class Outbox:
 
     async def _send_due(self) -> int:
         sent = 0
-        while rows := await self.bot.store.outbox_due(self.lease):
+        while rows := await self.bot.service.posts.due(self.lease):
             progress = 0
             for row in rows:
                 if not await self.claim(row.id):
@@ -102,11 +102,11 @@ class Outbox:
                     message_id = await self._send(row)
                 except Exception as e:
                     log.warning("outbox row %s (%s of game %s) failed: %s", row.id, row.kind, row.game_id, e)
-                    if not await self.bot.store.outbox_retry(row.id, self.owner, repr(e)):
+                    if not await self.bot.service.posts.retry(row.id, self.owner, repr(e)):
                         log.error("outbox row %s of game %s given up", row.id, row.game_id)
                     continue
                 if message_id is not False:
-                    await self.bot.store.outbox_done(row.id, message_id)
+                    await self.bot.service.posts.done(row.id, message_id)
                     sent += 1
             if not progress:
                 break
@@ -114,8 +114,8 @@ class Outbox:
 
     async def _send(self, row: OutboxRow) -> int | bool | None:
         """Sends one row; returns the message id (None for a DM), or False when it was postponed."""
-        record = await self.bot.store.get_game(row.game_id)
-        game = await self.bot.store.game_at(row.game_id, row.version)
+        record = await self.bot.service.record(row.game_id)
+        game = await self.bot.service.game_at(row.game_id, row.version)
         record = dataclasses.replace(record, version=row.version)
         if row.kind == "turn_post":
             payload = row.payload

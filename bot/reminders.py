@@ -11,7 +11,6 @@ after moving their injected clock) is one round of that poller.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
@@ -28,10 +27,8 @@ from .replies import clip, pings, png_file
 from .store import GameRecord, ReminderPrefs, SeatRecord, Status, Store
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary
-from .timers import clock as turn_clocks
-from .timers.nudges import CHANNEL_NOTE, MAX_REMINDERS, REMINDER, start_turn_now
+from .timers.nudges import MAX_REMINDERS, start_turn_now
 from .timers.quiet_hours import interval_of, quiet_until
-from .timers.registry import NUDGE
 from .turnpanel import panel_view
 
 if TYPE_CHECKING:
@@ -131,9 +128,9 @@ class Reminders:
     async def remind(self, record: GameRecord, game: Game, seat: SeatRecord, step: int) -> None:
         """Reminder ``step`` of MAX_REMINDERS: a DM, or a mention in the channel when the
         player's DMs are closed."""
-        post = await self.store.table_post(record.id)
+        post = await self.bot.service.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
-        clock = await turn_clocks.turn_clock(self.store, record.id)
+        clock = await self.bot.service.turn_clock(record.id)
         # A DM speaks the player's language; the same words posted in the channel, the server's.
         if seat.dm_reachable is False:
             lang = await self.channel_language(record)
@@ -164,7 +161,7 @@ class Reminders:
         played for ``waited`` seconds."""
         now = self.now()
         hours = max(1, round(waited / 3600))
-        clock = await turn_clocks.turn_clock(self.store, record.id)
+        clock = await self.bot.service.turn_clock(record.id)
         lang = await self.channel_language(record)
         when = (
             t("reminders.their_clock", lang, at=int(clock.expires_at))
@@ -189,7 +186,7 @@ class Reminders:
         """Called after every table post: remembers it (reminders link to it) and sends the
         player whose turn begins their DM."""
         if message is not None:
-            await self.store.set_table_post(record.id, message.id, record.version)
+            await self.bot.service.remember_table_post(record.id, message.id, record.version)
         await start_turn_now(self.bot, record, game)
 
     async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: object) -> int | bool | None:
@@ -199,7 +196,7 @@ class Reminders:
         from .outbox import nonce
 
         row_id: int = row.id  # type: ignore[attr-defined]
-        now_record = await self.store.get_game(record.id)
+        now_record = await self.bot.service.record(record.id)
         if now_record.status != Status.ACTIVE or game.is_over or now_record.turn != game.state.turn:
             return None  # the turn is over already: no DM about it
         seat = now_record.seats[game.current_player]
@@ -207,7 +204,7 @@ class Reminders:
             return None  # a computer now, reminders off, or DMs closed (the channel is told instead)
         wake = quiet_until(seat.prefs, self.now())
         if wake is not None:  # night-time where the player lives: in the morning
-            await self.store.outbox_postpone(row_id, wake)
+            await self.bot.service.posts.postpone(row_id, wake)
             return False
         await self.send_turn_start(now_record, game, nonce=nonce(row_id))
         return None
@@ -219,7 +216,7 @@ class Reminders:
             return
         names = [s.display_name for s in record.seats]
         lang = await recipient_language(self.store, user_id)
-        post = await self.store.table_post(record.id)
+        post = await self.bot.service.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll
         if roll:
@@ -279,7 +276,7 @@ class Reminders:
             await self._send_dm(user_id, clip(text), **kwargs)
         except (discord.Forbidden, NotSent):
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
-            await self.store.set_dm_reachable(user_id, False)
+            await self.bot.service.set_dm_reachable(user_id, False)
             lang = await self.channel_language(record)
             await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
             return False
@@ -292,7 +289,7 @@ class Reminders:
             return False
         seat = record.seat_of(user_id)
         if seat is not None and seat.dm_reachable is not True:
-            await self.store.set_dm_reachable(user_id, True)
+            await self.bot.service.set_dm_reachable(user_id, True)
         return True
 
     async def _send_dm(self, user_id: int, text: str, **kwargs: Any) -> None:
@@ -301,16 +298,16 @@ class Reminders:
         bot is backing off after many invalid requests; then raises NotSent."""
         if self.bot.invalid_requests.tripped:
             raise NotSent(closed=False)
-        status = await self.store.dm_status(user_id)
+        status = await self.bot.service.dm_status(user_id)
         if status is not None and not status[0] and self.now() - status[1] < DM_RETRY_SECONDS:
             raise NotSent(closed=True)
         try:
             await self._post_dm(user_id, text, **kwargs)
         except discord.Forbidden:
-            await self.store.set_dm_status(user_id, False)
+            await self.bot.service.set_dm_status(user_id, False)
             raise
         if status is None or not status[0]:
-            await self.store.set_dm_status(user_id, True)
+            await self.bot.service.set_dm_status(user_id, True)
 
     async def _post_dm(self, user_id: int, text: str, **kwargs: Any) -> None:
         cached = self._dm_channels.get(user_id)
@@ -347,14 +344,14 @@ class Reminders:
             await self._send_dm(user_id, clip(text))
         except NotSent as e:
             if e.closed:
-                await self.store.set_dm_reachable(user_id, False)
+                await self.bot.service.set_dm_reachable(user_id, False)
             return False
         except discord.HTTPException as e:
             level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
             log.log(level, "cannot DM user %s: %s", user_id, e)
-            await self.store.set_dm_reachable(user_id, False)
+            await self.bot.service.set_dm_reachable(user_id, False)
             return False
-        await self.store.set_dm_reachable(user_id, True)
+        await self.bot.service.set_dm_reachable(user_id, True)
         return True
 
     async def channel_language(self, record: GameRecord) -> str:
@@ -378,7 +375,7 @@ class Reminders:
 
     async def mark_away(self, game_id: int, game: Game) -> None:
         """The player in turn is gone (left the server, account deleted): the vote opens now."""
-        if await turn_clocks.expire(self.store, game_id, game.state.turn, self.now()):
+        if await self.bot.service.end_turn_clock(game_id, game.state.turn):
             await self.poll_once_soon()
 
     async def poll_once_soon(self) -> None:
@@ -406,23 +403,14 @@ class Reminders:
     # --- player settings -----------------------------------------------------------------
 
     async def snooze(self, game_id: int, user_id: int) -> float | None:
-        record = await self.store.get_game(game_id)
-        seat = record.seat_of(user_id)
-        if seat is None or record.status != Status.ACTIVE:
-            return None
+        """ "Remind me later": no DM for SNOOZE_HOURS; when that ends, if None: not a seat in play."""
         until = self.now() + SNOOZE_HOURS * 3600
-        await self.store.set_seat_preferences(game_id, seat.seat, dataclasses.replace(seat.prefs, snoozed_until=until))
-        if record.current_seat == seat.seat:  # "remind me later": the next reminder comes when the snooze ends
-            await self.store.timers.reschedule(game_id, NUDGE, until, (REMINDER, CHANNEL_NOTE))
-        return until
+        seat = await self.bot.service.set_reminders(game_id, user_id, snoozed_until=until)
+        return None if seat is None else until
 
     async def stop_game(self, game_id: int, user_id: int) -> bool:
-        record = await self.store.get_game(game_id)
-        seat = record.seat_of(user_id)
-        if seat is None or record.status not in (Status.ACTIVE, Status.LOBBY):
-            return False
-        await self.store.set_seat_preferences(game_id, seat.seat, dataclasses.replace(seat.prefs, enabled=False))
-        return True
+        """No more reminders for this user in this game."""
+        return await self.bot.service.set_reminders(game_id, user_id, enabled=False) is not None
 
 
 def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:

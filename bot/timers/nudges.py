@@ -141,20 +141,19 @@ async def start_turn_now(bot: CubistBot, record: GameRecord, game: Game) -> None
     if seat.user_id is None:
         return  # computer players move by themselves (bot/computer.py)
     poller = bot.timers
-    timer = await bot.store.timers.claim(record.id, NUDGE, poller.owner, poller.lease, [TURN_START])
+    timers = bot.service.timers
+    timer = await timers.claim(record.id, NUDGE, poller.owner, poller.lease, [TURN_START])
     if timer is None or timer.payload.get("turn") != game.state.turn:
         if timer is not None:
-            await bot.store.timers.finish(
-                timer, poller.owner, due_at=timer.due_at, attempt=timer.attempt - 1, ran=False
-            )
+            await timers.finish(timer, poller.owner, due_at=timer.due_at, attempt=timer.attempt - 1, ran=False)
         return  # sent already (by the poller, another process), or about another turn
     now = bot.clock()
     wake = quiet_until(seat.prefs, now) if seat.prefs.enabled else None
     if wake is not None:  # night-time where the player lives: the timer sends it in the morning
-        await bot.store.timers.finish(timer, poller.owner, due_at=wake, attempt=timer.attempt - 1, ran=False)
+        await timers.finish(timer, poller.owner, due_at=wake, attempt=timer.attempt - 1, ran=False)
         return
     interval = _interval(bot, record, seat)
-    if not await bot.store.timers.finish(timer, poller.owner, due_at=now + interval, kind=REMINDER):
+    if not await timers.finish(timer, poller.owner, due_at=now + interval, kind=REMINDER):
         return
     if _dm_wanted(seat):
         # In the background: the command that ended the turn is answered without waiting

@@ -65,7 +65,7 @@ class TimerPoller:
             # Claim again after each batch: a run may make another timer due at once (a player
             # found gone ends their turn clock now, and the vote is posted in this round).
             for _batch in range(MAX_BATCHES):
-                claimed = await self.bot.store.timers.claim_due(self.owner, self.lease, now=now + 1e-6)
+                claimed = await self.bot.service.timers.claim_due(self.owner, self.lease, now=now + 1e-6)
                 if not claimed:
                     break
                 for timer in claimed:
@@ -74,7 +74,7 @@ class TimerPoller:
 
     async def run(self, timer: Timer, now: float) -> int:
         """Runs one claimed timer and records what comes next; 1 if it did something."""
-        timers = self.bot.store.timers
+        timers = self.bot.service.timers
         run = KINDS.get(timer.kind)
         if run is None:
             log.error("timer %s of game %s has an unknown kind %r; dropped", timer.id, timer.game_id, timer.kind)
