@@ -17,7 +17,7 @@ import discord
 from engine import Game
 
 from .i18n import Message, has, t
-from .i18n.choose import guild_language
+from .i18n.choose import guild_language, user_language
 from .replies import send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
@@ -36,7 +36,7 @@ CHOICES = {
 }
 
 
-def level_text(level: str, locale: object = None) -> str:
+def level_text(level: str, locale: object) -> str:
     """A computer level's name in the reader's language (an unknown one as it is)."""
     return t(f"away.level.{level}", locale) if has(f"away.level.{level}") else level
 
@@ -54,7 +54,7 @@ def needed(record: GameRecord, game: Game, choice: str) -> int:
     return 1 if choice == "skip" else len(voters(record, game)) // 2 + 1
 
 
-def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: object = None) -> str:
+def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: object) -> str:
     """The channel post that opens the vote, in ``locale`` (the server's language; English
     when not given)."""
     seat = record.seats[game.current_player]
@@ -77,7 +77,7 @@ class VoteButton(
 ):
     """``cubist:<game>:v:<choice>:<turn>``: a vote on the away player of that turn."""
 
-    def __init__(self, game_id: int, choice: str, turn: int, locale: object = None) -> None:
+    def __init__(self, game_id: int, choice: str, turn: int, locale: object) -> None:
         style = CHOICES.get(choice, discord.ButtonStyle.secondary)
         label = t(f"away.{choice}", locale) if choice in CHOICES else choice
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"cubist:{game_id}:v:{choice}:{turn}"))
@@ -87,7 +87,7 @@ class VoteButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        return cls(int(match["game"]), match["choice"], int(match["turn"]))
+        return cls(int(match["game"]), match["choice"], int(match["turn"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: CubistBot = interaction.client  # type: ignore[assignment]
@@ -97,7 +97,7 @@ class VoteButton(
             await send_error(interaction, e.args[0] if e.args else str(e))  # in the voter's language
 
 
-def vote_view(record: GameRecord, game: Game, locale: object = None) -> discord.ui.View:
+def vote_view(record: GameRecord, game: Game, locale: object) -> discord.ui.View:
     """The vote's buttons, labelled in ``locale`` (the server's language; English when not given)."""
     from .components import _view
 

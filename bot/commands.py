@@ -192,7 +192,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         bots = [s.display_name for s in record.seats if s.is_computer]
         seated = t("commands.computers_seated", lang, names=t("common.list_sep", lang).join(bots)) if bots else ""
         if bots and len(record.seats) == players:  # a full table (solo play): no lobby to wait in
-            record, game = await self.service.start(record.channel_id, interaction.user.id)
+            record, game = await self.service.start(record.channel_id, interaction.user.id, lang=lang)
             lead = t("commands.opened_started", lang, name=_name(interaction.user), game=record.id, seated=seated) + dm
             assert interaction.channel is not None
             await announce_start(self.bot, interaction.channel, record, game, interaction=interaction, lead=lead)  # type: ignore[arg-type]

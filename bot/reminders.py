@@ -20,7 +20,7 @@ import discord
 from engine import Game
 
 from .history import since_last_turn, turns_of
-from .i18n import t
+from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
 from .replies import clip, pings, png_file
@@ -61,12 +61,11 @@ def table_link(guild_id: int | None, channel_id: int, message_id: int | None) ->
     return f"{base}/{message_id}" if message_id else base
 
 
-def prefs_text(prefs: ReminderPrefs, locale: str = "en") -> str:
+def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
     if not prefs.enabled:
         return t("reminders.off", locale)
     if prefs.quiet_start is not None and prefs.quiet_end is not None:
-        start = f"{prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}"
-        end = f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d}"
+        start, end = time_of_day(prefs.quiet_start, locale), time_of_day(prefs.quiet_end, locale)
         quiet = t("reminders.quiet", locale, start=start, end=end, zone=prefs.time_zone)
     else:
         quiet = t("reminders.no_quiet", locale, zone=prefs.time_zone)
@@ -413,7 +412,7 @@ class Reminders:
         return await self.bot.service.set_reminders(game_id, user_id, enabled=False) is not None
 
 
-def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
+def reminder_view(game_id: int, locale: str) -> discord.ui.View:
     from .components import GameButton, _view
 
     return _view(
@@ -421,7 +420,7 @@ def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
     )
 
 
-def turn_dm_view(record: GameRecord, game: Game, locale: str = "en") -> discord.ui.View:
+def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop."""
     from .components import GameButton
 

@@ -60,7 +60,7 @@ class TableSettings(BaseModel):
     computer_level: str = "greedy"  # who takes over an away player's seat
 
 
-def computer_name(level: str, number: int, lang: str = "en") -> str:
+def computer_name(level: str, number: int, lang: str) -> str:
     """A computer player's seat name, in the table's language (stored with the seat)."""
     shown = t(f"away.level.{level}", lang) if has(f"away.level.{level}") else level
     return t("play.computer_name", lang, number=number, level=shown)
@@ -255,7 +255,7 @@ class GameService:
         settings: TableSettings,
         computers: int = 0,
         level: str = "greedy",
-        lang: str = "en",
+        lang: str,
         cooldown: bool = True,
         solo_check: bool = True,
     ) -> GameRecord:
@@ -300,7 +300,7 @@ class GameService:
             if last is not None and wait > 0:
                 raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(wait))))
 
-    async def add_computers(self, game_id: int, count: int, level: str, lang: str = "en") -> GameRecord:
+    async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
         record = await self.store.get_game(game_id)
         for _ in range(count):
@@ -348,7 +348,7 @@ class GameService:
         return await self.store.get_game(record.id)
 
     async def start(
-        self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str = "en"
+        self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str
     ) -> tuple[GameRecord, Game]:
         """Starts the lobby; ``fill`` (a computer level) first seats computer players in the
         free seats."""
@@ -394,7 +394,7 @@ class GameService:
         self.forget(record.id)
         return cancelled
 
-    async def rematch(self, game_id: int, user_id: int, lang: str = "en") -> tuple[GameRecord, Game]:
+    async def rematch(self, game_id: int, user_id: int, lang: str) -> tuple[GameRecord, Game]:
         old = await self.store.get_game(game_id)
         if old.status != Status.FINISHED:
             raise UserError(Message("service.rematch_not_finished"))
@@ -413,6 +413,7 @@ class GameService:
             next(s.display_name for s in old.seats if s.user_id == user_id),
             options=options,
             settings=self.table_settings(old),
+            lang=lang,
             cooldown=False,
             solo_check=False,  # a DM rematch seats its computer players just below
         )
@@ -424,7 +425,7 @@ class GameService:
             elif s.user_id is not None and s.user_id != user_id:
                 await self.store.join_seat(record.id, s.user_id, s.display_name, colours=COLOUR_NAMES)
                 record = await self.store.get_game(record.id)
-        return await self.start(old.channel_id, user_id)
+        return await self.start(old.channel_id, user_id, lang=lang)
 
     @staticmethod
     def _not_in_play(record: GameRecord, game: Game | None) -> Message:
@@ -446,7 +447,7 @@ class GameService:
         return record, game
 
     async def hand_to_computer(
-        self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str = "en"
+        self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str
     ) -> GameRecord:
         """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
         async with self._locked(game_id):
@@ -584,7 +585,7 @@ class GameService:
         turn: int | None = None,
         can_manage: bool | None = None,
         headline: str | None = None,
-        headline_lang: str = "en",
+        headline_lang: str,
     ) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
         engine decides whether it can be done.  ``turn``, when given, must still be the turn

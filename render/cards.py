@@ -45,7 +45,7 @@ def action_text(card: ArtistCard, labels: Labels) -> str:
             return labels.text("move_top")
         case ArtistKind.ROZANOVA:
             return labels.text("steal")
-    return card.description  # pragma: no cover
+    raise AssertionError(card.artist)  # pragma: no cover - every artist is listed above
 
 
 def artist_dice_positions(w: int, h: int, count: int, s: int = ARTIST_DIE) -> list[tuple[int, int]]:

@@ -33,10 +33,18 @@ class Labels:
     names: tuple[tuple[str, str], ...] = ()
     _texts: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
     _names: dict[str, str] = field(init=False, repr=False, compare=False, hash=False)
+    _hash: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_texts", dict(self.texts))
         object.__setattr__(self, "_names", dict(self.names))
+        object.__setattr__(self, "_hash", hash((self.texts, self.plural, self.names)))
+
+    def __hash__(self) -> int:  # once: render's layer caches look labels up on every drawing
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Labels], tuple[Any, ...]]:  # rebuilt (and hashed) where unpickled
+        return (Labels, (self.texts, self.plural, self.names))
 
     def text(self, key: str, **params: Any) -> str:
         """The message ``key`` with ``params`` filled in (KeyError: no such message)."""

@@ -184,7 +184,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
                 parent=cname)
         dx = cx + round(8 * k)
         dy = cy0 + round(32 * k)
-        for v in comp.dice:
-            sprite = dice.slot(bs) if v is None else dice.cube(bs, seat, v, False, numerals)
+        for face in comp.dice:
+            sprite = dice.slot(bs) if face is None else dice.cube(bs, seat, face, False, numerals)
             cv.paste(sprite, (dx - dice.MARGIN, dy))
             dx += bw - 2 * dice.MARGIN + 2

@@ -31,9 +31,22 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import time
 from typing import Any
 
-from .catalog import DEFAULT_LANGUAGE, CatalogueError, Entry, catalogues, language_name, languages, own_name, plural
+from babel.dates import format_skeleton
+
+from .catalog import (
+    DEFAULT_LANGUAGE,
+    CatalogueError,
+    Entry,
+    babel_locale,
+    catalogues,
+    language_name,
+    languages,
+    own_name,
+    plural,
+)
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +84,7 @@ def has(key: str) -> bool:
     return key in catalogues()[DEFAULT_LANGUAGE]
 
 
-def t(key: str, locale: object = None, /, **params: Any) -> str:
+def t(key: str, locale: object, /, **params: Any) -> str:
     """The message ``key`` in the language of ``locale``, with ``params`` filled in."""
     lang = language(locale)
     entry: Entry | None = catalogues()[lang].get(key)
@@ -86,6 +99,12 @@ def t(key: str, locale: object = None, /, **params: Any) -> str:
     return entry.format(**values)
 
 
+def time_of_day(minutes: int, locale: object) -> str:
+    """A time of day (minutes after midnight) on the 24-hour clock as the reader's language
+    writes it (CLDR's ``Hm``: '22:00' in English and French, '22.00' in Finnish)."""
+    return str(format_skeleton("Hm", time(minutes // 60 % 24, minutes % 60), locale=babel_locale(language(locale))))
+
+
 def words_in_any_language(key: str) -> frozenset[str]:
     """The comma-separated words of message ``key`` in every catalogue, lower case: what a
     player may type in any language (e.g. ``commands.quiet_off_words``: off, non...)."""
@@ -97,7 +116,7 @@ def words_in_any_language(key: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def join(items: list[str], locale: object = None) -> str:
+def join(items: list[str], locale: object) -> str:
     """'a, b and c' / 'a, b et c'."""
     if len(items) <= 1:
         return "".join(items)
@@ -118,14 +137,14 @@ class Message:
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "params", dict(params))
 
-    def render(self, locale: object = None) -> str:
+    def render(self, locale: object) -> str:
         return t(self.key, locale, **self.params)
 
     def __str__(self) -> str:
         return self.render(DEFAULT_LANGUAGE)
 
 
-def localize(text: object, locale: object = None) -> str:
+def localize(text: object, locale: object) -> str:
     """A ``Message`` in the reader's language; anything else as it is (already words)."""
     if isinstance(text, Message):
         return text.render(locale)
@@ -151,5 +170,6 @@ __all__ = [
     "localize",
     "set_strict",
     "t",
+    "time_of_day",
     "words_in_any_language",
 ]

@@ -118,10 +118,10 @@ def test_english_card_names_match_the_engine_data() -> None:
     deck = load_deck()
     for card in deck.installations:
         assert card_name("installation", card, "en") == card.name == t(f"cards.installation.{card.id}", "en")
-    for card in deck.museums:
-        assert card_name("museum", card, "en") == card.name == t(f"cards.museum.{card.id}", "en")
-    for card in deck.artists:
-        assert card_name("painting", card, "en") == card.title == t(f"cards.painting.{card.id}", "en")
+    for museum in deck.museums:
+        assert card_name("museum", museum, "en") == museum.name == t(f"cards.museum.{museum.id}", "en")
+    for artist in deck.artists:
+        assert card_name("painting", artist, "en") == artist.title == t(f"cards.painting.{artist.id}", "en")
     for kind in ArtistKind:
         assert t(f"cards.artist.{kind}", "en") == ARTIST_NAMES[kind]
 
@@ -303,3 +303,43 @@ def test_quiet_hours_off_words_come_from_every_catalogue() -> None:
         changes = parse_reminder_options(None, None, word, None)
         assert changes["quiet_start"] is None and changes["quiet_end"] is None, word
     assert parse_reminder_options(None, None, "22-7", None)["quiet_start"] == 22 * 60
+
+
+def test_no_function_defaults_the_language() -> None:
+    """Wherever text or pictures are made the language is a required argument: a default
+    (English) is how pictures once came out in English for French readers."""
+    import ast
+
+    found = []
+    for path in _python_files() + sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            with_default = positional[len(positional) - len(args.defaults) :]
+            with_default += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+            found += [f"{path.name}: {node.name}({a.arg}=...)" for a in with_default if a.arg in LANGUAGE_ARGS]
+    assert not found, found
+
+
+LANGUAGE_ARGS = {"lang", "locale", "headline_lang", "reader"}
+
+
+def test_plural_forms_are_checked_against_the_language_s_cldr_rule() -> None:
+    en = parse_catalogue({"p": {"one": "{count} die", "other": "{count} dice"}}, "en")
+    russian = parse_catalogue({"p": {"one": "{count} кубик", "other": "{count} кубика"}}, "ru")
+    assert compare(en, russian, "ru.json") == ["ru.json: p: no few, many form"]
+    complete = {"one": "{count} кубик", "few": "{count} кубика", "many": "{count} кубиков", "other": "{count} кубика"}
+    assert compare(en, parse_catalogue({"p": complete}, "ru"), "ru.json") == []
+    # "other" is every language's form: without it these are two messages, which the
+    # comparison with English then names.
+    no_other = parse_catalogue({"p": {"one": "{count} кубик", "few": "{count} кубика"}}, "ru")
+    assert set(no_other) == {"p.one", "p.few"} and "ru.json: missing p" in compare(en, no_other, "ru.json")
+
+
+def test_times_of_day_are_written_as_each_language_writes_them() -> None:
+    from bot.i18n import time_of_day
+
+    assert time_of_day(22 * 60, "en") == "22:00" == time_of_day(22 * 60, "fr")
+    assert time_of_day(7 * 60 + 5, discord.Locale.french) == "07:05"
