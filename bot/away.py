@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -85,7 +85,7 @@ class VoteButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
         return cls(int(match["game"]), match["choice"], int(match["turn"]), user_language(interaction))
 
@@ -121,10 +121,10 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         raise UserError(Message("away.own_turn"))
     if seat.seat not in voters(record, game):
         raise UserError(Message("away.left"))
-    clock = await bot.store.turn_clock(game_id)
+    clock = await bot.service.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > bot.clock():
         raise UserError(Message("away.clock_running"))
-    counts = await bot.store.cast_vote(game_id, turn, seat.seat, choice)
+    counts = await bot.service.cast_vote(game_id, turn, seat.seat, choice)
     away = record.seats[game.current_player]
     have, need = counts.get(choice, 0), needed(record, game, choice)
     lang = await _channel_language(bot, interaction, record)  # public posts: the server's language
@@ -201,7 +201,7 @@ async def _channel_language(bot: CubistBot, interaction: discord.Interaction, re
 async def announce_table_move(
     bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, headline: str
 ) -> None:
-    channel = interaction.channel
+    channel: discord.abc.Messageable | None = interaction.channel  # type: ignore[assignment]
     if outcome.record.channel_id != interaction.channel_id or channel is None:
         channel = bot.get_partial_messageable(outcome.record.channel_id, guild_id=outcome.record.guild_id)
     if outcome.powers_to is not None:

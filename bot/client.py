@@ -26,6 +26,7 @@ from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService, Limits
 from .store import Store
+from .timers import TimerPoller
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +90,10 @@ class CubistBot(commands.AutoShardedBot):
         self.pictures = Pictures(render_workers)
         self.store: Store
         self.service: GameService
-        # Real seconds between polls of due reminders and turn clocks (None: only when
-        # ``reminders.poll_once()`` is called, as the tests do with their own clock).
-        self.reminders = Reminders(self, poll_seconds=reminder_poll_seconds)
+        # Real seconds between polls of due timers: reminders, turn clocks, computer wake-ups
+        # (None: only when ``reminders.poll_once()`` is called, as the tests do with their own clock).
+        self.timers = TimerPoller(self, poll_seconds=reminder_poll_seconds)
+        self.reminders = Reminders(self)
         self.computers = Computers(self, pause=computer_pause)
         # Turn posts and turn-start DMs queued with the moves (bot/outbox.py).
         self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
@@ -107,7 +109,7 @@ class CubistBot(commands.AutoShardedBot):
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
-        self.reminders.start()
+        self.timers.start()
         self.outbox.start()  # posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.store.db.label)
@@ -137,6 +139,7 @@ class CubistBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await self.outbox.stop()
+        await self.timers.stop()
         await self.reminders.stop()
         await self.computers.stop()
         await super().close()

@@ -6,11 +6,11 @@ Design
   ply): that is the source of truth.  Beside it, ``snapshots`` holds the engine JSON
   (``engine.dump_game``) of the latest position, for loading without a replay.
 * ``games.version`` = number of moves applied = the optimistic-concurrency token.
-  ``Store.apply_move(game_id, expected_version, move, user_id, reminder=...)`` is one
+  ``Store.apply_move(game_id, expected_version, move, user_id, timers=...)`` is one
   ``BEGIN IMMEDIATE`` transaction: check status and version (``StaleGame`` if another move
   got there first), apply the move with the engine (``IllegalMove``/``MoveSyntaxError``
-  propagate), insert the move row, rewrite the snapshot, bump the version, replace the
-  reminder schedule, and for the move that ends the game mark it finished and write
+  propagate), insert the move row, rewrite the snapshot, bump the version, set the
+  game's timers (``timers.py``), and for the move that ends the game mark it finished and write
   ``results``.  Any error rolls everything back: nothing is written.
 * One open game (lobby or in play) per channel, enforced by a partial unique index; any number
   of finished/cancelled games stay for history.  Lobby: ``create_lobby``, ``join_seat``,
@@ -79,19 +79,21 @@ from .errors import (
     StoreError,
     TableFull,
 )
-from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
+from .moves import Played
+from .records import GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status
 from .store import Store
+from .timers import Timer, TimerSpec
 
 __all__ = [
     "CannotWrite",
     "ChannelBusy",
     "CorruptGame",
-    "DueReminder",
     "GameNotFound",
     "GameRecord",
     "GameStateError",
     "MigrationError",
     "MoveRecord",
+    "Played",
     "ReminderPrefs",
     "ResultRecord",
     "SchemaTooNew",
@@ -102,6 +104,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableFull",
-    "TurnClock",
+    "Timer",
+    "TimerSpec",
     "backup_database",
 ]

@@ -1,25 +1,31 @@
 """The one seam between the store's rooms and a database: ``Database.read``/``write`` run a
-whole transaction as one plain function of a ``Tx``.
+whole transaction as one coroutine function of a ``Tx``.
 
-A room writes its transactions as synchronous functions ``fn(tx) -> result`` using only
-``tx.execute`` / ``tx.executemany`` / ``tx.one`` / ``tx.all`` with ``?`` placeholders, and
-never issues BEGIN/COMMIT itself.  The database runs the function, whole, inside one
-transaction (``write``: exclusive writer, retried by nobody; ``read``: one consistent view
-of committed data) and commits or rolls back.  An implementation for another database
-(PostgreSQL) provides the same two calls; its ``Tx`` rewrites ``?`` placeholders to its own
-(``Dialect.placeholder``) and yields rows that can be indexed by column name and position.
+A room writes each transaction as ``async def tx(tx) -> result`` using only ``await
+tx.execute`` (rows changed) / ``tx.executemany`` / ``tx.one`` / ``tx.all`` with ``?``
+placeholders, and never issues BEGIN/COMMIT itself; it awaits nothing but its ``Tx``.  The
+database runs the function inside one transaction (``write``: the only writer of the game
+rows it touches; ``read``: one consistent view of committed data) and commits, or rolls
+back when it raises.
 
-Why a function per transaction rather than awaited statements: on SQLite each call hops to
-the connection's worker thread, and one hop per transaction instead of one per statement is
-most of a move's cost (a hop measured 0.1-0.4 ms here, more than the SQL itself).  It also
-makes each transaction atomic with respect to the other asyncio tasks and to cancellation
-(a cancelled caller only loses the result; the function still commits or rolls back).
+* SQLite (``SqliteDatabase``): the function runs, whole, on the aiosqlite connection's own
+  thread.  Its ``Tx`` does its I/O synchronously, so the coroutine never suspends and is
+  driven to its end with a single ``send`` (``_run_to_end``): one thread hop per
+  transaction instead of one per statement (a hop measured 0.1-0.4 ms here, more than the
+  SQL itself), and each transaction is atomic with respect to the other asyncio tasks and to
+  cancellation (a cancelled caller only loses the result; the function still commits or
+  rolls back).
+* PostgreSQL (asyncpg): ``async with conn.transaction(): return await fn(tx)`` on a pooled
+  connection, with a ``Tx`` that rewrites ``?`` to ``$1, $2...`` (``Dialect.placeholder``),
+  turns asyncpg's status text into the rows-changed count, and yields ``Record``s (indexed by
+  column name and position, as ``sqlite3.Row``).
 
 SQL written for the rooms stays portable: ``INSERT ... ON CONFLICT (...) DO UPDATE``
-upserts, ``RETURNING`` for new ids (never ``lastrowid``), no SQLite-only functions (write
-``CASE`` rather than two-argument ``min``/``max``; ``count(col)`` rather than summing
-booleans).  What is SQLite's own (PRAGMAs, the online backup API, WAL checkpoints) lives in
-``SqliteDatabase`` below.
+upserts (qualify the target's columns: ``ratings.games + excluded.games``), ``RETURNING``
+for new ids (never ``lastrowid``), ``IS NOT DISTINCT FROM`` for NULL-safe equality, ``CASE``
+rather than two-argument ``min``/``max``, ``count(col)`` rather than summing booleans.  What
+is SQLite's own (PRAGMAs, the online backup API, WAL checkpoints) lives in
+``SqliteDatabase`` below; ``migrations/`` holds SQLite's schema.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -51,19 +57,6 @@ class Row(Protocol):
     def keys(self) -> list[str]: ...
 
 
-class Cursor(Protocol):
-    """What ``Tx.execute`` returns: rows affected, and the rows of a ``RETURNING``/``SELECT``."""
-
-    @property
-    def rowcount(self) -> int: ...
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-    def __iter__(self) -> Iterator[Any]: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """Facts about a database's SQL that the rooms may need."""
@@ -77,6 +70,7 @@ class Dialect:
 
 
 SQLITE = Dialect("sqlite", "?")
+POSTGRESQL = Dialect("postgresql", "$n")
 
 
 class Tx(Protocol):
@@ -84,13 +78,20 @@ class Tx(Protocol):
 
     dialect: Dialect
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Runs a statement; returns the number of rows it changed."""
+        ...
 
-    def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> Cursor: ...
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None: ...
 
-    def one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first row (or None): a ``Row``, typed Any so rooms can index it freely."""
+        ...
 
-    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+
+TxFunction = Callable[[Tx], Awaitable[T]]
 
 
 class Database(Protocol):
@@ -99,9 +100,9 @@ class Database(Protocol):
     label: str  # names the database in messages (a path, a URL without its password)
     dialect: Dialect
 
-    async def read(self, fn: Callable[[Tx], T]) -> T: ...
+    async def read(self, fn: TxFunction[T]) -> T: ...
 
-    async def write(self, fn: Callable[[Tx], T]) -> T: ...
+    async def write(self, fn: TxFunction[T]) -> T: ...
 
     async def integrity_check(self) -> list[str]: ...
 
@@ -111,7 +112,8 @@ class Database(Protocol):
 
 
 class SqliteTx:
-    """``Tx`` over a ``sqlite3.Connection`` (SQLite already speaks ``?``)."""
+    """``Tx`` over a ``sqlite3.Connection`` (SQLite already speaks ``?``).  Its coroutines
+    never suspend: they run the statement at once, on the caller's (the connection's) thread."""
 
     __slots__ = ("conn", "dialect")
 
@@ -119,18 +121,33 @@ class SqliteTx:
         self.conn = conn
         self.dialect = SQLITE
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
-        return self.conn.execute(sql, params)
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self.conn.execute(sql, params).rowcount
 
-    def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> sqlite3.Cursor:
-        return self.conn.executemany(sql, params)
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        self.conn.executemany(sql, params)
 
-    def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
         return row
 
-    def all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return list(self.conn.execute(sql, params).fetchall())
+
+
+def _run_to_end(fn: TxFunction[T], tx: Tx) -> T:
+    """Runs a transaction function whose awaits never suspend (a ``SqliteTx``'s) to its end,
+    synchronously.  One that does suspend awaited something else: a bug, refused."""
+    coro = fn(tx)
+    if not isinstance(coro, Coroutine):
+        raise TypeError(f"a transaction function must be a coroutine function, not {fn!r}")
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    coro.close()
+    raise RuntimeError(f"transaction function {fn!r} awaited something other than its Tx")
 
 
 async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -150,12 +167,18 @@ async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection]
         raise
 
 
-def _write_tx(conn: sqlite3.Connection, fn: Callable[[Tx], T]) -> T:
+def run_on(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
+    """Runs a transaction function on a plain ``sqlite3`` connection, in whatever transaction
+    the caller has open (tools and tests that work on a file directly)."""
+    return _run_to_end(fn, SqliteTx(conn))
+
+
+def _write_tx(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
     if conn.in_transaction:  # never expected; do not build on someone's half transaction
         conn.execute("ROLLBACK")
     conn.execute("BEGIN IMMEDIATE")  # take the write lock first: no upgrade deadlocks, no stale reads
     try:
-        result = fn(SqliteTx(conn))
+        result = _run_to_end(fn, SqliteTx(conn))
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -164,12 +187,12 @@ def _write_tx(conn: sqlite3.Connection, fn: Callable[[Tx], T]) -> T:
     return result
 
 
-def _read_tx(conn: sqlite3.Connection, fn: Callable[[Tx], T]) -> T:
+def _read_tx(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
     if conn.in_transaction:
         conn.execute("ROLLBACK")
     conn.execute("BEGIN")  # one consistent view of committed data across the statements
     try:
-        return fn(SqliteTx(conn))
+        return _run_to_end(fn, SqliteTx(conn))
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")
@@ -257,7 +280,7 @@ class SqliteDatabase:
         finally:
             await conn.close()
 
-    async def write(self, fn: Callable[[Tx], T]) -> T:
+    async def write(self, fn: TxFunction[T]) -> T:
         try:
             return await _on_thread(self.writer, lambda conn: _write_tx(conn, fn))
         except sqlite3.Error as e:
@@ -266,7 +289,7 @@ class SqliteDatabase:
                 raise CannotWrite(str(self.path), str(e)) from e
             raise
 
-    async def read(self, fn: Callable[[Tx], T]) -> T:
+    async def read(self, fn: TxFunction[T]) -> T:
         return await _on_thread(self.reader, lambda conn: _read_tx(conn, fn))
 
     async def integrity_check(self) -> list[str]:

@@ -34,33 +34,33 @@ class CopyReport:
         return f"{self.games} games, {total} rows in {len(self.rows)} tables, every game replayed to its snapshot"
 
 
-def _tables(tx: Tx) -> list[str]:
+async def _tables(tx: Tx) -> list[str]:
     """The store's tables, ``games`` first (every other table's rows point at a game)."""
     if tx.dialect.name == "postgresql":
-        rows = tx.all("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()")
+        rows = await tx.all("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()")
     else:
-        rows = tx.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        rows = await tx.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     names = sorted(str(r["name"]) for r in rows if r["name"] != "schema_migrations")
     return sorted(names, key=lambda n: n != "games")
 
 
-def _columns(tx: Tx, table: str) -> list[str]:
+async def _columns(tx: Tx, table: str) -> list[str]:
     if tx.dialect.name == "postgresql":
-        rows = tx.all(
+        rows = await tx.all(
             "SELECT column_name AS name FROM information_schema.columns"
             " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
             (table,),
         )
     else:
-        rows = tx.all(f"SELECT name FROM pragma_table_info('{table}')")
+        rows = await tx.all(f"SELECT name FROM pragma_table_info('{table}')")
     return [str(r["name"]) for r in rows]
 
 
-def _read_everything(tx: Tx) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
+async def _read_everything(tx: Tx) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
     out = {}
-    for table in _tables(tx):
-        columns = _columns(tx, table)
-        rows = tx.all(f"SELECT {', '.join(columns)} FROM {table}")
+    for table in await _tables(tx):
+        columns = await _columns(tx, table)
+        rows = await tx.all(f"SELECT {', '.join(columns)} FROM {table}")
         out[table] = (columns, [tuple(r) for r in rows])
     return out
 
@@ -80,26 +80,26 @@ async def copy_database(src: str | Path, dst: str | Path) -> CopyReport:
     dest = await Store.open(dst, cache_size=0, checkpoint_interval=None)
     try:
 
-        def write(tx: Tx) -> dict[str, int]:
-            if tx.one("SELECT count(*) AS n FROM games")["n"]:
+        async def write(tx: Tx) -> dict[str, int]:
+            if (await tx.one("SELECT count(*) AS n FROM games"))["n"]:
                 raise StoreError(f"{label(dst)} already holds games: copy only into an empty database")
-            wanted = set(_tables(tx))
+            wanted = set(await _tables(tx))
             missing = sorted(set(data) - wanted)
             if missing:
                 raise StoreError(f"{label(dst)} has no tables {missing}: is it an older version?")
             copied = {}
             for table, (columns, rows) in data.items():
-                have = set(_columns(tx, table))
+                have = set(await _columns(tx, table))
                 lost = [c for c in columns if c not in have]
                 if lost:
                     raise StoreError(f"{label(dst)}: table {table} has no columns {lost}")
-                tx.execute(f"DELETE FROM {table}")  # rows a migration seeded, if any
+                await tx.execute(f"DELETE FROM {table}")  # rows a migration seeded, if any
                 marks = tx.dialect.params(len(columns))
-                tx.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+                await tx.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
                 copied[table] = len(rows)
                 if tx.dialect.name == "postgresql" and "id" in columns:
                     # New rows must not reuse the copied ids.
-                    tx.execute(
+                    await tx.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" (SELECT coalesce(max(id), 0) + 1 FROM {table}), false)"
                     )
@@ -109,7 +109,11 @@ async def copy_database(src: str | Path, dst: str | Path) -> CopyReport:
         problems = await dest.verify_all(None)
         if problems:
             raise StoreError(f"the copy in {label(dst)} does not replay: " + "; ".join(str(p) for p in problems[:5]))
-        counts = await dest.db.read(lambda tx: {t: int(tx.one(f"SELECT count(*) AS n FROM {t}")["n"]) for t in data})
+
+        async def count(tx: Tx) -> dict[str, int]:
+            return {t: int((await tx.one(f"SELECT count(*) AS n FROM {t}"))["n"]) for t in data}
+
+        counts = await dest.db.read(count)
         if counts != {t: len(rows) for t, (_, rows) in data.items()}:
             raise StoreError(f"the copy in {label(dst)} holds {counts}, not what was read")
         return CopyReport(copied, copied.get("games", 0))

@@ -13,7 +13,7 @@ from .connection import Tx
 from .errors import GameStateError
 from .records import OPEN_STATUSES, GameRecord, MoveRecord, ResultRecord, Status
 from .room import Room
-from .rows import OPEN_SQL, game_at, game_row, record, records, result
+from .rows import OPEN_SQL, game_at, game_row, record, records_of, result
 
 
 class GamesRoom(Room):
@@ -28,12 +28,12 @@ class GamesRoom(Room):
         self.cache.check(game_id)
         cached = self.cache.get(game_id)
 
-        def tx(tx: Tx) -> tuple[GameRecord, Game, bool]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> tuple[GameRecord, Game, bool]:
+            row = await game_row(tx, game_id)
             if row["seed"] is None:
                 raise GameStateError(game_id, row["status"], "started")
             hit = cached is not None and cached[0] == row["version"]
-            return record(tx, game_id, row), game_at(tx, row, cached), hit
+            return await record(tx, game_id, row), await game_at(tx, row, cached), hit
 
         rec, game, hit = await self.db.read(tx)
         if not hit and rec.status == Status.ACTIVE:  # only games in play are worth caching
@@ -44,10 +44,10 @@ class GamesRoom(Room):
         """The game as it was at ``version`` (a replay of its first ``version`` moves): what an
         outbox post shows even when the game moved on before it was sent."""
 
-        def tx(tx: Tx) -> tuple[Any, list[str]]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> tuple[Any, list[str]]:
+            row = await game_row(tx, game_id)
             sql = "SELECT move FROM moves WHERE game_id = ? AND ply <= ? ORDER BY ply"
-            return row, [m["move"] for m in tx.all(sql, (game_id, version))]
+            return row, [m["move"] for m in await tx.all(sql, (game_id, version))]
 
         row, moves = await self.db.read(tx)
 
@@ -65,9 +65,9 @@ class GamesRoom(Room):
     async def active_game_for_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (in its lobby or in play), if any."""
 
-        def tx(tx: Tx) -> GameRecord | None:
-            row = tx.one(f"SELECT * FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
-            return None if row is None else record(tx, row["id"], row)
+        async def tx(tx: Tx) -> GameRecord | None:
+            row = await tx.one(f"SELECT * FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
+            return None if row is None else await record(tx, row["id"], row)
 
         return await self.db.read(tx)
 
@@ -77,7 +77,7 @@ class GamesRoom(Room):
             "SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat"
             " WHERE g.status = 'active' AND s.user_id = ? ORDER BY g.updated_at"
         )
-        return await self.db.read(lambda tx: records(tx, tx.all(sql, (user_id,))))
+        return await self.db.read(lambda tx: records_of(tx, sql, (user_id,)))
 
     async def open_games_of(self, user_id: int) -> list[GameRecord]:
         """Open games (lobby or in play) in which this user has a seat, oldest first."""
@@ -85,7 +85,7 @@ class GamesRoom(Room):
             f"SELECT g.* FROM games g JOIN seats s ON s.game_id = g.id"
             f" WHERE s.user_id = ? AND g.status IN {OPEN_SQL} ORDER BY g.id"
         )
-        return await self.db.read(lambda tx: records(tx, tx.all(sql, (user_id,))))
+        return await self.db.read(lambda tx: records_of(tx, sql, (user_id,)))
 
     async def list_games(
         self, statuses: Sequence[Status] = OPEN_STATUSES, *, guild_id: int | None = None, limit: int = 1000
@@ -98,7 +98,7 @@ class GamesRoom(Room):
             params.append(guild_id)
         sql += " ORDER BY id DESC LIMIT ?"
         params.append(limit)
-        return await self.db.read(lambda tx: records(tx, tx.all(sql, params)))
+        return await self.db.read(lambda tx: records_of(tx, sql, params))
 
     async def last_moves(self, game_id: int, n: int = 10) -> list[MoveRecord]:
         """The last ``n`` moves of a game, oldest first."""

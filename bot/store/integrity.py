@@ -25,10 +25,10 @@ class IntegrityRoom(Room):
         verifies again (or is rebuilt) load_game and apply_move refuse it.  Returns the game
         (None for a game that never started)."""
 
-        def tx(tx: Tx) -> tuple[Any, Any, list[tuple[int, str]]]:
-            row = game_row(tx, game_id)
-            snap = tx.one("SELECT version, json FROM snapshots WHERE game_id = ?", (game_id,))
-            moves = tx.all("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        async def tx(tx: Tx) -> tuple[Any, Any, list[tuple[int, str]]]:
+            row = await game_row(tx, game_id)
+            snap = await tx.one("SELECT version, json FROM snapshots WHERE game_id = ?", (game_id,))
+            moves = await tx.all("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
             return row, snap, [(m["ply"], m["move"]) for m in moves]
 
         row, snap, moves = await self.db.read(tx)
@@ -72,18 +72,18 @@ class IntegrityRoom(Room):
         """Admin repair: rewrites a game's snapshot and derived columns from its move list (the
         source of truth).  Raises CorruptGame if the moves themselves do not replay."""
 
-        def tx(tx: Tx) -> Game:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> Game:
+            row = await game_row(tx, game_id)
             if row["seed"] is None:
                 raise GameStateError(game_id, row["status"], "started")
-            game = replay_moves(tx, row)
+            game = await replay_moves(tx, row)
             version = len(game.log)
-            tx.execute(
+            await tx.execute(
                 "INSERT INTO snapshots (game_id, version, json) VALUES (?, ?, ?) ON CONFLICT (game_id)"
                 " DO UPDATE SET version = excluded.version, json = excluded.json",
                 (game_id, version, dump_game(game)),
             )
-            tx.execute(
+            await tx.execute(
                 "UPDATE games SET version = ?, current_seat = ?, turn = ? WHERE id = ?",
                 (version, game.current_player, game.state.turn, game_id),
             )

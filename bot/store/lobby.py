@@ -27,17 +27,17 @@ class LobbyRoom(Room):
         options_json = (options or GameOptions()).model_dump_json()
         now = self.clock()
 
-        def tx(tx: Tx) -> GameRecord:
-            busy = tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
+        async def tx(tx: Tx) -> GameRecord:
+            busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
             if busy is not None:
                 raise ChannelBusy(channel_id, busy["id"])
-            new = tx.all(
+            new = await tx.all(
                 "INSERT INTO games"
                 " (guild_id, channel_id, creator_id, options, settings, status, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
                 (guild_id, channel_id, creator_id, options_json, settings, now, now),
             )
-            return record(tx, new[0]["id"])
+            return await record(tx, new[0]["id"])
 
         return await self.db.write(tx)
 
@@ -65,9 +65,9 @@ class LobbyRoom(Room):
             raise SeatError("; ".join(problems))
         now = self.clock()
 
-        def tx(tx: Tx) -> SeatRecord:
-            need(game_row(tx, game_id), Status.LOBBY)
-            seats = seat_rows(tx, game_id)
+        async def tx(tx: Tx) -> SeatRecord:
+            need(await game_row(tx, game_id), Status.LOBBY)
+            seats = await seat_rows(tx, game_id)
             if user_id is not None and any(s["user_id"] == user_id for s in seats):
                 raise SeatError(f"user {user_id} already has a seat in game {game_id}")
             chosen = colour
@@ -79,7 +79,7 @@ class LobbyRoom(Room):
             free = [i for i in range(4) if i not in {s["seat"] for s in seats}]
             if not free or len(seats) >= max_seats:
                 raise TableFull(f"game {game_id} is full")
-            tx.execute(
+            await tx.execute(
                 INSERT_SEAT,
                 (
                     game_id, free[0], user_id, display_name, chosen, int(is_computer), ai_level, None,
@@ -87,8 +87,8 @@ class LobbyRoom(Room):
                     prefs.time_zone, prefs.snoozed_until, now,
                 ),
             )  # fmt: skip
-            tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            row = tx.one("SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, free[0]))
+            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            row = await tx.one("SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, free[0]))
             assert row is not None
             return SeatRecord.from_row(row)
 
@@ -98,11 +98,11 @@ class LobbyRoom(Room):
         """Frees a lobby seat (the other seats keep their numbers until the game starts)."""
         now = self.clock()
 
-        def tx(tx: Tx) -> None:
-            need(game_row(tx, game_id), Status.LOBBY)
-            if tx.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)).rowcount != 1:
+        async def tx(tx: Tx) -> None:
+            need(await game_row(tx, game_id), Status.LOBBY)
+            if await tx.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)) != 1:
                 raise SeatError(f"seat {seat} of game {game_id} is empty")
-            tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
 
         await self.db.write(tx)
 
@@ -111,17 +111,17 @@ class LobbyRoom(Room):
         loses its user, so reminders and votes no longer concern that person."""
         now = self.clock()
 
-        def tx(tx: Tx) -> GameRecord:
-            need(game_row(tx, game_id), Status.ACTIVE)
-            cur = tx.execute(
+        async def tx(tx: Tx) -> GameRecord:
+            need(await game_row(tx, game_id), Status.ACTIVE)
+            cur = await tx.execute(
                 "UPDATE seats SET user_id = NULL, is_computer = 1, ai_level = ?, display_name = ?,"
                 " dm_reachable = NULL WHERE game_id = ? AND seat = ? AND is_computer = 0",
                 (ai_level, display_name, game_id, seat),
             )
-            if cur.rowcount != 1:
+            if cur != 1:
                 raise SeatError(f"seat {seat} of game {game_id} is empty or already a computer player")
-            tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            return record(tx, game_id)
+            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return await record(tx, game_id)
 
         return await self.db.write(tx)
 

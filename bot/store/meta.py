@@ -8,26 +8,26 @@ from .connection import Tx
 from .room import Room
 
 
-def get(tx: Tx, key: str) -> str | None:
-    row = tx.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)).fetchone()
+async def get(tx: Tx, key: str) -> str | None:
+    row = await tx.one("SELECT value FROM bot_meta WHERE key = ?", (key,))
     return None if row is None else str(row[0])
 
 
-def put(tx: Tx, key: str, value: str, now: float) -> None:
-    tx.execute(
+async def put(tx: Tx, key: str, value: str, now: float) -> None:
+    await tx.execute(
         "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key)"
         " DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
         (key, value, now),
     )
 
 
-def dm_status(tx: Tx, user_id: int) -> tuple[bool, float] | None:
-    row = tx.execute("SELECT reachable, checked_at FROM dm_status WHERE user_id = ?", (user_id,)).fetchone()
+async def dm_status(tx: Tx, user_id: int) -> tuple[bool, float] | None:
+    row = await tx.one("SELECT reachable, checked_at FROM dm_status WHERE user_id = ?", (user_id,))
     return None if row is None else (bool(row[0]), float(row[1]))
 
 
-def set_dm_status(tx: Tx, user_id: int, reachable: bool, now: float) -> None:
-    tx.execute(
+async def set_dm_status(tx: Tx, user_id: int, reachable: bool, now: float) -> None:
+    await tx.execute(
         "INSERT INTO dm_status (user_id, reachable, checked_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
         " DO UPDATE SET reachable = excluded.reachable, checked_at = excluded.checked_at",
         (user_id, int(reachable), now),

@@ -16,7 +16,7 @@ from .errors import GameStateError, SeatError, StaleGame
 from .records import OPEN_STATUSES, GameRecord, ResultRecord, Status
 from .room import Room
 from .rows import INSERT_SEAT, SEAT_COLUMNS, game_at, game_row, need, record, replay_moves, result, seat_rows
-from .timers import set_reminder, start_turn_clock, stop_turn_clock
+from .timers import TimerSpec, clear_timers, set_timers
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,20 +29,20 @@ class Played:
     queued: outbox_db.Queued  # the outbox rows queued with the move
 
 
-def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
+async def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
     """Scores, museum dice, ranks (ties share a rank; removed players rank last) and winners."""
-    users = {s["seat"]: s["user_id"] for s in seat_rows(tx, game_id)}
+    users = {s["seat"]: s["user_id"] for s in await seat_rows(tx, game_id)}
     winners = set(game.winners())
     keys = [(not game.state.players[i].removed, game.score(i), game.museum_dice(i)) for i in range(game.num_players)]
     out = [
         ResultRecord(game_id, i, users.get(i), key[1], key[2], 1 + sum(o > key for o in keys), i in winners)
         for i, key in enumerate(keys)
     ]
-    tx.executemany(
+    await tx.executemany(
         "INSERT INTO results (game_id, seat, user_id, score, museum_dice, rank, winner) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(r.game_id, r.seat, r.user_id, r.score, r.museum_dice, r.rank, int(r.winner)) for r in out],
     )
-    stats_db.record_finished(tx, game_id, game, out)  # per-seat details and ratings, same transaction
+    await stats_db.record_finished(tx, game_id, game, out)  # per-seat details and ratings, same transaction
     return out
 
 
@@ -53,40 +53,41 @@ class MovesRoom(Room):
         seed: int,
         seating: Sequence[int] | None = None,
         *,
-        reminder: float | None = None,
-        turn_seconds: float | None = None,
+        timers: Callable[[Game, GameRecord], Sequence[TimerSpec]] | None = None,
     ) -> tuple[GameRecord, Game]:
         """Starts a lobby: ``seating`` lists the lobby seat numbers in playing order (default:
         their current order); seats are renumbered 0..n-1, the engine game is created with
-        ``seed`` and its first snapshot stored.  ``reminder`` is when to first remind the
-        player to move (None: no reminder); ``turn_seconds`` starts the first turn's clock."""
+        ``seed`` and its first snapshot stored.  ``timers`` (the new game and its record ->
+        timers to set) gives the first turn its timers, in the same transaction."""
         now = self.clock()
 
-        def tx(tx: Tx) -> tuple[GameRecord, Game]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> tuple[GameRecord, Game]:
+            row = await game_row(tx, game_id)
             need(row, Status.LOBBY)
-            seats = {s["seat"]: s for s in seat_rows(tx, game_id)}
+            seats = {s["seat"]: s for s in await seat_rows(tx, game_id)}
             order = list(seating) if seating is not None else sorted(seats)
             if sorted(order) != sorted(seats):
                 raise SeatError(f"seating {order} must list each occupied seat {sorted(seats)} once")
             if not 2 <= len(order) <= 4:
                 raise SeatError(f"Cubist needs 2 to 4 players; game {game_id} has {len(order)}")
             game = Game.new(len(order), seed, GameOptions.model_validate_json(row["options"]))
-            tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for new, old in enumerate(order):
                 values = [seats[old][c] for c in SEAT_COLUMNS]
                 values[1] = new
-                tx.execute(INSERT_SEAT, values)
-            tx.execute(
+                await tx.execute(INSERT_SEAT, values)
+            await tx.execute(
                 "UPDATE games SET status = 'active', seed = ?, players = ?, version = 0, started_at = ?,"
                 " updated_at = ?, current_seat = ?, turn = ? WHERE id = ?",
                 (seed, len(order), now, now, game.current_player, game.state.turn, game_id),
             )
-            tx.execute("INSERT INTO snapshots (game_id, version, json) VALUES (?, 0, ?)", (game_id, dump_game(game)))
-            set_reminder(tx, game_id, reminder)
-            if turn_seconds is not None:
-                start_turn_clock(tx, game_id, game, now, turn_seconds)
-            return record(tx, game_id), game
+            await tx.execute(
+                "INSERT INTO snapshots (game_id, version, json) VALUES (?, 0, ?)", (game_id, dump_game(game))
+            )
+            rec = await record(tx, game_id)
+            if timers is not None:
+                await set_timers(tx, game_id, timers(game, rec), now)
+            return rec, game
 
         rec, game = await self.db.write(tx)
         self.cache.remember(game_id, 0, game.clone())
@@ -99,9 +100,7 @@ class MovesRoom(Room):
         move: str,
         user_id: int | None = None,
         *,
-        reminder: float | None = None,
-        keep_reminder: bool = False,
-        turn_seconds: float | None = None,
+        timers: Callable[[Game, bool], Sequence[TimerSpec]] | None = None,
         queue: Callable[[Game], dict[str, Any]] | None = None,
         with_record: bool = True,
     ) -> Played:
@@ -110,11 +109,10 @@ class MovesRoom(Room):
         Raises StaleGame if the game is no longer at ``expected_version`` (someone moved first),
         IllegalMove/MoveSyntaxError if the engine refuses the move, GameStateError if the game
         is not in play, CorruptGame if its snapshot is bad; in all these cases nothing is
-        written.  ``reminder`` is the new due time of the game's reminder (None: none); it
-        resets the sent count.  The move that ends the game also marks it finished and writes
-        its results, in the same transaction.  With ``keep_reminder`` a move that does not
-        begin a new turn leaves the reminder schedule alone; ``turn_seconds`` (re)starts the
-        turn clock, and forgets the old turn's votes, when a new turn begins.  With ``queue``
+        written.  The move that ends the game also marks it finished, writes its results and
+        removes its timers, in the same transaction.  ``timers`` (the game after the move,
+        whether a new turn began -> timers to set) schedules what follows the move; a new
+        turn also forgets the old turn's away votes.  With ``queue``
         (game -> the turn post's payload), a move that ends a turn also queues the turn's
         channel post and the next player's turn-start DM in the outbox (``bot/outbox.py``
         sends them).  ``with_record=False`` skips reading the committed record back.
@@ -123,23 +121,23 @@ class MovesRoom(Room):
         cached = self.cache.get(game_id)
         now = self.clock()
 
-        def tx(tx: Tx) -> Played:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> Played:
+            row = await game_row(tx, game_id)
             need(row, Status.ACTIVE)
             if row["version"] != expected_version:
                 raise StaleGame(game_id, expected_version, row["version"])
-            game = game_at(tx, row, cached)
+            game = await game_at(tx, row, cached)
             game.apply(move)  # raises IllegalMove / MoveSyntaxError: rolled back, nothing written
             version = expected_version + 1
             over = game.is_over
-            tx.execute(
+            await tx.execute(
                 "INSERT INTO moves (game_id, ply, move, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, version, str(game.log[-1]), user_id, now),  # canonical text, as in the snapshot's log
             )
-            tx.execute(
+            await tx.execute(
                 "UPDATE snapshots SET version = ?, json = ? WHERE game_id = ?", (version, dump_game(game), game_id)
             )
-            cur = tx.execute(
+            cur = await tx.execute(
                 "UPDATE games SET version = ?, updated_at = ?, current_seat = ?, turn = ?, status = ?,"
                 " finished_at = ? WHERE id = ? AND version = ?",
                 (
@@ -147,20 +145,23 @@ class MovesRoom(Room):
                     now if over else None, game_id, expected_version,
                 ),
             )  # fmt: skip
-            if cur.rowcount != 1:  # cannot happen under an exclusive write; belt and braces
+            if cur != 1:  # cannot happen under an exclusive write; belt and braces
                 raise StaleGame(game_id, expected_version, -1)
             new_turn = game.state.turn != row["turn"]
-            if over or new_turn or not keep_reminder:
-                set_reminder(tx, game_id, None if over else reminder)
             if over:
-                write_results(tx, game_id, game)
-                stop_turn_clock(tx, game_id)
-            elif new_turn and turn_seconds is not None:
-                start_turn_clock(tx, game_id, game, now, turn_seconds)
+                await write_results(tx, game_id, game)
+                await clear_timers(tx, game_id)
+            else:
+                if new_turn:
+                    await tx.execute(
+                        "DELETE FROM away_votes WHERE game_id = ? AND turn <> ?", (game_id, game.state.turn)
+                    )
+                if timers is not None:
+                    await set_timers(tx, game_id, timers(game, new_turn), now)
             queued = outbox_db.Queued()
             if queue is not None and (over or new_turn):  # the turn's post and the next DM, same transaction
-                queued = outbox_db.queue_turn(tx, game_id, version, game, queue(game), now)
-            return Played(game, version, record(tx, game_id) if with_record else None, queued)
+                queued = await outbox_db.queue_turn(tx, game_id, version, game, queue(game), now)
+            return Played(game, version, await record(tx, game_id) if with_record else None, queued)
 
         played = await self.db.write(tx)
         if played.game.is_over:
@@ -176,26 +177,28 @@ class MovesRoom(Room):
         truth, and rewrites the snapshot if that disagrees."""
         now = self.clock()
 
-        def tx(tx: Tx) -> list[ResultRecord]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> list[ResultRecord]:
+            row = await game_row(tx, game_id)
             if row["status"] == Status.FINISHED:
-                return [result(r) for r in tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))]
+                return [
+                    result(r) for r in await tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
+                ]
             need(row, Status.ACTIVE)
-            game = replay_moves(tx, row)
+            game = await replay_moves(tx, row)
             if not game.is_over:
                 raise GameStateError(game_id, "still in play", "over")
             version = len(game.log)
-            tx.execute(
+            await tx.execute(
                 "UPDATE snapshots SET version = ?, json = ? WHERE game_id = ?", (version, dump_game(game), game_id)
             )
-            tx.execute(
+            await tx.execute(
                 "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ?, version = ?,"
                 " current_seat = ?, turn = ? WHERE id = ?",
                 (now, now, version, game.current_player, game.state.turn, game_id),
             )
-            set_reminder(tx, game_id, None)
-            tx.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            return write_results(tx, game_id, game)
+            await clear_timers(tx, game_id)
+            await tx.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+            return await write_results(tx, game_id, game)
 
         results = await self.db.write(tx)
         self.cache.release(game_id)
@@ -206,12 +209,11 @@ class MovesRoom(Room):
         """Cancels a lobby or a game in play (its moves stay, for the record)."""
         now = self.clock()
 
-        def tx(tx: Tx) -> GameRecord:
-            need(game_row(tx, game_id), *OPEN_STATUSES)
-            tx.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?", (now, game_id))
-            set_reminder(tx, game_id, None)
-            stop_turn_clock(tx, game_id)
-            return record(tx, game_id)
+        async def tx(tx: Tx) -> GameRecord:
+            need(await game_row(tx, game_id), *OPEN_STATUSES)
+            await tx.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?", (now, game_id))
+            await clear_timers(tx, game_id)
+            return await record(tx, game_id)
 
         rec = await self.db.write(tx)
         self.cache.forget(game_id)  # a cancelled game is not played any more

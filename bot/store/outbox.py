@@ -12,7 +12,6 @@ from typing import Any
 from engine import Game
 
 from .connection import Row, Tx
-from .records import DEFAULT_REMINDER_INTERVAL
 from .room import Room
 
 POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post itself first
@@ -45,73 +44,60 @@ class Queued:
     turn_dm: int | None = None
 
 
-def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: dict[str, Any], now: float) -> Queued:
+async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: dict[str, Any], now: float) -> Queued:
     """After a move that ended a turn: the turn's channel post and, when a person's turn
-    begins, their turn-start DM.  The DM counts as the reminder schedule's first step, so
-    the reminder poller does not send it again."""
-    post = tx.all(
+    begins, their turn-start DM (the caller's timers then start at the first reminder)."""
+    posted = await tx.all(
         "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
         " VALUES (?, ?, 'turn_post', ?, ?, ?) RETURNING id",
         (game_id, version, json.dumps(payload), now, now + POST_GRACE),
-    )[0]["id"]
+    )
+    post = posted[0]["id"]
     if game.is_over:
         return Queued(post, None)
-    seat = tx.execute(
-        "SELECT user_id, reminder_interval FROM seats WHERE game_id = ? AND seat = ?", (game_id, game.current_player)
-    ).fetchone()
+    seat = await tx.one("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game_id, game.current_player))
     if seat is None or seat["user_id"] is None:
         return Queued(post, None)  # computer players move by themselves
-    dm = tx.all(
+    dms = await tx.all(
         "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
         " VALUES (?, ?, 'turn_dm', '{}', ?, ?) RETURNING id",
         (game_id, version, now, now),
-    )[0]["id"]
-    interval = float(seat["reminder_interval"] or DEFAULT_REMINDER_INTERVAL)
-    if interval == DEFAULT_REMINDER_INTERVAL:  # the player follows the table's interval
-        settings = tx.execute("SELECT settings FROM games WHERE id = ?", (game_id,)).fetchone()
-        try:
-            hours = float(json.loads(settings["settings"] or "{}").get("reminder_hours", 12))
-        except (TypeError, ValueError):
-            hours = 12.0
-        interval = hours * 3600.0
-    tx.execute(
-        "UPDATE reminders SET sent_count = 1, last_sent_at = ?, due_at = ? WHERE game_id = ? AND sent_count = 0",
-        (now, now + interval, game_id),
     )
+    dm = dms[0]["id"]
     return Queued(post, dm)
 
 
 _FREE = "sent_at IS NULL AND failed = 0 AND (claimed_at IS NULL OR claimed_at < ?)"
 
 
-def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float) -> bool:
-    cur = tx.execute(
+async def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float) -> bool:
+    cur = await tx.execute(
         f"UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ? AND {_FREE}", (owner, now, row_id, now - lease)
     )
-    return cur.rowcount == 1
+    return cur == 1
 
 
-def release(tx: Tx, row_id: int, owner: str) -> None:
-    tx.execute(
+async def release(tx: Tx, row_id: int, owner: str) -> None:
+    await tx.execute(
         "UPDATE outbox SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
         (row_id, owner),
     )
 
 
-def done(tx: Tx, row_id: int, now: float, message_id: int | None) -> None:
-    tx.execute(
+async def done(tx: Tx, row_id: int, now: float, message_id: int | None) -> None:
+    await tx.execute(
         "UPDATE outbox SET sent_at = ?, message_id = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?",
         (now, message_id, row_id),
     )
 
 
-def retry(tx: Tx, row_id: int, owner: str, now: float, error: str) -> bool:
+async def retry(tx: Tx, row_id: int, owner: str, now: float, error: str) -> bool:
     """A failed send: tried again later with exponential backoff (2 s, 4 s ... at most 5 min),
     given up after MAX_ATTEMPTS.  Returns False when it was given up."""
-    row = tx.execute("SELECT attempts FROM outbox WHERE id = ?", (row_id,)).fetchone()
+    row = await tx.one("SELECT attempts FROM outbox WHERE id = ?", (row_id,))
     attempts = (row["attempts"] if row else 0) + 1
     failed = attempts >= MAX_ATTEMPTS
-    tx.execute(
+    await tx.execute(
         "UPDATE outbox SET attempts = ?, due_at = ?, failed = ?, last_error = ?, claimed_by = NULL, claimed_at = NULL"
         " WHERE id = ? AND (claimed_by = ? OR claimed_by IS NULL)",
         (attempts, now + min(300.0, 2.0**attempts), int(failed), error[:500], row_id, owner),
@@ -119,11 +105,13 @@ def retry(tx: Tx, row_id: int, owner: str, now: float, error: str) -> bool:
     return not failed
 
 
-def postpone(tx: Tx, row_id: int, due_at: float) -> None:
-    tx.execute("UPDATE outbox SET due_at = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?", (due_at, row_id))
+async def postpone(tx: Tx, row_id: int, due_at: float) -> None:
+    await tx.execute(
+        "UPDATE outbox SET due_at = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?", (due_at, row_id)
+    )
 
 
-def due(tx: Tx, now: float, lease: float, limit: int) -> list[OutboxRow]:
+async def due(tx: Tx, now: float, lease: float, limit: int) -> list[OutboxRow]:
     """Rows to send now, oldest first: due, not sent, not claimed (or their claim's lease ran
     out), and not waiting for an earlier row of the same game (a DM follows its turn post)."""
     sql = (
@@ -132,12 +120,12 @@ def due(tx: Tx, now: float, lease: float, limit: int) -> list[OutboxRow]:
         " AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.id < o.id"
         " AND e.sent_at IS NULL AND e.failed = 0) ORDER BY o.id LIMIT ?"
     )
-    return [OutboxRow.from_row(r) for r in tx.execute(sql, (now, now - lease, limit))]
+    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now - lease, limit))]
 
 
-def counts(tx: Tx) -> dict[str, int]:
+async def counts(tx: Tx) -> dict[str, int]:
     """Rows by state (tests, logs)."""
-    row = tx.execute("SELECT count(*) AS total, count(sent_at) AS sent, sum(failed) AS failed FROM outbox").fetchone()
+    row = await tx.one("SELECT count(*) AS total, count(sent_at) AS sent, sum(failed) AS failed FROM outbox")
     return {"total": row["total"] or 0, "sent": row["sent"] or 0, "failed": row["failed"] or 0}
 
 

@@ -65,15 +65,15 @@ class PeopleRoom(Room):
             f"UPDATE seats SET dm_reachable = ? WHERE user_id = ?"
             f" AND game_id IN (SELECT id FROM games WHERE status IN {OPEN_SQL})"
         )
-        return await self.db.write(lambda tx: tx.execute(sql, (int(reachable), user_id)).rowcount)
+        return await self.db.write(lambda tx: tx.execute(sql, (int(reachable), user_id)))
 
     async def set_seat_preferences(self, game_id: int, seat: int, prefs: ReminderPrefs) -> SeatRecord:
         """Replaces a seat's reminder preferences (use ``dataclasses.replace`` on ``seat.prefs``)."""
         if problems := prefs.problems():
             raise SeatError("; ".join(problems))
 
-        def tx(tx: Tx) -> SeatRecord:
-            cur = tx.execute(
+        async def tx(tx: Tx) -> SeatRecord:
+            cur = await tx.execute(
                 "UPDATE seats SET reminders_enabled = ?, reminder_interval = ?, quiet_start = ?, quiet_end = ?,"
                 " time_zone = ?, snoozed_until = ? WHERE game_id = ? AND seat = ?",
                 (
@@ -81,9 +81,9 @@ class PeopleRoom(Room):
                     prefs.time_zone, prefs.snoozed_until, game_id, seat,
                 ),
             )  # fmt: skip
-            if cur.rowcount != 1:
+            if cur != 1:
                 raise SeatError(f"game {game_id} has no seat {seat}")
-            row = tx.one("SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            row = await tx.one("SELECT * FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
             assert row is not None
             return SeatRecord.from_row(row)
 

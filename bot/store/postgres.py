@@ -1,11 +1,9 @@
 """PostgreSQL behind the store's one seam (``connection.Database``), with asyncpg.
 
 Chosen by ``DATABASE_URL=postgresql://...``: several bot processes (shards) share one
-database.  The rooms' transactions are plain functions of a ``Tx`` (see connection.py); here
-each runs whole on a worker thread that owns an asyncpg connection and an event loop of its
-own, each statement waiting there for the server's answer.  So a transaction is one hop from
-the bot's event loop, as on SQLite, and the rooms' SQL is the same for both databases (``?``
-placeholders become ``$1, $2...``).
+database.  The rooms' transactions are coroutine functions of a ``Tx`` (see connection.py);
+here each runs inside ``conn.transaction()`` on a pooled asyncpg connection, with ``?``
+placeholders rewritten to ``$1, $2...``, so the rooms' SQL is the same for both databases.
 
 Writers are serialised across every process by a transaction-level advisory lock, taken
 first thing in every write transaction: the same guarantee as SQLite's ``BEGIN IMMEDIATE``,
@@ -23,18 +21,17 @@ that two processes starting together migrate once.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import functools
 import logging
 import re
 import time
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .connection import Dialect, Tx
+from .connection import POSTGRESQL, Tx, TxFunction
 from .db import _NAME, Migration
 from .db import MIGRATIONS as SQLITE_MIGRATIONS
 from .errors import MigrationError, SchemaTooNew, StoreError
@@ -42,11 +39,11 @@ from .errors import MigrationError, SchemaTooNew, StoreError
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-POSTGRESQL = Dialect("postgresql", "$")
 # Advisory lock keys ("cubist-w", "cubist-m" as numbers): one writer at a time; one migrator.
 WRITE_LOCK = 0x63756269737477
 MIGRATE_LOCK = 0x6375626973746D
 COMMAND_TIMEOUT_S = 30.0
+POOL_SIZE = 4  # connections per process: writers wait on the advisory lock anyway
 
 
 def is_postgres_url(target: object) -> bool:
@@ -123,138 +120,63 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
-class PgCursor:
-    __slots__ = ("_rowcount", "_rows")
-
-    def __init__(self, rows: list[Any], rowcount: int) -> None:
-        self._rows = rows
-        self._rowcount = rowcount
-
-    @property
-    def rowcount(self) -> int:
-        return self._rowcount
-
-    def fetchone(self) -> Any:
-        return self._rows[0] if self._rows else None
-
-    def fetchall(self) -> list[Any]:
-        return list(self._rows)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._rows)
-
-
 class PgTx:
-    """``Tx`` over an asyncpg connection, on its worker thread (see the module docstring).
-    asyncpg's records are read by column name and by position, as ``sqlite3.Row``."""
+    """``Tx`` over an asyncpg connection inside its transaction.  asyncpg's records are read by
+    column name and by position, as ``sqlite3.Row``."""
 
-    __slots__ = ("dialect", "worker")
+    __slots__ = ("conn", "dialect")
 
-    def __init__(self, worker: _Worker) -> None:
-        self.worker = worker
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
         self.dialect = POSTGRESQL
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         query = to_postgres(sql)
-        conn = self.worker.conn
         if _returns_rows(query):
-            rows = self.worker.run(conn.fetch(query, *params))
-            return PgCursor(rows, len(rows))
-        status = self.worker.run(conn.execute(query, *params))
-        return PgCursor([], _count(status))
+            return len(await self.conn.fetch(query, *params))
+        return _count(await self.conn.execute(query, *params))
 
-    def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> PgCursor:
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
         batch = [tuple(p) for p in params]
         if batch:
-            self.worker.run(self.worker.conn.executemany(to_postgres(sql), batch))
-        return PgCursor([], len(batch))
+            await self.conn.executemany(to_postgres(sql), batch)
 
-    def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return self.execute(sql, params).fetchone()
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self.conn.fetchrow(to_postgres(sql), *params)
 
-    def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        return self.execute(sql, params).fetchall()
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return list(await self.conn.fetch(to_postgres(sql), *params))
 
 
-class _Worker:
-    """A thread with its own event loop and asyncpg connection; transaction functions run
-    on it one at a time."""
-
-    def __init__(self, url: str, name: str) -> None:
-        self.url = url
-        self.loop = asyncio.new_event_loop()
-        self.pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=name)
-        self.conn: Any = None
-
-    def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return self.loop.run_until_complete(coro)
-
-    async def start(self) -> None:
-        import asyncpg  # type: ignore[import-untyped]  # the postgresql extra
-
-        def connect() -> None:
-            self.conn = self.run(asyncpg.connect(self.url, command_timeout=COMMAND_TIMEOUT_S))
-
-        await self.call(connect)
-
-    async def call(self, fn: Callable[[], T]) -> T:
-        """Runs ``fn`` on the thread; a cancelled caller waits for it to finish (it commits or
-        rolls back whole), then the cancellation goes on, as on SQLite."""
-        call = asyncio.wrap_future(self.pool.submit(fn))
-        try:
-            return await asyncio.shield(call)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await call
-            raise
-
-    def transaction(self, fn: Callable[[Tx], T], *, write: bool) -> T:
-        conn = self.conn
-        if conn.is_in_transaction():  # never expected; do not build on a half transaction
-            self.run(conn.execute("ROLLBACK"))
-        self.run(conn.execute("BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"))
-        try:
-            if write:
-                self.run(conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})"))
-            result = fn(PgTx(self))
-            self.run(conn.execute("COMMIT"))
-        except BaseException:
-            if not conn.is_closed() and conn.is_in_transaction():
-                self.run(conn.execute("ROLLBACK"))
-            raise
-        return result
-
-    async def close(self) -> None:
-        def close() -> None:
-            if self.conn is not None:
-                with contextlib.suppress(Exception):
-                    self.run(self.conn.close(timeout=5))
-            self.loop.close()
-
+async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """Runs ``work`` as a task of its own: a cancelled caller waits for it to commit or roll
+    back (as SQLite's thread does), then the cancellation goes on."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
         with contextlib.suppress(Exception):
-            await self.call(close)
-        self.pool.shutdown(wait=False)
+            await task
+        raise
 
 
 class PostgresDatabase:
-    """The store's data on a PostgreSQL server: one writer connection and one reader, each
-    on its own thread."""
+    """The store's data on a PostgreSQL server, through a small asyncpg connection pool."""
 
     dialect = POSTGRESQL
 
-    def __init__(self, url: str, writer: _Worker, reader: _Worker) -> None:
+    def __init__(self, url: str, pool: Any) -> None:
         self.url = url
         self.label = redacted(url)
-        self.writer = writer
-        self.reader = reader
+        self.pool = pool
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True, read_only: bool = False) -> PostgresDatabase:
-        writer, reader = _Worker(url, "cubist-pg-writer"), _Worker(url, "cubist-pg-reader")
+        import asyncpg  # type: ignore[import-untyped]  # the postgresql extra
+
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, command_timeout=COMMAND_TIMEOUT_S)
+        database = cls(url, pool)
         try:
-            await writer.start()
-            await reader.start()
-            database = cls(url, writer, reader)
             if migrate and not read_only:
                 await database.migrate()
             else:
@@ -267,27 +189,34 @@ class PostgresDatabase:
                         f"{LATEST_VERSION}: open it with migrations on to upgrade it"
                     )
         except BaseException:
-            await writer.close()
-            await reader.close()
+            await pool.close()
             raise
         return database
 
     async def close(self) -> None:
-        await self.reader.close()
-        await self.writer.close()
+        await self.pool.close()
 
-    async def write(self, fn: Callable[[Tx], T]) -> T:
-        return await self.writer.call(lambda: self.writer.transaction(fn, write=True))
+    async def write(self, fn: TxFunction[T]) -> T:
+        async def work() -> T:
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+                return await fn(PgTx(conn))
 
-    async def read(self, fn: Callable[[Tx], T]) -> T:
-        return await self.reader.call(lambda: self.reader.transaction(fn, write=False))
+        return await _to_the_end(work())
+
+    async def read(self, fn: TxFunction[T]) -> T:
+        async def work() -> T:
+            async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                return await fn(PgTx(conn))
+
+        return await _to_the_end(work())
 
     # --- schema ------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        def tx(tx: Tx) -> int:
-            if tx.one("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")["present"]:
-                return int(tx.one("SELECT coalesce(max(version), 0) AS v FROM schema_migrations")["v"])
+        async def tx(tx: Tx) -> int:
+            if (await tx.one("SELECT to_regclass('schema_migrations') IS NOT NULL AS present"))["present"]:
+                return int((await tx.one("SELECT coalesce(max(version), 0) AS v FROM schema_migrations"))["v"])
             return 0
 
         return await self.read(tx)
@@ -298,16 +227,15 @@ class PostgresDatabase:
         target = newest if target is None else target
         label = self.label
 
-        def tx(tx: Tx) -> int:
-            tx.execute(f"SELECT pg_advisory_xact_lock({MIGRATE_LOCK})")
-            tx.execute(
+        async def tx(tx: Tx) -> int:
+            assert isinstance(tx, PgTx)
+            await tx.execute(f"SELECT pg_advisory_xact_lock({MIGRATE_LOCK})")
+            await tx.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
             )
-            applied = [
-                (int(r["version"]), str(r["name"]))
-                for r in tx.all("SELECT version, name FROM schema_migrations ORDER BY version")
-            ]
+            rows = await tx.all("SELECT version, name FROM schema_migrations ORDER BY version")
+            applied = [(int(r["version"]), str(r["name"])) for r in rows]
             current = len(applied)
             if current > newest:
                 raise SchemaTooNew(label, current, newest)
@@ -316,10 +244,10 @@ class PostgresDatabase:
                 raise MigrationError(f"{label} has migrations {applied}, which do not match this code's {expected}")
             for mig in migrations[current:target]:
                 try:
-                    self.writer.run(self.writer.conn.execute(mig.sql))  # a whole script, no parameters
+                    await tx.conn.execute(mig.sql)  # a whole script, no parameters
                 except Exception as e:
                     raise MigrationError(f"migration {mig.version:04d}_{mig.name} failed on {label}: {e}") from e
-                tx.execute(
+                await tx.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (mig.version, mig.name, time.time()),
                 )
@@ -333,8 +261,8 @@ class PostgresDatabase:
         """PostgreSQL keeps its own pages and constraints consistent; this checks that the
         server answers and that every row's foreign keys hold (as SQLite's check does)."""
 
-        def tx(tx: Tx) -> list[str]:
-            orphans = tx.all(
+        async def tx(tx: Tx) -> list[str]:
+            orphans = await tx.all(
                 "SELECT 'seats' AS t, count(*) AS n FROM seats s LEFT JOIN games g ON g.id = s.game_id"
                 " WHERE g.id IS NULL"
                 " UNION ALL SELECT 'moves', count(*) FROM moves m LEFT JOIN games g ON g.id = m.game_id"

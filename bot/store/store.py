@@ -13,9 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import Game
-
-from . import outbox as outbox_db
 from .cache import GameCache
 from .connection import Database, SqliteDatabase
 from .games import GamesRoom
@@ -26,7 +23,6 @@ from .moves import MovesRoom
 from .outbox import PostsRoom
 from .people import PeopleRoom
 from .postgres import PostgresDatabase, is_postgres_url
-from .records import GameRecord
 from .stats import StatsRoom
 from .timers import TimersRoom
 from .votes import VotesRoom
@@ -76,19 +72,9 @@ class Store:
         self.user_results = self.games.user_results
 
         self.start_game = self.moves.start_game
-        self.play = self.moves.apply_move
+        self.apply_move = self.moves.apply_move
         self.finish = self.moves.finish
         self.cancel = self.moves.cancel
-
-        self.due_reminders = self.timers.due_reminders
-        self.mark_reminder_sent = self.timers.mark_reminder_sent
-        self.set_reminder = self.timers.set_reminder
-        self.reminder = self.timers.reminder
-        self.reschedule_reminder = self.timers.reschedule_reminder
-        self.turn_clock = self.timers.turn_clock
-        self.expired_turn_clocks = self.timers.expired_turn_clocks
-        self.claim_turn_vote = self.timers.claim_turn_vote
-        self.expire_turn_clock = self.timers.expire_turn_clock
 
         self.cast_vote = self.votes_room.cast_vote
         self.votes = self.votes_room.votes
@@ -184,43 +170,3 @@ class Store:
     @property
     def _cache(self) -> GameCache:
         return self.cache
-
-    # --- the shapes older callers expect of a move ------------------------------------------------
-
-    async def apply_move(
-        self,
-        game_id: int,
-        expected_version: int,
-        move: str,
-        user_id: int | None = None,
-        *,
-        reminder: float | None = None,
-        keep_reminder: bool = False,
-        turn_seconds: float | None = None,
-    ) -> tuple[Game, int]:
-        """``moves.apply_move`` returning (game, version)."""
-        played = await self.moves.apply_move(
-            game_id, expected_version, move, user_id, reminder=reminder, keep_reminder=keep_reminder,
-            turn_seconds=turn_seconds, with_record=False,
-        )  # fmt: skip
-        return played.game, played.version
-
-    async def apply_move_queued(
-        self,
-        game_id: int,
-        expected_version: int,
-        move: str,
-        user_id: int | None = None,
-        *,
-        reminder: float | None = None,
-        keep_reminder: bool = False,
-        turn_seconds: float | None = None,
-        queue: Callable[[Game], dict[str, Any]] | None = None,
-    ) -> tuple[GameRecord, Game, outbox_db.Queued]:
-        """``moves.apply_move`` returning (record, game, queued)."""
-        played = await self.moves.apply_move(
-            game_id, expected_version, move, user_id, reminder=reminder, keep_reminder=keep_reminder,
-            turn_seconds=turn_seconds, queue=queue,
-        )  # fmt: skip
-        assert played.record is not None
-        return played.record, played.game, played.queued

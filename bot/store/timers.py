@@ -1,145 +1,215 @@
-"""Timed events of games in play: the reminder schedule (``reminders``) and turn clocks
-(``turn_clocks``).  ``set_reminder``/``start_turn_clock`` run inside the move's own
-transaction; ``TimersRoom`` holds the whole transactions the bot's pollers use."""
+"""Timers: every timed event of a game, as data (table ``timers``, migration 0009).
+
+A game has at most one timer per *slot* (``nudge``, ``turn_clock``, ...); the timer's
+*kind* names what runs when it falls due, looked up in the bot's registry
+(``bot/timers/registry.py``): the store never interprets kinds or payloads, so a new kind
+of timed event needs no schema change.
+
+Life of a timer: a move's transaction (or any other) sets it (``TimerSpec``, an upsert that
+also drops any claim on the slot); a poller ``claim_due``s it (one atomic UPDATE ...
+RETURNING: the lease ``claimed_by``/``lease_until`` is taken and ``attempt`` counted, so
+several processes never run one timer twice and a dead claimer's timer is claimed again
+once its lease has run out); the kind runs; the poller ``finish``es it with what comes
+next (another due time, another kind, kept for reading, or gone) or ``fail``s it (retried
+with backoff, dropped after ``MAX_FAILURES``).  Finishing is conditional on still holding
+the claim: a move that replaced the timer meanwhile wins.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Game
-
-from .connection import Tx
-from .records import DueReminder, SeatRecord, TurnClock
+from .connection import Row, Tx
 from .room import Room
-from .rows import game_row
+
+MAX_FAILURES = 8  # runs in a row that raised before a timer is dropped (and logged)
 
 
-def set_reminder(tx: Tx, game_id: int, due_at: float | None) -> None:
-    if due_at is None:
-        tx.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
-    else:
-        tx.execute(
-            "INSERT INTO reminders (game_id, due_at, sent_count, last_sent_at) VALUES (?, ?, 0, NULL)"
-            " ON CONFLICT (game_id) DO UPDATE SET due_at = excluded.due_at, sent_count = 0, last_sent_at = NULL",
-            (game_id, due_at),
+@dataclass(frozen=True, slots=True)
+class TimerSpec:
+    """A timer to set on a game's ``slot``: ``kind`` due at ``due_at`` (None: remove the
+    slot's timer)."""
+
+    slot: str
+    kind: str = ""
+    due_at: float | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    id: int
+    game_id: int
+    slot: str
+    kind: str
+    due_at: float | None  # None: ran, kept for reading
+    attempt: int  # runs of this kind so far, counting a claim in progress
+    failures: int
+    payload: dict[str, Any]
+    created_at: float
+    last_run_at: float | None
+
+    @classmethod
+    def from_row(cls, r: Row) -> Timer:
+        return cls(
+            r["id"], r["game_id"], r["slot"], r["kind"], r["due_at"], r["attempt"], r["failures"],
+            json.loads(r["payload"] or "{}"), r["created_at"], r["last_run_at"],
+        )  # fmt: skip
+
+
+async def set_timers(tx: Tx, game_id: int, specs: Sequence[TimerSpec], now: float) -> None:
+    """Sets (or with ``due_at`` None removes) timers inside the caller's transaction.  A new
+    timer starts at attempt 0 with no claim, whatever the slot held before."""
+    for spec in specs:
+        if spec.due_at is None:
+            await tx.execute("DELETE FROM timers WHERE game_id = ? AND slot = ?", (game_id, spec.slot))
+            continue
+        await tx.execute(
+            "INSERT INTO timers (game_id, slot, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, slot) DO UPDATE SET kind = excluded.kind, due_at = excluded.due_at,"
+            " attempt = 0, failures = 0, payload = excluded.payload, created_at = excluded.created_at,"
+            " last_run_at = NULL, claimed_by = NULL, lease_until = NULL",
+            (game_id, spec.slot, spec.kind, spec.due_at, json.dumps(spec.payload), now),
         )
 
 
-def start_turn_clock(tx: Tx, game_id: int, game: Game, now: float, seconds: float) -> None:
-    tx.execute(
-        "INSERT INTO turn_clocks (game_id, turn, seat, started_at, expires_at, vote_posted) VALUES (?, ?, ?, ?, ?, 0)"
-        " ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, seat = excluded.seat,"
-        " started_at = excluded.started_at, expires_at = excluded.expires_at, vote_posted = 0",
-        (game_id, game.state.turn, game.current_player, now, now + seconds),
-    )
-    tx.execute("DELETE FROM away_votes WHERE game_id = ? AND turn <> ?", (game_id, game.state.turn))
+async def clear_timers(tx: Tx, game_id: int) -> None:
+    """A game that ended or was cancelled has no timers."""
+    await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
 
-def stop_turn_clock(tx: Tx, game_id: int) -> None:
-    tx.execute("DELETE FROM turn_clocks WHERE game_id = ?", (game_id,))
+_FREE = "due_at IS NOT NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
 
 
 class TimersRoom(Room):
-    async def due_reminders(self, before: float, limit: int = 100) -> list[DueReminder]:
-        """Reminders of games in play due before ``before``, earliest first, with the seat the
-        game waits on and its preferences (quiet hours and snoozing are the caller's call)."""
-        sql = (
-            "SELECT s.*, r.due_at, r.sent_count, r.last_sent_at, g.version, g.guild_id, g.channel_id"
-            " FROM reminders r JOIN games g ON g.id = r.game_id"
-            " JOIN seats s ON s.game_id = g.id AND s.seat = g.current_seat"
-            " WHERE r.due_at < ? AND g.status = 'active' ORDER BY r.due_at LIMIT ?"
-        )
-        out = []
-        for r in await self.db.read(lambda tx: tx.all(sql, (before, limit))):
-            seat = SeatRecord.from_row(r)
-            out.append(
-                DueReminder(
-                    game_id=r["game_id"], version=r["version"], guild_id=r["guild_id"], channel_id=r["channel_id"],
-                    seat=seat.seat, user_id=seat.user_id, due_at=r["due_at"], sent_count=r["sent_count"],
-                    last_sent_at=r["last_sent_at"], dm_reachable=seat.dm_reachable, prefs=seat.prefs,
-                )
-            )  # fmt: skip
-        return out
-
-    async def mark_reminder_sent(
-        self, game_id: int, version: int, next_due: float | None, *, expected_count: int | None = None
-    ) -> bool:
-        """Records that a reminder went out and schedules the next (None: no more).  Does
-        nothing and returns False if the game moved since the reminder was listed (or, with
-        ``expected_count``, if another sender already counted this reminder)."""
+    async def set(self, game_id: int, specs: Sequence[TimerSpec]) -> None:
+        """Sets timers outside a move (in one transaction)."""
         now = self.clock()
+        await self.db.write(lambda tx: set_timers(tx, game_id, specs, now))
 
-        def tx(tx: Tx) -> bool:
-            row = tx.one("SELECT version FROM games WHERE id = ?", (game_id,))
-            if row is None or row["version"] != version:
-                return False
-            if expected_count is not None:
-                rem = tx.one("SELECT sent_count FROM reminders WHERE game_id = ?", (game_id,))
-                if rem is None or rem["sent_count"] != expected_count:
-                    return False
-            if next_due is None:
-                cur = tx.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
-            else:
-                cur = tx.execute(
-                    "UPDATE reminders SET sent_count = sent_count + 1, last_sent_at = ?, due_at = ? WHERE game_id = ?",
-                    (now, next_due, game_id),
-                )
-            return cur.rowcount == 1
+    async def get(self, game_id: int, slot: str) -> Timer | None:
+        sql = "SELECT * FROM timers WHERE game_id = ? AND slot = ?"
+        r = await self.db.read(lambda tx: tx.one(sql, (game_id, slot)))
+        return None if r is None else Timer.from_row(r)
 
-        return await self.db.write(tx)
+    async def of_game(self, game_id: int) -> list[Timer]:
+        rows = await self.db.read(lambda tx: tx.all("SELECT * FROM timers WHERE game_id = ? ORDER BY slot", (game_id,)))
+        return [Timer.from_row(r) for r in rows]
 
-    async def set_reminder(self, game_id: int, due_at: float | None) -> None:
-        """Reschedules (or with None removes) a game's reminder without a move; resets the count."""
+    async def claim_due(self, owner: str, lease: float, limit: int = 100, *, now: float | None = None) -> list[Timer]:
+        """Claims up to ``limit`` timers due by ``now`` (default: the clock), earliest first,
+        for ``lease`` seconds: each is counted one more ``attempt``.  Timers of games no longer
+        in play are dropped instead.  (PostgreSQL: the inner SELECT takes FOR UPDATE SKIP
+        LOCKED, so concurrent claimers pass each other.)"""
+        at = self.clock() if now is None else now
 
-        def tx(tx: Tx) -> None:
-            game_row(tx, game_id)
-            set_reminder(tx, game_id, due_at)
-
-        await self.db.write(tx)
-
-    async def reminder(self, game_id: int) -> tuple[float, int, float | None] | None:
-        """(due_at, sent_count, last_sent_at) of a game's pending reminder, if any."""
-        r: Any = await self.db.read(lambda tx: tx.one("SELECT * FROM reminders WHERE game_id = ?", (game_id,)))
-        return None if r is None else (r["due_at"], r["sent_count"], r["last_sent_at"])
-
-    async def reschedule_reminder(self, game_id: int, version: int, due_at: float) -> bool:
-        """Moves a pending reminder to ``due_at`` keeping its sent count (quiet hours, snooze).
-        Does nothing and returns False if the game moved since ``version``."""
-
-        def tx(tx: Tx) -> bool:
-            row = tx.one("SELECT version FROM games WHERE id = ?", (game_id,))
-            if row is None or row["version"] != version:
-                return False
-            return tx.execute("UPDATE reminders SET due_at = ? WHERE game_id = ?", (due_at, game_id)).rowcount == 1
+        async def tx(tx: Tx) -> list[Timer]:
+            await tx.execute(
+                f"DELETE FROM timers WHERE {_FREE} AND game_id IN (SELECT id FROM games WHERE status <> 'active')",
+                (at, at),
+            )
+            skip = " FOR UPDATE SKIP LOCKED" if tx.dialect.name == "postgresql" else ""
+            rows = await tx.all(
+                "UPDATE timers SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
+                f" WHERE id IN (SELECT id FROM timers WHERE {_FREE} ORDER BY due_at, id LIMIT ?{skip}) RETURNING *",
+                (owner, at + lease, at, at, limit),
+            )
+            return sorted((Timer.from_row(r) for r in rows), key=lambda t: (t.due_at or 0.0, t.id))
 
         return await self.db.write(tx)
 
-    async def turn_clock(self, game_id: int) -> TurnClock | None:
-        r = await self.db.read(lambda tx: tx.one("SELECT * FROM turn_clocks WHERE game_id = ?", (game_id,)))
-        return None if r is None else TurnClock.from_row(r)
-
-    async def expired_turn_clocks(self, before: float, limit: int = 100) -> list[TurnClock]:
-        """Clocks of turns still in play that ran out before ``before`` and whose vote was not
-        posted yet, earliest first."""
+    async def claim(self, game_id: int, slot: str, owner: str, lease: float, kinds: Sequence[str]) -> Timer | None:
+        """Claims a game's timer now, due or not, if it is of one of ``kinds`` and nobody holds
+        it (the turn post sending the turn-start DM at once)."""
+        now = self.clock()
         sql = (
-            "SELECT t.* FROM turn_clocks t JOIN games g ON g.id = t.game_id"
-            " WHERE t.vote_posted = 0 AND t.expires_at < ? AND g.status = 'active' AND g.turn = t.turn"
-            " ORDER BY t.expires_at LIMIT ?"
+            "UPDATE timers SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
+            f" WHERE game_id = ? AND slot = ? AND kind IN ({self.db.dialect.params(len(kinds))})"
+            " AND due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < ?) RETURNING *"
         )
-        return [TurnClock.from_row(r) for r in await self.db.read(lambda tx: tx.all(sql, (before, limit)))]
+        params = (owner, now + lease, game_id, slot, *kinds, now)
+        rows = await self.db.write(lambda tx: tx.all(sql, params))
+        return Timer.from_row(rows[0]) if rows else None
 
-    async def claim_turn_vote(self, game_id: int, turn: int) -> bool:
-        """Marks the vote of this turn as posted; False if it already was or the turn is over."""
+    async def finish(
+        self,
+        timer: Timer,
+        owner: str,
+        *,
+        due_at: float | None,
+        kind: str | None = None,
+        attempt: int | None = None,
+        payload: dict[str, Any] | None = None,
+        keep: bool = False,
+        ran: bool = True,
+    ) -> bool:
+        """Ends a claim with what comes next: run again at ``due_at`` (as ``kind``, from
+        ``attempt``, with ``payload``: by default unchanged, and a new kind starts at attempt
+        0); with ``due_at`` None the timer is removed, or with ``keep`` kept for reading.
+        False (and nothing written) when the claim was lost (a move replaced the timer, or
+        the lease ran out and someone else claimed it).  ``ran``: the run did its work (it
+        becomes ``last_run_at``); False for a run that only postponed itself."""
+        if due_at is None and not keep:
+            sql = "DELETE FROM timers WHERE id = ? AND claimed_by = ?"
+            return await self.db.write(lambda tx: tx.execute(sql, (timer.id, owner))) == 1
+        new_kind = timer.kind if kind is None else kind
+        if attempt is None:
+            attempt = timer.attempt if new_kind == timer.kind else 0
+        text = json.dumps(timer.payload if payload is None else payload)
         sql = (
-            "UPDATE turn_clocks SET vote_posted = 1 WHERE game_id = ? AND turn = ? AND vote_posted = 0"
-            " AND turn = (SELECT turn FROM games WHERE id = ? AND status = 'active')"
+            "UPDATE timers SET due_at = ?, kind = ?, attempt = ?, failures = 0, payload = ?, claimed_by = NULL,"
+            " lease_until = NULL, last_run_at = CASE WHEN ? = 1 THEN ? ELSE last_run_at END"
+            " WHERE id = ? AND claimed_by = ?"
         )
-        return await self.db.write(lambda tx: tx.execute(sql, (game_id, turn, game_id)).rowcount == 1)
+        params = (due_at, new_kind, attempt, text, int(ran), self.clock(), timer.id, owner)
+        return await self.db.write(lambda tx: tx.execute(sql, params)) == 1
 
-    async def expire_turn_clock(self, game_id: int, turn: int, at: float) -> bool:
-        """Ends a turn's clock early (the player is known to be gone)."""
+    async def fail(self, timer: Timer, owner: str, retry_at: float) -> bool:
+        """A run that raised: not counted, tried again at ``retry_at``; after MAX_FAILURES in
+        a row the timer is dropped.  Returns False when it was dropped (or the claim lost)."""
+        if timer.failures + 1 >= MAX_FAILURES:
+            await self.db.write(
+                lambda tx: tx.execute("DELETE FROM timers WHERE id = ? AND claimed_by = ?", (timer.id, owner))
+            )
+            return False
         sql = (
-            "UPDATE turn_clocks SET expires_at = CASE WHEN expires_at < ? THEN expires_at ELSE ? END"
-            " WHERE game_id = ? AND turn = ?"
+            "UPDATE timers SET due_at = ?, attempt = ?, failures = failures + 1, claimed_by = NULL,"
+            " lease_until = NULL WHERE id = ? AND claimed_by = ?"
         )
-        return await self.db.write(lambda tx: tx.execute(sql, (at, at, game_id, turn)).rowcount == 1)
+        params = (retry_at, max(0, timer.attempt - 1), timer.id, owner)
+        return await self.db.write(lambda tx: tx.execute(sql, params)) == 1
+
+    async def reschedule(self, game_id: int, slot: str, due_at: float, kinds: Sequence[str]) -> bool:
+        """Moves a pending, unclaimed timer of one of ``kinds`` to ``due_at``, keeping its
+        count (a snooze).  False when there is none."""
+        sql = (
+            "UPDATE timers SET due_at = ? WHERE game_id = ? AND slot = ?"
+            f" AND kind IN ({self.db.dialect.params(len(kinds))}) AND due_at IS NOT NULL AND claimed_by IS NULL"
+        )
+        return await self.db.write(lambda tx: tx.execute(sql, (due_at, game_id, slot, *kinds))) == 1
+
+    async def hasten(
+        self, game_id: int, slot: str, at: float, match: dict[str, Any], update: dict[str, Any] | None = None
+    ) -> bool:
+        """Brings a pending timer forward to ``at`` (never later) when its payload holds the
+        items of ``match`` (a turn clock of that turn, ended early), merging ``update`` into
+        its payload when it moves.  False when there is no such pending timer."""
+
+        async def tx(tx: Tx) -> bool:
+            r = await tx.one(
+                "SELECT * FROM timers WHERE game_id = ? AND slot = ? AND due_at IS NOT NULL", (game_id, slot)
+            )
+            if r is None:
+                return False
+            timer = Timer.from_row(r)
+            if any(timer.payload.get(k) != v for k, v in match.items()) or timer.due_at is None:
+                return False
+            if at < timer.due_at:
+                payload = json.dumps({**timer.payload, **(update or {})})
+                await tx.execute("UPDATE timers SET due_at = ?, payload = ? WHERE id = ?", (at, payload, timer.id))
+            return True
+
+        return await self.db.write(tx)

@@ -15,19 +15,19 @@ class VotesRoom(Room):
         counts per choice.  Raises GameStateError if that turn is no longer in play."""
         now = self.clock()
 
-        def tx(tx: Tx) -> dict[str, int]:
-            row = game_row(tx, game_id)
+        async def tx(tx: Tx) -> dict[str, int]:
+            row = await game_row(tx, game_id)
             need(row, Status.ACTIVE)
             if row["turn"] != turn:
                 raise GameStateError(game_id, f"at turn {row['turn']}", f"at turn {turn}")
-            tx.execute(
+            await tx.execute(
                 "INSERT INTO away_votes (game_id, turn, voter_seat, choice, created_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, turn, voter_seat) DO UPDATE SET choice = excluded.choice,"
                 " created_at = excluded.created_at",
                 (game_id, turn, voter_seat, choice, now),
             )
             sql = "SELECT choice, count(*) AS n FROM away_votes WHERE game_id = ? AND turn = ? GROUP BY choice"
-            return {r["choice"]: r["n"] for r in tx.all(sql, (game_id, turn))}
+            return {r["choice"]: r["n"] for r in await tx.all(sql, (game_id, turn))}
 
         return await self.db.write(tx)
 

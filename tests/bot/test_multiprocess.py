@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.demo import play_through_panel
 from bot.store import Status, Store
+from bot.store.connection import Tx
 from engine import EndTurn
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
@@ -164,12 +165,11 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
             play_game(standin, store, channels[1], users[2:], seed=5, panel_turns=True, interrupt=restart_shard_1),
         )
 
+        async def count_unsent(tx: Tx) -> int:
+            return int((await tx.one("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND failed = 0"))["n"])
+
         async def unsent() -> int:
-            return int(
-                await store.db.read(
-                    lambda tx: tx.one("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND failed = 0")["n"]
-                )
-            )
+            return await store.db.read(count_unsent)
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
@@ -180,12 +180,12 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
         for game_id in ids:
             record, game = await store.load_game(game_id)
             assert game.is_over and record.status == Status.FINISHED
-            outbox[game_id] = await store.db.read(
-                lambda tx, g=game_id: [  # type: ignore[misc]
-                    (r["kind"], r["sent_at"] is not None, r["failed"])
-                    for r in tx.all("SELECT kind, sent_at, failed FROM outbox WHERE game_id = ?", (g,))
-                ]
-            )
+
+            async def rows_of(tx: Tx, g: int = game_id) -> list[tuple[str, bool, int]]:
+                rows = await tx.all("SELECT kind, sent_at, failed FROM outbox WHERE game_id = ?", (g,))
+                return [(r["kind"], r["sent_at"] is not None, r["failed"]) for r in rows]
+
+            outbox[game_id] = await store.db.read(rows_of)
         assert processes.starts == [0, 1, 1]  # shard 1's process was killed mid-turn and started again
         for game_id, channel, seated in zip(ids, channels, (users[:2], users[2:]), strict=True):
             record, game = await store.load_game(game_id)

@@ -1,5 +1,5 @@
 """Claims across processes (issue 19): two stores opened on one database, as two bot processes
-would, race for the same outbox row and the same reminder; exactly one
+would, race for the same outbox row and the same timers; exactly one
 claim wins each time.  Runs on SQLite and PostgreSQL (see conftest.py)."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.store import Store
+from bot.store import Store, TimerSpec
 
-from .helpers import FakeClock, start_game
+from .helpers import FakeClock, nudge_at, start_game
 from .test_outbox import _end_turn
 
 
@@ -24,16 +24,19 @@ async def test_two_stores_racing_claim_each_thing_once(db_path: Path | str, cloc
             *(stores[i % 2].outbox_claim(post, f"process{i % 2}-task{i}", lease=30) for i in range(20))
         )
         assert sum(claims) == 1
-        version = (await stores[1].get_game(record.id)).version
-        _due, count, _last = await stores[1].reminder(record.id)  # type: ignore[misc]
-        marks = await asyncio.gather(
-            *(
-                stores[i % 2].mark_reminder_sent(record.id, version, clock.now + 60, expected_count=count)
-                for i in range(20)
-            )
+        # Timers (as the bot sets them after a move: the turn-start DM, a turn clock): each claimed once.
+        other, _ = await start_game(stores[1], channel=8)
+        await stores[0].timers.set(
+            record.id, [nudge_at(clock.now + 5), TimerSpec("turn_clock", "turn_clock", clock.now + 9, {})]
         )
-        assert sum(marks) == 1  # one reminder, whoever sends it
-        assert (await stores[0].reminder(record.id))[1] == count + 1  # type: ignore[index]
+        await stores[1].timers.set(other.id, [nudge_at(clock.now + 7)])
+        later = clock.now + 10**6
+        batches = await asyncio.gather(
+            *(stores[i % 2].timers.claim_due(f"process{i % 2}-task{i}", 30.0, now=later) for i in range(20))
+        )
+        claimed = [t.id for batch in batches for t in batch]
+        assert len(claimed) == len(set(claimed)) == 3
+        assert await stores[0].timers.claim_due("late", 30.0, now=later) == []  # leased, all of them
     finally:
         for store in stores:
             await store.close()

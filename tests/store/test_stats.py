@@ -177,15 +177,15 @@ async def test_a_draw_between_newcomers_leaves_them_level_and_sharing_first_plac
 
     # Greedy players do not draw on demand: make the stored result a draw and rate it again,
     # the way the finishing transaction does.
-    def redo(tx: Tx) -> None:
-        tx.execute("DELETE FROM ratings")
-        tx.execute("DELETE FROM rating_changes")
-        tx.execute("UPDATE results SET rank = 1, winner = 1 WHERE game_id = ?", (rec.id,))
+    async def redo(tx: Tx) -> None:
+        await tx.execute("DELETE FROM ratings")
+        await tx.execute("DELETE FROM rating_changes")
+        await tx.execute("UPDATE results SET rank = 1, winner = 1 WHERE game_id = ?", (rec.id,))
         results = [
             ResultRecord(r["game_id"], r["seat"], r["user_id"], r["score"], r["museum_dice"], 1, True)
-            for r in tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (rec.id,))
+            for r in await tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (rec.id,))
         ]
-        stats_db.record_finished(tx, rec.id, game, results)
+        await stats_db.record_finished(tx, rec.id, game, results)
 
     await store.db.write(redo)
     board = await store.leaderboard(1)
