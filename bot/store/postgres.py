@@ -2,8 +2,9 @@
 
 Chosen by ``DATABASE_URL=postgresql://...``: several bot processes (shards) share one
 database.  The rooms' transactions are coroutine functions of a ``Tx`` (see connection.py);
-here each runs inside ``conn.transaction()`` on a pooled asyncpg connection, with ``?``
-placeholders rewritten to ``$1, $2...``, so the rooms' SQL is the same for both databases.
+here each runs inside ``conn.transaction()`` on an asyncpg connection, on a thread with an
+event loop of its own (``_Lane``), with ``?`` placeholders rewritten to ``$1, $2...``, so
+the rooms' SQL is the same for both databases.
 
 Writers are serialised across every process by a transaction-level advisory lock, taken
 first thing in every write transaction: the same guarantee as SQLite's ``BEGIN IMMEDIATE``,
@@ -25,6 +26,7 @@ import contextlib
 import functools
 import logging
 import re
+import threading
 import time
 from collections.abc import Coroutine, Iterable, Sequence
 from importlib import resources
@@ -43,7 +45,7 @@ log = logging.getLogger(__name__)
 WRITE_LOCK = 0x63756269737477
 MIGRATE_LOCK = 0x6375626973746D
 COMMAND_TIMEOUT_S = 30.0
-POOL_SIZE = 4  # connections per process: writers wait on the advisory lock anyway
+READERS = 3  # reading connections per process
 
 
 def is_postgres_url(target: object) -> bool:
@@ -148,34 +150,73 @@ class PgTx:
         return list(await self.conn.fetch(to_postgres(sql), *params))
 
 
-async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
-    """Runs ``work`` as a task of its own: a cancelled caller waits for it to commit or roll
-    back (as SQLite's thread does), then the cancellation goes on."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        with contextlib.suppress(Exception):
-            await task
-        raise
+class _Lane:
+    """A thread with an event loop of its own and an asyncpg pool on that loop: transactions
+    run there, away from the bot's busy event loop (pictures, Discord), so the writers' lock is
+    never held while that loop is busy elsewhere.  A cancelled caller waits for its
+    transaction to commit or roll back (as SQLite's thread does), then the cancellation goes on."""
+
+    def __init__(self, name: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name=name, daemon=True)
+        self.thread.start()
+        self.pool: Any = None
+
+    async def call(self, work: Coroutine[Any, Any, T]) -> T:
+        future = asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self.loop))
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await future
+            raise
+
+    async def start(self, url: str, size: int) -> None:
+        import asyncpg  # type: ignore[import-untyped]  # the postgresql extra
+
+        async def make() -> Any:  # on the lane's loop, which the pool then belongs to
+            return await asyncpg.create_pool(url, min_size=1, max_size=size, command_timeout=COMMAND_TIMEOUT_S)
+
+        self.pool = await self.call(make())
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            with contextlib.suppress(Exception):
+                await self.call(self.pool.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        await asyncio.to_thread(self.thread.join, 5)
+        if not self.loop.is_running():
+            self.loop.close()
 
 
 class PostgresDatabase:
-    """The store's data on a PostgreSQL server, through a small asyncpg connection pool."""
+    """The store's data on a PostgreSQL server: writes on one lane (one connection: they wait
+    for the advisory lock anyway), reads on another (a few connections)."""
 
     dialect = POSTGRESQL
 
-    def __init__(self, url: str, pool: Any) -> None:
+    def __init__(self, url: str, writer: _Lane, reader: _Lane) -> None:
         self.url = url
         self.label = redacted(url)
-        self.pool = pool
+        self.writer = writer
+        self.reader = reader
+
+    @classmethod
+    async def connect(cls, url: str) -> PostgresDatabase:
+        """Connected, without looking at the schema (``open`` does)."""
+        writer, reader = _Lane("cubist-pg-writer"), _Lane("cubist-pg-reader")
+        try:
+            await writer.start(url, 1)
+            await reader.start(url, READERS)
+        except BaseException:
+            await writer.close()
+            await reader.close()
+            raise
+        return cls(url, writer, reader)
 
     @classmethod
     async def open(cls, url: str, *, migrate: bool = True, read_only: bool = False) -> PostgresDatabase:
-        import asyncpg  # type: ignore[import-untyped]  # the postgresql extra
-
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, command_timeout=COMMAND_TIMEOUT_S)
-        database = cls(url, pool)
+        database = await cls.connect(url)
         try:
             if migrate and not read_only:
                 await database.migrate()
@@ -189,27 +230,32 @@ class PostgresDatabase:
                         f"{LATEST_VERSION}: open it with migrations on to upgrade it"
                     )
         except BaseException:
-            await pool.close()
+            await database.close()
             raise
         return database
 
     async def close(self) -> None:
-        await self.pool.close()
+        await self.reader.close()
+        await self.writer.close()
 
     async def write(self, fn: TxFunction[T]) -> T:
+        pool = self.writer.pool
+
         async def work() -> T:
-            async with self.pool.acquire() as conn, conn.transaction():
+            async with pool.acquire() as conn, conn.transaction():
                 await conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
                 return await fn(PgTx(conn))
 
-        return await _to_the_end(work())
+        return await self.writer.call(work())
 
     async def read(self, fn: TxFunction[T]) -> T:
+        pool = self.reader.pool
+
         async def work() -> T:
-            async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            async with pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
                 return await fn(PgTx(conn))
 
-        return await _to_the_end(work())
+        return await self.reader.call(work())
 
     # --- schema ------------------------------------------------------------------------------
 

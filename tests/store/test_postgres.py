@@ -8,7 +8,6 @@ import asyncio
 import subprocess
 from pathlib import Path
 
-import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from bot.store import MigrationError, SchemaTooNew, Status, Store
@@ -79,8 +78,7 @@ async def test_fresh_database_reopened_and_refusals(postgres_url: str, sqlite_pa
 
 async def test_a_failed_migration_leaves_the_database_as_it_was(postgres_url: str) -> None:
     broken = [*pg.MIGRATIONS[:2], Migration(3, "broken", "CREATE TABLE fine (x int); CREATE TABLE oops (;")]
-    pool = await asyncpg.create_pool(postgres_url, min_size=1, max_size=2)
-    db = pg.PostgresDatabase(postgres_url, pool)
+    db = await pg.PostgresDatabase.connect(postgres_url)
     try:
         with pytest.raises(MigrationError, match="0003_broken"):
             await db.migrate(migrations=broken)
