@@ -13,7 +13,7 @@ from engine.selfplay import run as selfplay
 
 def _midgame_positions(count: int) -> list[Game]:
     """Positions from turn 8 to 30 of greedy games (workrooms busy, cards in play)."""
-    out = []
+    out: list[Game] = []
     seed = 0
     while len(out) < count:
         seed += 1

@@ -519,6 +519,7 @@ class LoadRun:
             t = time.perf_counter()
             move = decider.choose(game)
             res.decide_s += time.perf_counter() - t
+            assert seat.user_id is not None  # the load tables seat people only
             user = table.users_by_id[seat.user_id]
             if isinstance(move, EndTurn):
                 await self._end(user, table.channel, " ".join(map(str, move.keep)))

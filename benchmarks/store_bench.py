@@ -21,6 +21,7 @@ is quicker.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import sqlite3
@@ -198,7 +199,7 @@ def run() -> list[tuple[str, str]]:
             ("NORMAL", 256, "NORMAL, cached game"),
             ("NORMAL", 0, "NORMAL, no cache"),
         ):
-            samples, _ = _timed(lambda s=synchronous, c=cache_size: _commits(path, s, c, rng))
+            samples, _ = _timed(functools.partial(_commits, path, synchronous, cache_size, rng))
             median, p95 = _ms(samples)
             rows.append((f"commit a move ({label}) median", median))
             rows.append((f"commit a move ({label}) p95", p95))

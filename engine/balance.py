@@ -22,6 +22,7 @@ import math
 import statistics
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import default_deck
@@ -187,7 +188,7 @@ def _pct(k: float, n: int) -> str:
     return f"{(k / n if n else 0):.1%} [{lo:.1%}-{hi:.1%}] ({k:g}/{n})"
 
 
-def mean_interval(values: list[float]) -> tuple[float, float, float]:
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     """Mean and its 95% interval (normal approximation; fine for the counts reported)."""
     if not values:
         return 0.0, 0.0, 0.0
@@ -198,7 +199,7 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return m, max(0.0, m - half), m + half
 
 
-def _mean(values: list[float]) -> str:
+def _mean(values: Sequence[float]) -> str:
     m, lo, hi = mean_interval(values)
     return f"{m:.2f} [{lo:.2f}-{hi:.2f}] (n={len(values)})"
 

@@ -259,10 +259,10 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
                  parent=pname)
         cv.text((x + 5, yrow + c // 2), label, chip_f, pal.player_ink(seat), anchor="lm", parent=pname)
         dx = x + lw
-        for k, v in enumerate(comp.dice):
-            if v is None:
+        for k, bonus in enumerate(comp.dice):
+            if bonus is None:
                 continue
-            paste_die(cv, (dx, yrow), c, seat, v, where=f"p{seat + 1} i{i + 1}.{k + 1}")
+            paste_die(cv, (dx, yrow), c, seat, bonus, where=f"p{seat + 1} i{i + 1}.{k + 1}")
             dx += c + 2
         x += w + 6
 

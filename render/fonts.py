@@ -20,7 +20,7 @@ def font(size: int, bold: bool = False) -> Font:
     try:
         return ImageFont.truetype(str(path), size)
     except OSError:  # pragma: no cover - only if the bundled file went missing
-        return ImageFont.load_default(size=size)
+        return ImageFont.load_default(size=size)  # type: ignore[return-value]  # same drawing API
 
 
 @lru_cache(maxsize=16384)

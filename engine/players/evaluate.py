@@ -137,9 +137,9 @@ def _fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
                     continue
                 dom: frozenset[int] | None = None
                 for n in _NB[y * _GRID + x]:
-                    v = fixed.get(n)
-                    if v is not None:
-                        dom = _NEAR[v] if dom is None else dom & _NEAR[v]
+                    near = fixed.get(n)
+                    if near is not None:
+                        dom = _NEAR[near] if dom is None else dom & _NEAR[near]
                 k = 3 if dom is None else len(dom)
                 cost += _die_cost(k) + (height - 1) * _die_cost(1)
                 if dom is not None:

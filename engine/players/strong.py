@@ -236,11 +236,11 @@ class StrongPlayer:
                 self._plan[0] in game.legal_moves()
             ):
                 return self._next(game)
-        turn = (game.current_player, game.state.turn)
-        used = self._spent[1] if self._spent[0] == turn else 0
+        this_turn = (game.current_player, game.state.turn)
+        used = self._spent[1] if self._spent[0] == this_turn else 0
         budget = max(self.budget // 5, min(self.budget, self.turn_budget - used))
         moves, draws = self._search(game, budget)
-        self._spent = (turn, used + self._last_spent)
+        self._spent = (this_turn, used + self._last_spent)
         self._plan, self._draws = moves, draws
         self._at = (game.current_player, game.state.turn, len(game.log))
         if not self._plan or self._plan[0] not in game.legal_moves():
