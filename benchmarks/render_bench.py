@@ -39,10 +39,11 @@ def _save(img, fmt: str, **options: object) -> bytes:
 
 def run(rounds: int = ROUNDS) -> list[tuple[str, str]]:
     import render
+    from bot.i18n.pictures import render_labels
     from render.demo import DEMO_NAMES, busy_late_game
     from render.encode import COMPRESS_LEVEL, png_bytes, to_palette
 
-    en = render.EN
+    en = render_labels("en")
     pinned = None
     if hasattr(os, "sched_getaffinity"):
         pinned = os.sched_getaffinity(0)

@@ -6,7 +6,7 @@ with ``synchronous=OFF``: the fixture needs no durability, only the measurements
 Then, on the file reopened with the production settings:
 
 * committing a move (``apply_move``: version check, engine validation, move row, snapshot,
-  game row, reminder, all in one transaction) under ``synchronous=NORMAL`` (the default) and
+  game row, timer, all in one transaction) under ``synchronous=NORMAL`` (the default) and
   ``FULL``, with the store's game cache and without it;
 * loading a game from the database (``load_game`` with the cache off: row, seats, snapshot
   parsed and cross-checked) and from the cache;
@@ -31,7 +31,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from bot.store import Status, Store
+from bot.store import Status, Store, TimerSpec
 from engine import Game
 from engine.players import GreedyPlayer
 
@@ -49,11 +49,16 @@ def _ms(samples: list[float]) -> tuple[str, str]:
     return f"{statistics.median(samples) * 1000:.2f} ms", f"{p95 * 1000:.2f} ms"
 
 
+def _nudge(game: Game, new_turn: bool = True) -> list[TimerSpec]:
+    """The timer a move sets (the bot's next reminder), as the bot does."""
+    return [TimerSpec("nudge", "reminder", time.time() + 3600, {"turn": game.state.turn})]
+
+
 async def _new_game(store: Store, channel: int, players: int, seed: int) -> tuple[int, Game]:
     rec = await store.create_lobby(1, channel, channel)
     for i in range(players):
         await store.join_seat(rec.id, channel * 10 + i, f"p{i}")
-    rec, game = await store.start_game(rec.id, seed, reminder=time.time() + 3600)
+    rec, game = await store.start_game(rec.id, seed, timers=lambda g, r: _nudge(g))
     return rec.id, game
 
 
@@ -82,7 +87,7 @@ async def _build_fixture(path: Path, rng: random.Random) -> None:
             players, seed, moves = templates[channel % len(templates)]
             game_id, _ = await _new_game(store, channel, players, seed)
             for version, move in enumerate(moves):
-                await store.apply_move(game_id, version, move, None, reminder=time.time() + 3600)
+                await store.apply_move(game_id, version, move, None, timers=_nudge, with_record=False)
     finally:
         await store.close()
 
@@ -101,7 +106,7 @@ async def _commits(path: Path, synchronous: str, cache_size: int, rng: random.Ra
                 continue
             move = str(player.choose(game))
             t = time.perf_counter()
-            await store.apply_move(game_id, record.version, move, None, reminder=time.time() + 3600)
+            await store.apply_move(game_id, record.version, move, None, timers=_nudge, with_record=False)
             samples.append(time.perf_counter() - t)
     finally:
         await store.close()
@@ -162,7 +167,8 @@ async def _bytes_per_finished_game(tmp: Path, rng: random.Random) -> tuple[float
             game_id, game = await _new_game(store, channel, rng.choice((2, 3, 4)), rng.randrange(2**31))
             player, version = GreedyPlayer(channel), 0
             while not game.is_over:
-                game, version = await store.apply_move(game_id, version, str(player.choose(game)), channel * 10)
+                played = await store.apply_move(game_id, version, str(player.choose(game)), channel * 10)
+                game, version = played.game, played.version
             plies += version
     finally:
         await store.close()

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from engine import Game
 
 from .i18n import Message, has, t
-from .i18n.choose import guild_language
+from .i18n.choose import guild_language, user_language
 from .replies import send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
@@ -36,7 +36,7 @@ CHOICES = {
 }
 
 
-def level_text(level: str, locale: object = None) -> str:
+def level_text(level: str, locale: object) -> str:
     """A computer level's name in the reader's language (an unknown one as it is)."""
     return t(f"away.level.{level}", locale) if has(f"away.level.{level}") else level
 
@@ -54,7 +54,7 @@ def needed(record: GameRecord, game: Game, choice: str) -> int:
     return 1 if choice == "skip" else len(voters(record, game)) // 2 + 1
 
 
-def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: object = None) -> str:
+def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: object) -> str:
     """The channel post that opens the vote, in ``locale`` (the server's language; English
     when not given)."""
     seat = record.seats[game.current_player]
@@ -77,7 +77,7 @@ class VoteButton(
 ):
     """``cubist:<game>:v:<choice>:<turn>``: a vote on the away player of that turn."""
 
-    def __init__(self, game_id: int, choice: str, turn: int, locale: object = None) -> None:
+    def __init__(self, game_id: int, choice: str, turn: int, locale: object) -> None:
         style = CHOICES.get(choice, discord.ButtonStyle.secondary)
         label = t(f"away.{choice}", locale) if choice in CHOICES else choice
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"cubist:{game_id}:v:{choice}:{turn}"))
@@ -85,9 +85,9 @@ class VoteButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        return cls(int(match["game"]), match["choice"], int(match["turn"]))
+        return cls(int(match["game"]), match["choice"], int(match["turn"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: CubistBot = interaction.client  # type: ignore[assignment]
@@ -97,7 +97,7 @@ class VoteButton(
             await send_error(interaction, e.args[0] if e.args else str(e))  # in the voter's language
 
 
-def vote_view(record: GameRecord, game: Game, locale: object = None) -> discord.ui.View:
+def vote_view(record: GameRecord, game: Game, locale: object) -> discord.ui.View:
     """The vote's buttons, labelled in ``locale`` (the server's language; English when not given)."""
     from .components import _view
 
@@ -121,10 +121,10 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
         raise UserError(Message("away.own_turn"))
     if seat.seat not in voters(record, game):
         raise UserError(Message("away.left"))
-    clock = await bot.store.turn_clock(game_id)
+    clock = await bot.service.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > bot.clock():
         raise UserError(Message("away.clock_running"))
-    counts = await bot.store.cast_vote(game_id, turn, seat.seat, choice)
+    counts = await bot.service.cast_vote(game_id, turn, seat.seat, choice)
     away = record.seats[game.current_player]
     have, need = counts.get(choice, 0), needed(record, game, choice)
     lang = await _channel_language(bot, interaction, record)  # public posts: the server's language
@@ -201,7 +201,7 @@ async def _channel_language(bot: CubistBot, interaction: discord.Interaction, re
 async def announce_table_move(
     bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, headline: str
 ) -> None:
-    channel = interaction.channel
+    channel: discord.abc.Messageable | None = interaction.channel  # type: ignore[assignment]
     if outcome.record.channel_id != interaction.channel_id or channel is None:
         channel = bot.get_partial_messageable(outcome.record.channel_id, guild_id=outcome.record.guild_id)
     if outcome.powers_to is not None:

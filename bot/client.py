@@ -26,6 +26,7 @@ from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService, Limits
 from .store import Store
+from .timers import TimerPoller
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,10 @@ class CubistBot(commands.Bot):
         self.pictures = Pictures(render_workers)
         self.store: Store
         self.service: GameService
-        # Real seconds between polls of due reminders and turn clocks (None: only when
-        # ``reminders.poll_once()`` is called, as the tests do with their own clock).
-        self.reminders = Reminders(self, poll_seconds=reminder_poll_seconds)
+        # Real seconds between polls of due timers: reminders, turn clocks, computer wake-ups
+        # (None: only when ``reminders.poll_once()`` is called, as the tests do with their own clock).
+        self.timers = TimerPoller(self, poll_seconds=reminder_poll_seconds)
+        self.reminders = Reminders(self)
         self.computers = Computers(self, pause=computer_pause)
         # Turn posts and turn-start DMs queued with the moves (bot/outbox.py).
         self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
@@ -96,7 +98,7 @@ class CubistBot(commands.Bot):
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
-        self.reminders.start()
+        self.timers.start()
         self.outbox.start()  # posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.db_path)
@@ -126,6 +128,7 @@ class CubistBot(commands.Bot):
 
     async def close(self) -> None:
         await self.outbox.stop()
+        await self.timers.stop()
         await self.reminders.stop()
         await self.computers.stop()
         await super().close()

@@ -22,7 +22,17 @@ from .away import admin_move
 from .computer import advise
 from .hints import hint_view
 from .history import move_line, recap_lines, seats_of_moves
-from .i18n import Message, artist_action, artist_name, card_name, catalog, t
+from .i18n import (
+    Message,
+    artist_action,
+    artist_name,
+    card_name,
+    catalog,
+    language_choices,
+    language_name,
+    t,
+    words_in_any_language,
+)
 from .i18n.choose import channel_language, remember, user_language
 from .i18n.rules import reasons_text
 from .rating import START
@@ -82,7 +92,7 @@ def parse_reminder_options(
             raise UserError(Message("commands.bad_zone", zone=tz[:64]))
         changes["time_zone"] = tz
     if quiet is not None:
-        if quiet.strip().lower() in ("off", "none", "no", "non", "aucune", "aucun"):
+        if quiet.strip().lower() in words_in_any_language("commands.quiet_off_words"):
             changes["quiet_start"] = changes["quiet_end"] = None
         else:
             m = _QUIET.match(quiet)
@@ -182,7 +192,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         bots = [s.display_name for s in record.seats if s.is_computer]
         seated = t("commands.computers_seated", lang, names=t("common.list_sep", lang).join(bots)) if bots else ""
         if bots and len(record.seats) == players:  # a full table (solo play): no lobby to wait in
-            record, game = await self.service.start(record.channel_id, interaction.user.id)
+            record, game = await self.service.start(record.channel_id, interaction.user.id, lang=lang)
             lead = t("commands.opened_started", lang, name=_name(interaction.user), game=record.id, seated=seated) + dm
             assert interaction.channel is not None
             await announce_start(self.bot, interaction.channel, record, game, interaction=interaction, lead=lead)  # type: ignore[arg-type]
@@ -601,10 +611,8 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
         return True
 
     @app_commands.command()
-    @app_commands.describe(language="English or French; empty: show the current one")
-    @app_commands.choices(
-        language=[app_commands.Choice(name="English", value="en"), app_commands.Choice(name="Français", value="fr")]
-    )
+    @app_commands.describe(language="The language of game posts; empty: show the current one")
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in language_choices()])
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
         """The language of this server's game posts (Manage Server or Manage Channels)."""
         mine = user_language(interaction)  # the answer is ephemeral: the asker's own language
@@ -612,7 +620,7 @@ class CubistCog(commands.GroupCog, group_name="cubist", group_description="Play 
             raise UserError(t("language.no_guild", mine))
         if language is None:
             current = await channel_language(self.bot, interaction)
-            name = t(f"language.names.{current}", mine)
+            name = language_name(current, mine)
             await interaction.response.send_message(t("language.current", mine, language=name), ephemeral=True)
             return
         perms = getattr(interaction.user, "guild_permissions", None)

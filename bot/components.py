@@ -20,7 +20,7 @@ from engine import Game
 
 from . import panel
 from .i18n import t
-from .i18n.choose import remember
+from .i18n.choose import remember, user_language
 from .items import PlayButton
 
 if TYPE_CHECKING:
@@ -42,12 +42,12 @@ BUTTONS: dict[str, discord.ButtonStyle] = {
 }
 
 
-def button_label(action: str, locale: str = "en") -> str:
+def button_label(action: str, locale: str) -> str:
     return t(f"buttons.{action}", locale) if action in BUTTONS else action
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):b:(?P<action>[a-z]+)"):
-    def __init__(self, game_id: int, action: str, locale: str = "en") -> None:
+    def __init__(self, game_id: int, action: str, locale: str) -> None:
         style = BUTTONS.get(action, discord.ButtonStyle.secondary)
         label = button_label(action, locale)
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"cubist:{game_id}:b:{action}"))
@@ -58,7 +58,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> GameButton:
-        return cls(int(match["game"]), match["action"])
+        return cls(int(match["game"]), match["action"], user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from .actions import on_button
@@ -113,17 +113,17 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def game_buttons(game_id: int, locale: str = "en") -> discord.ui.View:
+def game_buttons(game_id: int, locale: str) -> discord.ui.View:
     """Buttons on the channel's turn post (``locale``: the server's language).  They open
     private answers and never act on the game: Play opens the turn panel."""
     return _view(PlayButton(game_id, locale), *(GameButton(game_id, a, locale) for a in ("studio", "board")))
 
 
-def rematch_view(game_id: int, locale: str = "en") -> discord.ui.View:
+def rematch_view(game_id: int, locale: str) -> discord.ui.View:
     return _view(GameButton(game_id, "rematch", locale), GameButton(game_id, "board", locale))
 
 
-def panel_view(game_id: int, game: Game, locale: str = "en") -> discord.ui.View:
+def panel_view(game_id: int, game: Game, locale: str) -> discord.ui.View:
     """The turn panel: a select of what to do (grouped legal moves) and the frequent buttons
     (``locale``: the player's own language; the panel is ephemeral)."""
     groups = panel.groups(game)
@@ -141,13 +141,13 @@ def panel_view(game_id: int, game: Game, locale: str = "en") -> discord.ui.View:
     return _view(*items)
 
 
-def _describe_group(moves: list[str], locale: str = "en") -> str:
+def _describe_group(moves: list[str], locale: str) -> str:
     if len(moves) == 1:
         return moves[0][:100]
     return t("components.choices", locale, count=len(moves))
 
 
-def dest_view(game_id: int, game: Game, key: str, locale: str = "en") -> tuple[discord.ui.View, int]:
+def dest_view(game_id: int, game: Game, key: str, locale: str) -> tuple[discord.ui.View, int]:
     """The second step: the moves of one group (at most 25); returns the view and the group size."""
     moves = panel.groups(game).get(key, [])
     options = [
@@ -161,5 +161,5 @@ def dest_view(game_id: int, game: Game, key: str, locale: str = "en") -> tuple[d
     return _view(*items), len(moves)
 
 
-def end_view(game_id: int, game: Game, locale: str = "en") -> discord.ui.View:
+def end_view(game_id: int, game: Game, locale: str) -> discord.ui.View:
     return dest_view(game_id, game, "end", locale)[0]

@@ -65,7 +65,7 @@ class Computers:
     async def resume_all(self) -> int:
         """Wakes every game waiting on a computer player (at start-up); returns how many."""
         woken = 0
-        for record in await self.bot.store.list_games((Status.ACTIVE,)):
+        for record in await self.bot.service.games_in_play():
             seat = record.current_seat
             if seat is not None and seat < len(record.seats) and record.seats[seat].is_computer:
                 self.wake_id(record.id)

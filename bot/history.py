@@ -55,7 +55,7 @@ def since_last_turn(entries: list[TurnEntry], seat: int) -> list[TurnEntry]:
     return entries[last + 1 :]
 
 
-def entry_line(entry: TurnEntry, names: list[str], game: Game | None = None, locale: str = "en") -> str:
+def entry_line(entry: TurnEntry, names: list[str], game: Game | None, locale: str) -> str:
     who = f"{MARKS[entry.seat]} **{names[entry.seat]}**"
     if entry.table:
         return t("history.removed", locale, turn=entry.turn + 1, who=who)
@@ -63,7 +63,7 @@ def entry_line(entry: TurnEntry, names: list[str], game: Game | None = None, loc
     return t("history.turn", locale, turn=entry.turn + 1, who=who, summary=summary)
 
 
-def recap_lines(game: Game, seat: int, names: list[str], locale: str = "en") -> list[str]:
+def recap_lines(game: Game, seat: int, names: list[str], locale: str) -> list[str]:
     """What the others did since ``seat``'s last turn, and the turn in progress."""
     entries = since_last_turn(turns_of(game), seat)
     lines = [entry_line(e, names, game, locale) for e in entries if e.seat != seat or e.table]
@@ -74,8 +74,8 @@ def recap_lines(game: Game, seat: int, names: list[str], locale: str = "en") -> 
     return lines
 
 
-def move_line(ply: int, seat: int, move: str, names: list[str], locale: str = "en") -> str:
-    what = describe(move, locale=locale)
+def move_line(ply: int, seat: int, move: str, names: list[str], locale: str) -> str:
+    what = describe(move, None, locale)
     return t("history.move", locale, ply=ply, mark=MARKS[seat], name=names[seat], what=what, move=move)
 
 

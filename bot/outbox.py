@@ -19,7 +19,6 @@ between Discord's answer and the mark is covered by the message's enforced nonce
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import uuid
@@ -32,6 +31,7 @@ from engine import parse_move
 from .replies import post_turn
 from .service import MoveOutcome
 from .store.outbox import OutboxRow
+from .timers.loop import PollLoop
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -52,61 +52,36 @@ class Outbox:
         self.poll_seconds = poll_seconds
         self.lease = lease
         self.owner = uuid.uuid4().hex  # this process's claims
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
         self._round = asyncio.Lock()
-        self._stopping = False
+        # The same loop as the timers poller's (bot/timers/loop.py); woken when a post is done
+        # (the next player's DM waits for it) or released.
+        self.loop = PollLoop("cubist-outbox", self.send_due, poll_seconds, bot.wait_until_ready)
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
     async def claim(self, row_id: int) -> bool:
         """True: the caller delivers this row itself (then ``done`` or ``release``)."""
-        return await self.bot.store.outbox_claim(row_id, self.owner, self.lease)
+        return await self.bot.service.posts.claim(row_id, self.owner, self.lease)
 
     async def done(self, row_id: int, message_id: int | None = None) -> None:
-        await self.bot.store.outbox_done(row_id, message_id)
+        await self.bot.service.posts.done(row_id, message_id)
         self.wake()  # the next player's DM waits for this post
 
     async def release(self, row_id: int) -> None:
         """The caller could not deliver it: the worker posts it as a channel message."""
-        await self.bot.store.outbox_release(row_id, self.owner)
+        await self.bot.service.posts.release(row_id, self.owner)
         self.wake()
 
     # --- the worker ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        if self.poll_seconds is not None and self._task is None:
-            self._stopping = False
-            self._task = asyncio.create_task(self._run(), name="cubist-outbox")
+        self.loop.start()
 
     def wake(self) -> None:
-        self._wake.set()
+        self.loop.wake()
 
     async def stop(self) -> None:
-        # The flag and the wake-up end the loop even when a cancellation is lost (Python 3.11's
-        # wait_for could swallow one that raced the event; seen as a hang at shutdown).
-        self._stopping = True
-        self._wake.set()
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _run(self) -> None:
-        assert self.poll_seconds is not None
-        await self.bot.wait_until_ready()
-        while not self._stopping:
-            try:
-                await self.send_due()
-            except Exception:  # keep going: one bad row must not stop every post
-                log.exception("outbox round failed")
-            if self._stopping:
-                return
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.poll_seconds):
-                    await self._wake.wait()
+        await self.loop.stop()
 
     async def send_due(self) -> int:
         """Sends every row due now; returns how many were sent.  One round at a time: a caller
@@ -117,7 +92,7 @@ class Outbox:
 
     async def _send_due(self) -> int:
         sent = 0
-        while rows := await self.bot.store.outbox_due(self.lease):
+        while rows := await self.bot.service.posts.due(self.lease):
             progress = 0
             for row in rows:
                 if not await self.claim(row.id):
@@ -127,11 +102,11 @@ class Outbox:
                     message_id = await self._send(row)
                 except Exception as e:
                     log.warning("outbox row %s (%s of game %s) failed: %s", row.id, row.kind, row.game_id, e)
-                    if not await self.bot.store.outbox_retry(row.id, self.owner, repr(e)):
+                    if not await self.bot.service.posts.retry(row.id, self.owner, repr(e)):
                         log.error("outbox row %s of game %s given up", row.id, row.game_id)
                     continue
                 if message_id is not False:
-                    await self.bot.store.outbox_done(row.id, message_id)
+                    await self.bot.service.posts.done(row.id, message_id)
                     sent += 1
             if not progress:
                 break
@@ -139,8 +114,8 @@ class Outbox:
 
     async def _send(self, row: OutboxRow) -> int | bool | None:
         """Sends one row; returns the message id (None for a DM), or False when it was postponed."""
-        record = await self.bot.store.get_game(row.game_id)
-        game = await self.bot.store.game_at(row.game_id, row.version)
+        record = await self.bot.service.record(row.game_id)
+        game = await self.bot.service.game_at(row.game_id, row.version)
         record = dataclasses.replace(record, version=row.version)
         if row.kind == "turn_post":
             payload = row.payload

@@ -37,8 +37,8 @@ def _warm() -> None:
     arrives: the first picture in a fresh process costs about ten ordinary ones."""
     for players in (2, 4):
         game = Game.new(players, seed=1)
-        render.table_png(game, labels=render.EN)
-        render.studio_png(game, 0, labels=render.EN)
+        render.table_png(game, labels=render_labels("en"))
+        render.studio_png(game, 0, labels=render_labels("en"))
 
 
 class Pictures:

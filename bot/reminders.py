@@ -1,38 +1,34 @@
-"""Bringing players back: the turn-start DM, reminders, quiet hours, closed DMs, turn clocks.
+"""Bringing players back: what the timers send (the turn-start DM, reminders, the channel
+note, the away vote), closed DMs, snooze and stop.
 
-The schedule lives in the store (``reminders`` and ``turn_clocks``); this module only reads
-what is due, claims it (``mark_reminder_sent`` / ``claim_turn_vote``, guarded by the game's
-version, so a turn already played or a game already over is never reminded) and only then
-sends it: after a restart nothing is sent twice.  A poll loop started in ``setup_hook`` runs
-``poll_once``; tests call ``poll_once`` themselves after moving the injected clock.
-
-A reminder's ``sent_count`` says what comes next: 0 the turn-start DM, 1..MAX_REMINDERS
-the reminders, MAX_REMINDERS + 1 the note in the channel (then nothing more this turn).
+When they are sent is data in the store's ``timers`` table, run by the timers poller
+(``bot/timers/``: the kinds in ``nudges.py`` and ``clock.py``, quiet hours in
+``quiet_hours.py``).  Every timer is claimed in the database before it runs, so after a
+restart, or with several processes, nothing is sent twice.  ``poll_once`` (the tests call it
+after moving their injected clock) is one round of that poller.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import logging
 from collections import OrderedDict
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from engine import Game
 
 from .history import since_last_turn, turns_of
-from .i18n import t
+from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
 from .replies import clip, pings, png_file
-from .store import DueReminder, GameRecord, ReminderPrefs, Status
+from .store import GameRecord, ReminderPrefs, SeatRecord, Status, Store
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary
+from .timers.nudges import MAX_REMINDERS, start_turn_now
+from .timers.quiet_hours import interval_of, quiet_until
 from .turnpanel import panel_view
 
 if TYPE_CHECKING:
@@ -40,9 +36,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_REMINDERS = 3
+__all__ = ["MAX_REMINDERS", "Reminders", "interval_of", "quiet_until"]
+
 SNOOZE_HOURS = 4
-START_GRACE = 120.0  # s: the turn post sends the start DM itself; the poller only recovers missed ones
 INVALID_RECIPIENT = 50033  # Discord's code for a user that cannot be found / DMed at all
 UNKNOWN_CHANNEL = 10003
 DM_CACHE_SIZE = 10_000
@@ -65,35 +61,11 @@ def table_link(guild_id: int | None, channel_id: int, message_id: int | None) ->
     return f"{base}/{message_id}" if message_id else base
 
 
-def in_quiet_hours(prefs: ReminderPrefs, now: float) -> float | None:
-    """When the quiet hours around ``now`` end (Unix time), or None when DMs may go out now."""
-    start, end = prefs.quiet_start, prefs.quiet_end
-    if start is None or end is None or start == end:
-        return None
-    tz = ZoneInfo(prefs.time_zone)
-    local = datetime.fromtimestamp(now, tz)
-    minute = local.hour * 60 + local.minute
-    quiet = start <= minute < end if start < end else (minute >= start or minute < end)
-    if not quiet:
-        return None
-    wake = datetime(local.year, local.month, local.day, end // 60, end % 60, tzinfo=tz)  # wall clock: DST-safe
-    if wake.timestamp() <= now:
-        day = local.date() + timedelta(days=1)
-        wake = datetime(day.year, day.month, day.day, end // 60, end % 60, tzinfo=tz)
-    return wake.timestamp()
-
-
-def interval_of(prefs: ReminderPrefs, table_hours: int) -> float:
-    """The player's own interval if they chose one, else the table's."""
-    return float(prefs.interval) if prefs.interval != DEFAULT_REMINDER_INTERVAL else table_hours * 3600.0
-
-
-def prefs_text(prefs: ReminderPrefs, locale: str = "en") -> str:
+def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
     if not prefs.enabled:
         return t("reminders.off", locale)
     if prefs.quiet_start is not None and prefs.quiet_end is not None:
-        start = f"{prefs.quiet_start // 60:02d}:{prefs.quiet_start % 60:02d}"
-        end = f"{prefs.quiet_end // 60:02d}:{prefs.quiet_end % 60:02d}"
+        start, end = time_of_day(prefs.quiet_start, locale), time_of_day(prefs.quiet_end, locale)
         quiet = t("reminders.quiet", locale, start=start, end=end, zone=prefs.time_zone)
     else:
         quiet = t("reminders.no_quiet", locale, zone=prefs.time_zone)
@@ -112,11 +84,8 @@ def _rewound(value: object) -> object:
 
 
 class Reminders:
-    def __init__(self, bot: CubistBot, *, poll_seconds: float | None = 30.0) -> None:
+    def __init__(self, bot: CubistBot) -> None:
         self.bot = bot
-        self.poll_seconds = poll_seconds
-        self._task: asyncio.Task[None] | None = None
-        self._lock = asyncio.Lock()
         # user id -> DM channel id.  discord.py keeps only 128 DM channels, so without this
         # every turn-start DM cost a POST /users/@me/channels as well: one of three
         # rate-limited requests per turn in the load benchmark.  A DM channel's id never
@@ -125,22 +94,25 @@ class Reminders:
         self._sending: set[asyncio.Task[None]] = set()
 
     @property
-    def store(self):
+    def store(self) -> Store:
         return self.bot.store
 
     def now(self) -> float:
         return self.bot.clock()
 
-    # --- the loop ------------------------------------------------------------------------
-
-    def start(self) -> None:
-        if self.poll_seconds is not None and self._task is None:
-            self._task = asyncio.create_task(self._run(), name="cubist-reminders")
+    async def poll_once(self) -> int:
+        """One round of the timers poller (bot/timers/poller.py): sends what is due now."""
+        return await self.bot.timers.poll_once()
 
     def _sent(self, task: asyncio.Task[None]) -> None:
         self._sending.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("turn-start DM failed", exc_info=task.exception())
+
+    def send_in_background(self, record: GameRecord, game: Game) -> None:
+        task = asyncio.create_task(self.send_turn_start(record, game), name=f"turn-dm-{record.id}")
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
 
     async def drain(self) -> None:
         """Waits for the turn-start DMs under way (tests, shutdown)."""
@@ -149,92 +121,20 @@ class Reminders:
 
     async def stop(self) -> None:
         await self.drain()
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
-    async def _run(self) -> None:
-        assert self.poll_seconds is not None
-        await self.bot.wait_until_ready()
-        while True:
-            try:
-                await self.poll_once()
-            except Exception:  # keep polling; one bad game must not stop every reminder
-                log.exception("reminder poll failed")
-            await asyncio.sleep(self.poll_seconds)
+    # --- what the nudge timers send (bot/timers/nudges.py) ------------------------------------
 
-    async def poll_once(self) -> int:
-        """Sends what is due now; returns how many reminders and votes were handled."""
-        # Turn-start DMs still under way first: what they learn (closed DMs) counts for the
-        # reminders, and a reminder never overtakes the DM that starts its turn.
-        await self.drain()
-        await self.bot.outbox.send_due()  # turn posts and turn-start DMs queued with moves first
-        async with self._lock:
-            now = self.now()
-            done = 0
-            for due in await self.store.due_reminders(now + 1e-6):
-                try:
-                    done += await self._handle(due, now)
-                except Exception:
-                    log.exception("reminder for game %s failed", due.game_id)
-            for clock in await self.store.expired_turn_clocks(now + 1e-6):
-                try:
-                    done += await self._post_vote(clock.game_id, clock.turn, clock.seat)
-                except Exception:
-                    log.exception("turn clock of game %s failed", clock.game_id)
-            return done
-
-    # --- one due reminder ------------------------------------------------------------------
-
-    async def _handle(self, due: DueReminder, now: float) -> int:
-        step = due.sent_count
-        if step == 0 and due.due_at > now - START_GRACE:
-            post = await self.store.table_post(due.game_id)
-            if post is None or post[1] != due.version:
-                return 0  # the turn post is on its way and sends it (or we do after the grace)
-        record, game = await self.bot.service.game(due.game_id)
-        settings = self.bot.service.table_settings(record)
-        prefs = due.prefs
-        is_dm = step <= MAX_REMINDERS
-        if is_dm and prefs.enabled and due.dm_reachable is not False:
-            later = max(prefs.snoozed_until or 0.0, in_quiet_hours(prefs, now) or 0.0)
-            if later > now:  # snoozed, or night-time where the player lives: wait
-                await self.store.reschedule_reminder(due.game_id, due.version, later)
-                return 1
-        interval = interval_of(prefs, settings.reminder_hours)
-        next_due = now + interval if step <= MAX_REMINDERS else None
-        if not await self.store.mark_reminder_sent(due.game_id, due.version, next_due, expected_count=step):
-            return 0  # the turn was played meanwhile
-        if due.user_id is None:
-            # A computer's turn still waiting when its reminder falls due: its player stopped
-            # (say the bot went down mid-turn and the start-up wake failed); wake it again.
-            self.bot.computers.wake_id(due.game_id)
-            return 1
-        if step >= 1 and not await self._user_exists(due.user_id):
-            log.info("user %s no longer exists; treating them as away in game %s", due.user_id, due.game_id)
-            await self.mark_away(due.game_id, game)
-            return 1
-        if step == 0:
-            if prefs.enabled and due.dm_reachable is not False:
-                await self.send_turn_start(record, game)
-        elif is_dm:
-            if prefs.enabled:
-                await self._remind(record, game, due, step)
-        else:
-            await self._channel_note(record, game, due, now)
-        return 1
-
-    async def _remind(self, record: GameRecord, game: Game, due: DueReminder, step: int) -> None:
-        post = await self.store.table_post(record.id)
+    async def remind(self, record: GameRecord, game: Game, seat: SeatRecord, step: int) -> None:
+        """Reminder ``step`` of MAX_REMINDERS: a DM, or a mention in the channel when the
+        player's DMs are closed."""
+        post = await self.bot.service.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
-        clock = await self.store.turn_clock(record.id)
+        clock = await self.bot.service.turn_clock(record.id)
         # A DM speaks the player's language; the same words posted in the channel, the server's.
-        if due.dm_reachable is False:
+        if seat.dm_reachable is False:
             lang = await self.channel_language(record)
         else:
-            lang = await recipient_language(self.store, due.user_id)
+            lang = await recipient_language(self.store, seat.user_id)
         left = (
             t("reminders.clock_left", lang, at=int(clock.expires_at)) if clock and clock.turn == game.state.turn else ""
         )
@@ -248,32 +148,36 @@ class Reminders:
             link=link,
             left=left,
         )
-        if due.dm_reachable is False:
-            await self._to_channel(record, t("reminders.mention", lang, user=due.user_id, text=text), ping=due.user_id)
+        if seat.dm_reachable is False:
+            await self._to_channel(
+                record, t("reminders.mention", lang, user=seat.user_id, text=text), ping=seat.user_id
+            )
             return
-        await self.dm(record, game, due.user_id or 0, text, view=reminder_view(record.id, lang))
+        await self.dm(record, game, seat.user_id or 0, text, view=reminder_view(record.id, lang))
 
-    async def _channel_note(self, record: GameRecord, game: Game, due: DueReminder, now: float) -> None:
-        hours = max(1, round((now - (due.last_sent_at or due.due_at)) / 3600))
-        clock = await self.store.turn_clock(record.id)
+    async def channel_note(self, record: GameRecord, game: Game, seat: SeatRecord, waited: float) -> None:
+        """After the last reminder: a note in the channel that the player in turn has not
+        played for ``waited`` seconds."""
+        now = self.now()
+        hours = max(1, round(waited / 3600))
+        clock = await self.bot.service.turn_clock(record.id)
         lang = await self.channel_language(record)
         when = (
             t("reminders.their_clock", lang, at=int(clock.expires_at))
             if clock and clock.turn == game.state.turn and clock.expires_at > now
             else ""
         )
-        seat = record.seats[game.current_player]
         text = t(
             "reminders.channel_note",
             lang,
             mark=MARKS[seat.seat],
-            user=due.user_id,
+            user=seat.user_id,
             game=record.id,
             total=MAX_REMINDERS,
             hours=hours,
             when=when,
         )
-        await self._to_channel(record, text, ping=due.user_id)
+        await self._to_channel(record, text, ping=seat.user_id)
 
     # --- the turn-start DM -------------------------------------------------------------------
 
@@ -281,29 +185,8 @@ class Reminders:
         """Called after every table post: remembers it (reminders link to it) and sends the
         player whose turn begins their DM."""
         if message is not None:
-            await self.store.set_table_post(record.id, message.id, record.version)
-        if game.is_over or record.status != Status.ACTIVE:
-            return
-        seat = record.seats[game.current_player]
-        if seat.user_id is None:
-            return  # computer players move by themselves (bot/computer.py)
-        pending = await self.store.reminder(record.id)
-        if pending is None or pending[1] != 0:
-            return
-        now = self.now()
-        wake = in_quiet_hours(seat.prefs, now) if seat.prefs.enabled else None
-        if wake is not None:  # night-time where the player lives: the poller sends it in the morning
-            await self.store.reschedule_reminder(record.id, record.version, wake)
-            return
-        interval = interval_of(seat.prefs, self.bot.service.table_settings(record).reminder_hours)
-        if not await self.store.mark_reminder_sent(record.id, record.version, now + interval, expected_count=0):
-            return  # somebody (the poller, another process) sent it, or the game moved
-        if seat.prefs.enabled and seat.dm_reachable is not False:
-            # In the background: the command that ended the turn is answered without waiting
-            # for the next player's studio picture and DM (issue 6: the `end` reply time).
-            task = asyncio.create_task(self.send_turn_start(record, game), name=f"turn-dm-{record.id}")
-            self._sending.add(task)
-            task.add_done_callback(self._sent)
+            await self.bot.service.remember_table_post(record.id, message.id, record.version)
+        await start_turn_now(self.bot, record, game)
 
     async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: object) -> int | bool | None:
         """The turn-start DM queued in the outbox with the move that began the turn (see
@@ -312,15 +195,15 @@ class Reminders:
         from .outbox import nonce
 
         row_id: int = row.id  # type: ignore[attr-defined]
-        now_record = await self.store.get_game(record.id)
+        now_record = await self.bot.service.record(record.id)
         if now_record.status != Status.ACTIVE or game.is_over or now_record.turn != game.state.turn:
             return None  # the turn is over already: no DM about it
         seat = now_record.seats[game.current_player]
         if seat.user_id is None or not seat.prefs.enabled or seat.dm_reachable is False:
             return None  # a computer now, reminders off, or DMs closed (the channel is told instead)
-        wake = in_quiet_hours(seat.prefs, self.now())
+        wake = quiet_until(seat.prefs, self.now())
         if wake is not None:  # night-time where the player lives: in the morning
-            await self.store.outbox_postpone(row_id, wake)
+            await self.bot.service.posts.postpone(row_id, wake)
             return False
         await self.send_turn_start(now_record, game, nonce=nonce(row_id))
         return None
@@ -332,7 +215,7 @@ class Reminders:
             return
         names = [s.display_name for s in record.seats]
         lang = await recipient_language(self.store, user_id)
-        post = await self.store.table_post(record.id)
+        post = await self.bot.service.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll
         if roll:
@@ -382,7 +265,7 @@ class Reminders:
         """DMs a player; on closed DMs remembers it and mentions them in the channel instead;
         on a user who is gone, ends their turn clock so the others may vote at once."""
         try:
-            kwargs: dict[str, object] = {}
+            kwargs: dict[str, Any] = {}
             if view is not None:
                 kwargs["view"] = view
             if png is not None:
@@ -392,7 +275,7 @@ class Reminders:
             await self._send_dm(user_id, clip(text), **kwargs)
         except (discord.Forbidden, NotSent):
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
-            await self.store.set_dm_reachable(user_id, False)
+            await self.bot.service.set_dm_reachable(user_id, False)
             lang = await self.channel_language(record)
             await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
             return False
@@ -405,33 +288,33 @@ class Reminders:
             return False
         seat = record.seat_of(user_id)
         if seat is not None and seat.dm_reachable is not True:
-            await self.store.set_dm_reachable(user_id, True)
+            await self.bot.service.set_dm_reachable(user_id, True)
         return True
 
-    async def _send_dm(self, user_id: int, text: str, **kwargs: object) -> None:
+    async def _send_dm(self, user_id: int, text: str, **kwargs: Any) -> None:
         """Sends a DM, unless the person's DMs are known to be closed (remembered in the
         database across commands, games and restarts: one 403 per person and week) or the
         bot is backing off after many invalid requests; then raises NotSent."""
         if self.bot.invalid_requests.tripped:
             raise NotSent(closed=False)
-        status = await self.store.dm_status(user_id)
+        status = await self.bot.service.dm_status(user_id)
         if status is not None and not status[0] and self.now() - status[1] < DM_RETRY_SECONDS:
             raise NotSent(closed=True)
         try:
             await self._post_dm(user_id, text, **kwargs)
         except discord.Forbidden:
-            await self.store.set_dm_status(user_id, False)
+            await self.bot.service.set_dm_status(user_id, False)
             raise
         if status is None or not status[0]:
-            await self.store.set_dm_status(user_id, True)
+            await self.bot.service.set_dm_status(user_id, True)
 
-    async def _post_dm(self, user_id: int, text: str, **kwargs: object) -> None:
+    async def _post_dm(self, user_id: int, text: str, **kwargs: Any) -> None:
         cached = self._dm_channels.get(user_id)
         if cached is not None:
             self._dm_channels.move_to_end(user_id)
             channel = self.bot.get_partial_messageable(cached, type=discord.ChannelType.private)
             try:
-                await channel.send(text, **kwargs)  # type: ignore[arg-type]
+                await channel.send(text, **kwargs)
                 return
             except discord.NotFound as e:
                 if e.code != UNKNOWN_CHANNEL:
@@ -442,9 +325,9 @@ class Reminders:
         self._dm_channels[user_id] = dm.id
         while len(self._dm_channels) > DM_CACHE_SIZE:
             self._dm_channels.popitem(last=False)
-        await dm.send(text, **kwargs)  # type: ignore[arg-type]
+        await dm.send(text, **kwargs)
 
-    async def _user_exists(self, user_id: int) -> bool:
+    async def user_exists(self, user_id: int) -> bool:
         """A user lookup (one request per reminder): False only when Discord says the account is gone."""
         try:
             await self.bot.fetch_user(user_id)
@@ -460,14 +343,14 @@ class Reminders:
             await self._send_dm(user_id, clip(text))
         except NotSent as e:
             if e.closed:
-                await self.store.set_dm_reachable(user_id, False)
+                await self.bot.service.set_dm_reachable(user_id, False)
             return False
         except discord.HTTPException as e:
             level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
             log.log(level, "cannot DM user %s: %s", user_id, e)
-            await self.store.set_dm_reachable(user_id, False)
+            await self.bot.service.set_dm_reachable(user_id, False)
             return False
-        await self.store.set_dm_reachable(user_id, True)
+        await self.bot.service.set_dm_reachable(user_id, True)
         return True
 
     async def channel_language(self, record: GameRecord) -> str:
@@ -491,25 +374,23 @@ class Reminders:
 
     async def mark_away(self, game_id: int, game: Game) -> None:
         """The player in turn is gone (left the server, account deleted): the vote opens now."""
-        if await self.store.expire_turn_clock(game_id, game.state.turn, self.now()):
+        if await self.bot.service.end_turn_clock(game_id, game.state.turn):
             await self.poll_once_soon()
 
     async def poll_once_soon(self) -> None:
-        if not self._lock.locked():
+        if not self.bot.timers.busy:
             await self.poll_once()
 
     async def member_left(self, guild_id: int, user_id: int) -> None:
-        for record in await self.store.games_waiting_on(user_id):
+        for record in await self.bot.service.games_waiting_on(user_id):
             if record.guild_id == guild_id:
                 _record, game = await self.bot.service.game(record.id)
                 await self.mark_away(record.id, game)
 
-    async def _post_vote(self, game_id: int, turn: int, seat: int) -> int:
+    async def post_vote(self, record: GameRecord, game: Game) -> None:
+        """The turn clock ran out: the channel is asked whether to skip or replace the player."""
         from .away import vote_text, vote_view
 
-        if not await self.store.claim_turn_vote(game_id, turn):
-            return 0
-        record, game = await self.bot.service.game(game_id)
         lang = await self.channel_language(record)
         await self._to_channel(
             record,
@@ -517,33 +398,21 @@ class Reminders:
             vote_view(record, game, locale=lang),
             ping=record.seats[game.current_player].user_id,
         )
-        return 1
 
     # --- player settings -----------------------------------------------------------------
 
     async def snooze(self, game_id: int, user_id: int) -> float | None:
-        record = await self.store.get_game(game_id)
-        seat = record.seat_of(user_id)
-        if seat is None or record.status != Status.ACTIVE:
-            return None
+        """ "Remind me later": no DM for SNOOZE_HOURS; when that ends, if None: not a seat in play."""
         until = self.now() + SNOOZE_HOURS * 3600
-        await self.store.set_seat_preferences(game_id, seat.seat, dataclasses.replace(seat.prefs, snoozed_until=until))
-        if record.current_seat == seat.seat:  # "remind me later": the next reminder comes when the snooze ends
-            pending = await self.store.reminder(game_id)
-            if pending is not None and pending[1] > 0:
-                await self.store.reschedule_reminder(game_id, record.version, until)
-        return until
+        seat = await self.bot.service.set_reminders(game_id, user_id, snoozed_until=until)
+        return None if seat is None else until
 
     async def stop_game(self, game_id: int, user_id: int) -> bool:
-        record = await self.store.get_game(game_id)
-        seat = record.seat_of(user_id)
-        if seat is None or record.status not in (Status.ACTIVE, Status.LOBBY):
-            return False
-        await self.store.set_seat_preferences(game_id, seat.seat, dataclasses.replace(seat.prefs, enabled=False))
-        return True
+        """No more reminders for this user in this game."""
+        return await self.bot.service.set_reminders(game_id, user_id, enabled=False) is not None
 
 
-def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
+def reminder_view(game_id: int, locale: str) -> discord.ui.View:
     from .components import GameButton, _view
 
     return _view(
@@ -551,7 +420,7 @@ def reminder_view(game_id: int, locale: str = "en") -> discord.ui.View:
     )
 
 
-def turn_dm_view(record: GameRecord, game: Game, locale: str = "en") -> discord.ui.View:
+def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop."""
     from .components import GameButton
 

@@ -92,7 +92,7 @@ async def send_error(interaction: discord.Interaction, message: object) -> None:
         log.warning("interaction %s expired before its answer: %s", interaction.id, text[:80])
 
 
-def whose_turn(record: GameRecord, game: Game, lang: str = "en") -> str:
+def whose_turn(record: GameRecord, game: Game, lang: str) -> str:
     seat = record.seats[game.current_player]
     roll = game.state.last_roll
     rolled = t("replies.rolled", lang, roll=join([str(v) for v in roll], lang)) if roll else ""

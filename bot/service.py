@@ -35,9 +35,15 @@ from .store import (
     Status,
     Store,
     TableFull,
+    TimerSpec,
 )
-from .store.outbox import Queued
+from .store.outbox import PostsRoom, Queued
+from .store.timers import TimersRoom
 from .texts import COLOUR_NAMES
+from .timers import clock as turn_clocks
+from .timers.clock import TurnClock
+from .timers.nudges import CHANNEL_NOTE, REMINDER, turn_timers
+from .timers.registry import NUDGE
 
 MAX_TEXT_CHOICES = 25
 MAX_ID = 2**63 - 1  # SQLite's integers (and Discord's snowflakes) fit in a signed 64-bit integer
@@ -54,7 +60,7 @@ class TableSettings(BaseModel):
     computer_level: str = "greedy"  # who takes over an away player's seat
 
 
-def computer_name(level: str, number: int, lang: str = "en") -> str:
+def computer_name(level: str, number: int, lang: str) -> str:
     """A computer player's seat name, in the table's language (stored with the seat)."""
     shown = t(f"away.level.{level}", lang) if has(f"away.level.{level}") else level
     return t("play.computer_name", lang, number=number, level=shown)
@@ -249,7 +255,7 @@ class GameService:
         settings: TableSettings,
         computers: int = 0,
         level: str = "greedy",
-        lang: str = "en",
+        lang: str,
         cooldown: bool = True,
         solo_check: bool = True,
     ) -> GameRecord:
@@ -294,7 +300,7 @@ class GameService:
             if last is not None and wait > 0:
                 raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(wait))))
 
-    async def add_computers(self, game_id: int, count: int, level: str, lang: str = "en") -> GameRecord:
+    async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
         record = await self.store.get_game(game_id)
         for _ in range(count):
@@ -342,7 +348,7 @@ class GameService:
         return await self.store.get_game(record.id)
 
     async def start(
-        self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str = "en"
+        self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str
     ) -> tuple[GameRecord, Game]:
         """Starts the lobby; ``fill`` (a computer level) first seats computer players in the
         free seats."""
@@ -365,10 +371,8 @@ class GameService:
             self._seeds.shuffle(order)
             seed = self._seeds.randrange(1, 2**63)
             try:
-                # The first player's turn-start DM is due at once; the turn clock starts now.
-                return await self.store.start_game(
-                    record.id, seed, order, reminder=self.clock(), turn_seconds=settings.turn_hours * 3600
-                )
+                # The first turn's timers: its clock, and the player's turn-start DM.
+                return await self.store.start_game(record.id, seed, order, timers=self._first_turn_timers(settings))
             except GameStateError:  # started (a double click) or cancelled meanwhile
                 now = await self.store.get_game(record.id)
                 key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
@@ -390,7 +394,7 @@ class GameService:
         self.forget(record.id)
         return cancelled
 
-    async def rematch(self, game_id: int, user_id: int, lang: str = "en") -> tuple[GameRecord, Game]:
+    async def rematch(self, game_id: int, user_id: int, lang: str) -> tuple[GameRecord, Game]:
         old = await self.store.get_game(game_id)
         if old.status != Status.FINISHED:
             raise UserError(Message("service.rematch_not_finished"))
@@ -409,6 +413,7 @@ class GameService:
             next(s.display_name for s in old.seats if s.user_id == user_id),
             options=options,
             settings=self.table_settings(old),
+            lang=lang,
             cooldown=False,
             solo_check=False,  # a DM rematch seats its computer players just below
         )
@@ -420,7 +425,7 @@ class GameService:
             elif s.user_id is not None and s.user_id != user_id:
                 await self.store.join_seat(record.id, s.user_id, s.display_name, colours=COLOUR_NAMES)
                 record = await self.store.get_game(record.id)
-        return await self.start(old.channel_id, user_id)
+        return await self.start(old.channel_id, user_id, lang=lang)
 
     @staticmethod
     def _not_in_play(record: GameRecord, game: Game | None) -> Message:
@@ -442,7 +447,7 @@ class GameService:
         return record, game
 
     async def hand_to_computer(
-        self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str = "en"
+        self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str
     ) -> GameRecord:
         """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
         async with self._locked(game_id):
@@ -520,6 +525,16 @@ class GameService:
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             return outcome
 
+    def _first_turn_timers(self, settings: TableSettings) -> Callable[[Game, GameRecord], list[TimerSpec]]:
+        def timers(game: Game, record: GameRecord) -> list[TimerSpec]:
+            now = self.clock()
+            return turn_timers(
+                record, game, now, reminder_hours=settings.reminder_hours, turn_hours=settings.turn_hours,
+                dm_queued=False,
+            )  # fmt: skip
+
+        return timers
+
     async def _store_move(
         self,
         record: GameRecord,
@@ -533,17 +548,24 @@ class GameService:
         read).  ``stale``: the message when another move got there first.  ``queue``: the
         payload of the turn's post, queued in the outbox in the same transaction when the
         move ends a turn (with the next player's turn-start DM)."""
+        queue = queue if self.outbox else None
+        settings = self.table_settings(record)
+
+        def timers(game: Game, new_turn: bool) -> list[TimerSpec]:
+            if not new_turn:
+                return []  # moves inside a turn keep its timers
+            now = self.clock()
+            return turn_timers(
+                record, game, now, reminder_hours=settings.reminder_hours, turn_hours=settings.turn_hours,
+                dm_queued=queue is not None,
+            )  # fmt: skip
+
         try:
-            return await self.store.apply_move_queued(
-                record.id,
-                record.version,
-                str(move),
-                user_id,
-                reminder=self.clock(),  # a new turn: its start DM is due at once
-                keep_reminder=True,  # moves inside a turn keep the reminder schedule
-                turn_seconds=self.table_settings(record).turn_hours * 3600,
-                queue=queue if self.outbox else None,
+            played = await self.store.apply_move(
+                record.id, record.version, str(move), user_id, timers=timers, queue=queue
             )
+            assert played.record is not None
+            return played.record, played.game, played.queued
         except StaleGame:
             raise UserError(Message(stale)) from None
         except CannotWrite:
@@ -563,7 +585,7 @@ class GameService:
         turn: int | None = None,
         can_manage: bool | None = None,
         headline: str | None = None,
-        headline_lang: str = "en",
+        headline_lang: str,
     ) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
         engine decides whether it can be done.  ``turn``, when given, must still be the turn
@@ -627,3 +649,75 @@ class GameService:
         first = [t for t in texts if t.startswith(typed)]
         rest = [t for t in texts if typed in t and not t.startswith(typed)]
         return (first + rest)[:MAX_TEXT_CHOICES]
+
+    # --- the bot's background work: timers, the outbox, reminders and away votes ------------------
+    # bot/timers, bot/outbox.py, bot/reminders.py, bot/away.py and bot/computer.py reach the
+    # store only through these.
+
+    @property
+    def timers(self) -> TimersRoom:
+        """The timers' claims (the timers poller and the turn post's turn-start DM)."""
+        return self.store.timers
+
+    @property
+    def posts(self) -> PostsRoom:
+        """The outbox rows' claims (the outbox worker and the interaction ending a turn)."""
+        return self.store.posts
+
+    async def record(self, game_id: int) -> GameRecord:
+        return await self.store.get_game(game_id)
+
+    async def game_at(self, game_id: int, version: int) -> Game:
+        """The game as it was at ``version`` (what an outbox post shows)."""
+        return await self.store.game_at(game_id, version)
+
+    async def games_in_play(self) -> list[GameRecord]:
+        return await self.store.list_games((Status.ACTIVE,))
+
+    async def games_waiting_on(self, user_id: int) -> list[GameRecord]:
+        return await self.store.games_waiting_on(user_id)
+
+    async def turn_clock(self, game_id: int) -> TurnClock | None:
+        return await turn_clocks.turn_clock(self.store, game_id)
+
+    async def end_turn_clock(self, game_id: int, turn: int) -> bool:
+        """Ends the clock of ``turn`` now (its player is known to be gone)."""
+        return await turn_clocks.expire(self.store, game_id, turn, self.clock())
+
+    async def cast_vote(self, game_id: int, turn: int, voter_seat: int, choice: str) -> dict[str, int]:
+        return await self.store.cast_vote(game_id, turn, voter_seat, choice)
+
+    async def table_post(self, game_id: int) -> tuple[int, int] | None:
+        return await self.store.table_post(game_id)
+
+    async def remember_table_post(self, game_id: int, message_id: int, version: int) -> None:
+        await self.store.set_table_post(game_id, message_id, version)
+
+    async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
+        return await self.store.dm_status(user_id)
+
+    async def set_dm_status(self, user_id: int, reachable: bool) -> None:
+        await self.store.set_dm_status(user_id, reachable)
+
+    async def set_dm_reachable(self, user_id: int, reachable: bool) -> int:
+        return await self.store.set_dm_reachable(user_id, reachable)
+
+    async def set_reminders(
+        self, game_id: int, user_id: int, *, snoozed_until: float | None = None, enabled: bool | None = None
+    ) -> SeatRecord | None:
+        """Snoozes (``snoozed_until``) or switches the reminders of the user's seat in an open
+        game; None when they have no seat there (or the game is over).  A snooze of the player
+        in turn also moves their next reminder to its end."""
+        record = await self.store.get_game(game_id)
+        seat = record.seat_of(user_id)
+        if seat is None or record.status not in ((Status.ACTIVE,) if snoozed_until else (Status.ACTIVE, Status.LOBBY)):
+            return None
+        prefs = seat.prefs
+        if snoozed_until is not None:
+            prefs = dataclasses.replace(prefs, snoozed_until=snoozed_until)
+        if enabled is not None:
+            prefs = dataclasses.replace(prefs, enabled=enabled)
+        seat = await self.store.set_seat_preferences(game_id, seat.seat, prefs)
+        if snoozed_until is not None and record.current_seat == seat.seat:
+            await self.store.timers.reschedule(game_id, NUDGE, snoozed_until, (REMINDER, CHANNEL_NOTE))
+        return seat

@@ -22,11 +22,11 @@ def check_database(path: Path) -> None:
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
     except sqlite3.Error as e:
-        raise StartupError(t("trust.startup_cannot_write", path=str(path), reason=str(e))) from None
+        raise StartupError(t("trust.startup_cannot_write", "en", path=str(path), reason=str(e))) from None
     try:
         bad = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall() if r[0] != "ok"]
         if bad:
-            raise StartupError(t("trust.startup_corrupt", path=str(path), reason=bad[0][:200]))
+            raise StartupError(t("trust.startup_corrupt", "en", path=str(path), reason=bad[0][:200]))
         # A write that leaves nothing behind: proves the file (and its journal) take writes.
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("CREATE TABLE IF NOT EXISTS startup_write_check (at REAL)")
@@ -34,6 +34,6 @@ def check_database(path: Path) -> None:
         conn.execute("COMMIT")
     except sqlite3.Error as e:
         key = "trust.startup_cannot_write" if cannot_write(e) else "trust.startup_corrupt"
-        raise StartupError(t(key, path=str(path), reason=str(e))) from None
+        raise StartupError(t(key, "en", path=str(path), reason=str(e))) from None
     finally:
         conn.close()

@@ -31,7 +31,7 @@ def _safe(name: str) -> str:
     return escape_mentions(escape_markdown(name))
 
 
-def stats_text(name: str, s: PlayerStats, locale: object = None) -> str:
+def stats_text(name: str, s: PlayerStats, locale: object) -> str:
     lines = [
         text("title", locale, name=_safe(name)),
         text("games", locale, games=s.games, wins=s.wins, win_rate=round(100 * s.wins / s.games)),
@@ -62,17 +62,17 @@ def stats_text(name: str, s: PlayerStats, locale: object = None) -> str:
     return "\n".join(lines)
 
 
-def no_stats_text(name: str, *, yourself: bool, locale: object = None) -> str:
+def no_stats_text(name: str, *, yourself: bool, locale: object) -> str:
     return text("none_you", locale) if yourself else text("none_other", locale, name=_safe(name))
 
 
-def entry_name(e: RatingEntry, locale: object = None) -> str:
+def entry_name(e: RatingEntry, locale: object) -> str:
     if e.is_computer:
         return text("computer_name", locale, level=e.display_name) + text("computer_mark", locale)
     return _safe(e.display_name)
 
 
-def leaderboard_text(entries: Sequence[RatingEntry], start: float, locale: object = None) -> str:
+def leaderboard_text(entries: Sequence[RatingEntry], start: float, locale: object) -> str:
     if not entries:
         return text("board_empty", locale)
     lines = [text("board_title", locale, start=round(start))]
@@ -82,7 +82,7 @@ def leaderboard_text(entries: Sequence[RatingEntry], start: float, locale: objec
     return "\n".join(lines)
 
 
-def score_chart(game: Game, names: Sequence[str], locale: object = None) -> bytes:
+def score_chart(game: Game, names: Sequence[str], locale: object) -> bytes:
     """The score-over-time chart of a game (CPU work: call it in a thread)."""
     return chart_png(
         names,

@@ -35,8 +35,8 @@ from .i18n.cards import artist_name
 from .panel.words import dice
 
 
-def _names(names: Sequence[str] | None, n: int) -> list[str]:
-    return list(names) if names else [t("story.seat", "en", seat=i + 1) for i in range(n)]
+def _names(names: Sequence[str] | None, n: int, locale: str) -> list[str]:
+    return list(names) if names else [t("story.seat", locale, seat=i + 1) for i in range(n)]
 
 
 def _value(die: DieRef, before: Game | None) -> int | None:
@@ -70,9 +70,9 @@ def _room(room: int, locale: str) -> str:
     return t("turnpanel.room", locale, room=room + 1)
 
 
-def move_words(m: Move, before: Game | None = None, locale: str = "en", names: Sequence[str] | None = None) -> str:
+def move_words(m: Move, before: Game | None, locale: str, names: Sequence[str] | None = None) -> str:
     """One move as a phrase completing "<name> …" ("gave two 2s to Malevich")."""
-    seats = _names(names, before.num_players if before else 4)
+    seats = _names(names, before.num_players if before else 4, locale)
     if isinstance(m, Place):
         return t("story.place", locale, die=_a_die(m.die, before, locale), room=_room(m.room, locale))
     if isinstance(m, ToMuseum):
@@ -99,8 +99,8 @@ def move_words(m: Move, before: Game | None = None, locale: str = "en", names: S
     if isinstance(m, Release):
         return t("story.release", locale)
     if isinstance(m, Switch):
-        value = _value(m.die, before)
-        return t("story.switch", locale) if value is None else t("story.switch_from", locale, value=value)
+        shown = _value(m.die, before)
+        return t("story.switch", locale) if shown is None else t("story.switch_from", locale, value=shown)
     if isinstance(m, EndTurn):
         if m.keep:
             return t("story.end_keep", locale, keep=join([str(v) for v in m.keep], locale))
@@ -150,8 +150,8 @@ def _placed(room: int, values: list[int], locale: str) -> str:
 
 def turn_words(
     moves: Sequence[str],
-    before: Game | None = None,
-    locale: str = "en",
+    before: Game | None,
+    locale: str,
     names: Sequence[str] | None = None,
 ) -> str:
     """A whole turn, consecutive placements in one workroom told together."""

@@ -20,13 +20,13 @@ MARKS = MARK_GLYPHS  # the shape drawn on each seat's dice (render.palette)
 RULES_TOPIC_KEYS = ("turn", "placing", "installations", "artists", "museum", "end", "notation")
 
 
-def seat_colour_name(seat: int, locale: str = "en") -> str:
+def seat_colour_name(seat: int, locale: str) -> str:
     """The name of the colour the pictures draw for ``seat`` (0-based), in the reader's
     language: one source (render.palette) for the picture and the words."""
     return t(f"colours.{seat_colour_key(seat)}", locale)
 
 
-def die_text(d: DieRef, locale: str = "en") -> str:
+def die_text(d: DieRef, locale: str) -> str:
     if d.kind == "s":
         return t("texts.die.supply", locale, value=d.value)
     if d.kind == "x":
@@ -34,7 +34,7 @@ def die_text(d: DieRef, locale: str = "en") -> str:
     return t("texts.die.card", locale, card=d.card + 1, space=d.space + 1)
 
 
-def describe(move: Move | str, game: Game | None = None, locale: str = "en") -> str:
+def describe(move: Move | str, game: Game | None, locale: str) -> str:
     """A short phrase for a move in plain words, e.g. 'placed a 4 in workroom 1' (French:
     the participle, 'posé un 4 dans l'atelier 1', which the sentences around it complete
     with 'a'/'avez').  ``game``, when given, is the position before the move (it names the
@@ -43,12 +43,12 @@ def describe(move: Move | str, game: Game | None = None, locale: str = "en") -> 
     return move_words(m, game, locale)
 
 
-def turn_summary(moves: list[str], game: Game | None = None, locale: str = "en", names: list[str] | None = None) -> str:
+def turn_summary(moves: list[str], game: Game | None, locale: str, names: list[str] | None = None) -> str:
     """A turn in plain words; ``game``, when given, is the position at the turn's start."""
     return turn_words(moves, game, locale, names)
 
 
-def scores_lines(game: Game, names: list[str], locale: str = "en") -> list[str]:
+def scores_lines(game: Game, names: list[str], locale: str) -> list[str]:
     winners = set(game.winners()) if game.is_over else set()
     lines = []
     order = sorted(range(game.num_players), key=lambda i: (-game.score(i), -game.museum_dice(i), i))
@@ -70,7 +70,7 @@ def scores_lines(game: Game, names: list[str], locale: str = "en") -> list[str]:
     return lines
 
 
-def tie_break_text(game: Game, names: list[str], locale: str = "en") -> str:
+def tie_break_text(game: Game, names: list[str], locale: str) -> str:
     active = game.active_players()
     if not active:
         return ""
@@ -85,10 +85,10 @@ def tie_break_text(game: Game, names: list[str], locale: str = "en") -> str:
     return t("texts.tie_shared", locale, who=who, points=top)
 
 
-def rules_text(topic: str, locale: str = "en") -> str:
+def rules_text(topic: str, locale: str) -> str:
     """The help on one rules topic (one of RULES_TOPIC_KEYS)."""
     return t(f"rules.{topic}", locale)
 
 
-# English texts by topic; its keys are the /cubist rules choices.
-RULES_TOPICS: dict[str, str] = {topic: rules_text(topic) for topic in RULES_TOPIC_KEYS}
+# The /cubist rules choices (their names stay English, like the commands' names).
+RULES_TOPICS: tuple[str, ...] = tuple(RULES_TOPIC_KEYS)

@@ -76,8 +76,6 @@ ARTIST_NAMES: Mapping[ArtistKind, str] = MappingProxyType(
         ArtistKind.ROZANOVA: "Olga Rozanova",
     }
 )
-# The French rulebook uses the same spellings; kept as a field so translations can differ.
-ARTIST_NAMES_FR: Mapping[ArtistKind, str] = MappingProxyType(dict(ARTIST_NAMES))
 
 # Expected distribution: kind -> sorted list of (dice symbols, value, values, delta).
 _ArtistSig = tuple[int, int | None, tuple[int, int] | None, int | None]
@@ -268,34 +266,6 @@ class ArtistCard(BaseModel):
     @property
     def display_name(self) -> str:
         return ARTIST_NAMES[self.artist]
-
-    @property
-    def display_name_fr(self) -> str:
-        return ARTIST_NAMES_FR[self.artist]
-
-    @property
-    def description(self) -> str:
-        """The action in one short English sentence."""
-        match self.artist:
-            case ArtistKind.MALEVICH:
-                return f"Take a {self.value} from your supply into your storeroom"
-            case ArtistKind.BOCCIONI:
-                a, b = self.values or (0, 0)
-                return f"Take a {a} or a {b} from your supply into your storeroom"
-            case ArtistKind.MARC:
-                return "Take a die of any value from your supply into your storeroom"
-            case ArtistKind.POPOVA | ArtistKind.LA_FRESNAYE:
-                return f"Change one of your storeroom or card dice by {self.delta:+d}"
-            case ArtistKind.GRIS:
-                return "Take the top die of a column in one of your workrooms back to your supply"
-            case ArtistKind.PASCIN:
-                return "Move the top die of a column in one of your workrooms to another place in either workroom"
-            case ArtistKind.ROZANOVA:
-                return (
-                    "Send a die from an opponent's storage space back to their supply and take "
-                    "a die of the same value from your supply into your storeroom"
-                )
-        raise AssertionError(self.artist)  # pragma: no cover
 
     @property
     def signature(self) -> _ArtistSig:
@@ -496,13 +466,13 @@ def _check_artists(cards: Sequence[ArtistCard]) -> None:
             )
     # Then the exact mix within each kind (values, deltas, dice symbols).
     for kind, group in by_kind.items():
-        want = Counter(ARTIST_DISTRIBUTION[kind])
-        missing = want - Counter(c.signature for c in group)
+        allowed = Counter(ARTIST_DISTRIBUTION[kind])
+        missing = allowed - Counter(c.signature for c in group)
         if not missing:
             continue
         for c in group:  # name the first card beyond what the deck allows
-            if want[c.signature] > 0:
-                want[c.signature] -= 1
+            if allowed[c.signature] > 0:
+                allowed[c.signature] -= 1
                 continue
             expected = "; ".join(_describe_sig(s) for s in sorted(missing.elements(), key=str))
             raise CardDataError(

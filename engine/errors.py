@@ -8,7 +8,7 @@ from .rule_texts import RuleError, RuleText
 class IllegalMove(RuleError):
     """A move that breaks a rule.  The message names the rule and the offending die or cell;
     the game is exactly as it was before the move was tried.  ``rule`` (``key``, ``params``)
-    is the message as a structured ``RuleText`` for translation; ``str()`` is English."""
+    is the message as a structured ``RuleText``, said in words by the front end."""
 
     def __init__(self, text: RuleText, move: object | None = None) -> None:
         super().__init__(text)

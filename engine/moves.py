@@ -15,7 +15,7 @@ from .rule_texts import RuleError, RuleText
 
 class MoveSyntaxError(RuleError):
     """The text is not a move at all (as opposed to a legal-looking move that breaks a rule).
-    ``rule`` (``key``, ``params``) is the message as a ``RuleText``; ``str()`` is English."""
+    ``rule`` (``key``, ``params``) is the message as a ``RuleText``, said in words by the front end."""
 
 
 # --- die references -------------------------------------------------------------------

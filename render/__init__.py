@@ -5,9 +5,9 @@
     png = render.studio_png(game, seat, names, labels=labels)   # one player's studio, larger
     png = render.museum_png(game, labels=labels)                # the museum, larger
 
-``labels`` (``render.Labels``, the words in the reader's language) is required: nothing
-falls back to English by accident (the bot builds them with
-``bot.i18n.pictures.render_labels(lang)``; ``render.EN`` is English).  Same game, same
+``labels`` (``render.Labels``, the words in the reader's language) is required: render has
+no words of its own (the bot builds them from its catalogues with
+``bot.i18n.pictures.render_labels(lang)``).  Same game, same
 bytes: no time stamps, no randomness.  ``*_image`` give PIL images and ``*_canvas`` the
 drawing with its recorded boxes and its layout model (``Canvas.dice``, see render.model).
 The isometric table of earlier versions stays as ``iso_table_image`` (gallery comparison).
@@ -22,7 +22,7 @@ from engine import Game
 from .board import MIN_GLYPH, museum_canvas, studio_canvas, table_canvas, unit
 from .canvas import Box, Canvas
 from .encode import png_bytes
-from .labels import EN, Labels
+from .labels import Labels
 from .model import preview_scale
 
 
@@ -73,7 +73,6 @@ def iso_table_image(game: Game, names: list[str] | None = None, *, labels: Label
 
 
 __all__ = [
-    "EN",
     "Box",
     "Canvas",
     "Labels",

@@ -11,7 +11,7 @@ from . import palette as pal
 from .canvas import Layer, LayerBuilder
 from .fonts import font
 from .iso import iso
-from .labels import EN, Labels
+from .labels import Labels
 from .structure import Die, GridSpec, origin, stack_sprites
 
 KIND_COLOURS: dict[ArtistKind, tuple[int, int, int]] = {
@@ -27,7 +27,7 @@ KIND_COLOURS: dict[ArtistKind, tuple[int, int, int]] = {
 ARTIST_DIE = 32  # cube size of the dice on artist cards
 
 
-def action_text(card: ArtistCard, labels: Labels = EN) -> str:
+def action_text(card: ArtistCard, labels: Labels) -> str:
     """The card's action in a few words (the bot's help has the long form)."""
     match card.artist:
         case ArtistKind.MALEVICH:
@@ -45,7 +45,7 @@ def action_text(card: ArtistCard, labels: Labels = EN) -> str:
             return labels.text("move_top")
         case ArtistKind.ROZANOVA:
             return labels.text("steal")
-    return card.description  # pragma: no cover
+    raise AssertionError(card.artist)  # pragma: no cover - every artist is listed above
 
 
 def artist_dice_positions(w: int, h: int, count: int, s: int = ARTIST_DIE) -> list[tuple[int, int]]:
@@ -58,7 +58,7 @@ def artist_dice_positions(w: int, h: int, count: int, s: int = ARTIST_DIE) -> li
 
 
 @lru_cache(maxsize=128)
-def artist_layer(card: ArtistCard, slot: int, w: int, h: int, labels: Labels = EN) -> Layer:
+def artist_layer(card: ArtistCard, slot: int, w: int, h: int, labels: Labels) -> Layer:
     """An artist card face with its slot number and empty die places."""
     b = LayerBuilder(w, h, "RGB", pal.BACKGROUND)
     d = b.draw
@@ -120,7 +120,7 @@ def plan_layer(card: InstallationCard, max_w: int, max_h: int, max_s: int = 30) 
 
 
 @lru_cache(maxsize=128)
-def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool = False, labels: Labels = EN) -> Layer:
+def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool, labels: Labels) -> Layer:
     """An installation card on offer: #id, name, points, plan and bonus dice."""
     b = LayerBuilder(w, h, "RGB", pal.BACKGROUND)
     d = b.draw

@@ -13,7 +13,7 @@ from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.players import GreedyPlayer
 from engine.state import CORNERSTONE, MuseumColumn
 
-from .labels import EN, Labels
+from .labels import Labels
 
 DEMO_NAMES = ["Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri"]
 
@@ -86,7 +86,7 @@ def stages() -> list[Stage]:
     ]
 
 
-def picture(game: Game, kind: str, names: list[str] | None, labels: Labels = EN) -> bytes:
+def picture(game: Game, kind: str, names: list[str] | None, labels: Labels) -> bytes:
     from . import museum_png, studio_png, table_png
 
     if kind == "table":
@@ -98,7 +98,7 @@ def picture(game: Game, kind: str, names: list[str] | None, labels: Labels = EN)
     raise ValueError(kind)
 
 
-def write_demo(directory: Path) -> list[Path]:
+def write_demo(directory: Path, labels: Labels) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     out = []
     cache: dict[str, Game] = {}
@@ -108,6 +108,6 @@ def write_demo(directory: Path) -> list[Path]:
         cache[key] = game
         names = DEMO_NAMES[: game.num_players] if game.num_players != 3 else None
         path = directory / f"{stem}.png"
-        path.write_bytes(picture(game, kind, names))
+        path.write_bytes(picture(game, kind, names, labels))
         out.append(path)
     return out

@@ -14,7 +14,7 @@ from . import palette as pal
 from .canvas import Canvas, Rect
 from .fonts import font
 from .highlight import Highlights
-from .labels import EN, Labels
+from .labels import Labels
 from .structure import Die, GridSpec, floor_layer, size_of, stack_sprites
 
 
@@ -44,7 +44,7 @@ def _geometry(card: MuseumCard, rect: Rect, k: float) -> tuple[GridSpec, int, in
 
 
 def museum_frame(cv: Canvas, card: MuseumCard, rect: Rect, *, k: float = 1.0, name: str = "museum",
-                 labels: Labels = EN) -> None:
+                 labels: Labels) -> None:
     x0, _y0, x1, _y1 = rect
     pad = round(12 * k)
     cv.panel(name, rect, fill=pal.PANEL, outline=pal.PANEL_EDGE)
@@ -59,7 +59,7 @@ def museum_frame(cv: Canvas, card: MuseumCard, rect: Rect, *, k: float = 1.0, na
 
 
 def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, *, numerals: bool = False,
-                k: float = 1.0, name: str = "museum", labels: Labels = EN) -> None:
+                k: float = 1.0, name: str = "museum", labels: Labels) -> None:
     """The dice and ghosts (call ``museum_frame`` first, or use a prepared frame)."""
     s = game.state
     card = game.deck.museum(s.museum_card)

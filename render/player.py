@@ -13,7 +13,7 @@ from . import palette as pal
 from .canvas import Canvas, Rect
 from .fonts import font
 from .highlight import Highlights
-from .labels import EN, Labels
+from .labels import Labels
 from .structure import Die, GridSpec, floor_layer, full_grid, size_of, stack_sprites
 
 MAX_COMPLETED_SHOWN = 5
@@ -78,7 +78,7 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, *, k: float = 1.0) -> None:
 
 
 def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] | None,
-                hl: Highlights, *, k: float = 1.0, numerals: bool = False, labels: Labels = EN) -> None:
+                hl: Highlights, *, k: float = 1.0, numerals: bool = False, labels: Labels) -> None:
     """The changing parts of a panel (call ``player_frame`` first, or use a prepared frame)."""
     s = game.state
     p = s.players[seat]
@@ -184,7 +184,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
                 parent=cname)
         dx = cx + round(8 * k)
         dy = cy0 + round(32 * k)
-        for v in comp.dice:
-            sprite = dice.slot(bs) if v is None else dice.cube(bs, seat, v, False, numerals)
+        for face in comp.dice:
+            sprite = dice.slot(bs) if face is None else dice.cube(bs, seat, face, False, numerals)
             cv.paste(sprite, (dx - dice.MARGIN, dy))
             dx += bw - 2 * dice.MARGIN + 2

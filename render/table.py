@@ -14,7 +14,7 @@ from .canvas import Box, Canvas, Rect
 from .cards import ARTIST_DIE, artist_dice_positions, artist_layer, installation_layer
 from .fonts import font
 from .highlight import Highlights, highlights
-from .labels import EN, Labels
+from .labels import Labels
 from .museum import draw_museum, museum_frame
 from .player import draw_player, panel_size, player_frame, player_label
 
@@ -27,14 +27,13 @@ OFFER_H = 168
 
 
 
-def status_line(game: Game, names: list[str] | None, labels: Labels = EN) -> str:
+def status_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     s = game.state
     if s.over:
         win = game.winners()
         who = labels.text("and").join(_who(w, names) for w in win)
         pts = game.score(win[0]) if win else 0
-        # Singular unless several share the win (not the count's own plural rule).
-        return labels.text("game_over.other" if len(win) > 1 else "game_over.one", who=who, points=pts)
+        return labels.count("game_over", max(len(win), 1), who=who, points=pts)  # the verb agrees with the winners
     return labels.text("next", who=_who(s.current, names))
 
 
@@ -43,7 +42,7 @@ def _who(seat: int, names: list[str] | None) -> str:
     return f"{label} {name}".strip()
 
 
-def last_turn_line(game: Game, names: list[str] | None, labels: Labels = EN) -> str:
+def last_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     s = game.state
     parts = []
     if s.last_turn is not None:
@@ -88,7 +87,7 @@ def layout(num_players: int) -> dict[str, Rect]:
     return rects
 
 
-def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, labels: Labels = EN) -> None:
+def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, labels: Labels) -> None:
     x0, y0, x1, y1 = rect
     s = game.state
     tf = font(30, bold=True)
@@ -106,7 +105,7 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, lab
 
 
 def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights, numerals: bool,
-                 labels: Labels = EN) -> None:
+                 labels: Labels) -> None:
     s = game.state
     for i, slot in enumerate(s.artists):
         name = f"artist {i + 1}"
@@ -130,7 +129,7 @@ def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights,
                     anchor="lm", parent=name)
 
 
-def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool = False, labels: Labels = EN) -> None:
+def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool, labels: Labels) -> None:
     for i, card_id in enumerate(game.state.offer):
         name = f"offer {i + 1}"
         x0, y0, x1, y1 = rects[name]
@@ -145,7 +144,7 @@ def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool = 
 
 
 @lru_cache(maxsize=16)
-def table_frame(num_players: int, museum: MuseumCard, labels: Labels = EN) -> tuple[Image.Image, tuple[Box, ...]]:
+def table_frame(num_players: int, museum: MuseumCard, labels: Labels) -> tuple[Image.Image, tuple[Box, ...]]:
     """Everything on the table that does not change during a game, drawn once."""
     rects = layout(num_players)
     _x, _y, w, h = rects["table"]
@@ -158,7 +157,7 @@ def table_frame(num_players: int, museum: MuseumCard, labels: Labels = EN) -> tu
 
 
 def table_canvas(game: Game, names: list[str] | None = None, *, numerals: bool = False,
-                 labels: Labels = EN) -> Canvas:
+                 labels: Labels) -> Canvas:
     rects = layout(game.num_players)
     _x, _y, w, h = rects["table"]
     frame = table_frame(game.num_players, game.deck.museum(game.state.museum_card), labels)

@@ -82,7 +82,7 @@ def status_line(game: Game, names: list[str] | None, labels: Labels) -> str:
         win = game.winners()
         who = labels.text("and").join(player_name(w, names) for w in win)
         pts = game.score(win[0]) if win else 0
-        return labels.text("game_over.other" if len(win) > 1 else "game_over.one", who=who, points=pts)
+        return labels.count("game_over", max(len(win), 1), who=who, points=pts)  # the verb agrees with the winners
     return labels.text("next", who=player_name(s.current, names))
 
 

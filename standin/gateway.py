@@ -3,6 +3,12 @@
 Frames are sent uncompressed as text; discord.py only inflates binary frames, so it accepts
 them even though it asks for zlib-stream. Every dispatch goes into the session's log so a
 RESUME can replay what the client missed.
+
+Sharding as on Discord: IDENTIFY may carry ``shard: [shard_id, shard_count]``; a guild's
+events (GUILD_CREATE, INTERACTION_CREATE, MESSAGE_CREATE, ...) go only to the session of
+shard ``(guild_id >> 22) % shard_count``, DMs and other events without a guild to shard 0.
+A session without ``shard`` is shard 0 of 1. Several sessions (from one process or several)
+are live at once, one per shard id.
 """
 
 from __future__ import annotations
@@ -32,6 +38,22 @@ DISPATCH = 0
 
 GUILD_MEMBERS_INTENT = 1 << 1
 REPLAY_LOG_MAX = 50_000
+# Discord closes a connection with 4010 for a bad shard and 4011 when a shard would carry
+# more than 2,500 guilds ("sharding required").
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
+MAX_GUILDS_PER_SHARD = 2500
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's formula); DMs go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, for routing it to its shard."""
+    raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
+    return int(raw) if raw is not None else None
 
 
 class Connection:
@@ -63,6 +85,8 @@ class GatewaySession:
         self.id = secrets.token_hex(16)
         self.intents = intents
         self.shard = shard
+        # [shard_id, shard_count]; a session that sent no shard is shard 0 of 1.
+        self.shard_id, self.shard_count = (shard[0], shard[1]) if shard is not None else (0, 1)
         self.seq = 0
         self.log: deque[dict[str, Any]] = deque(maxlen=REPLAY_LOG_MAX)
         self.conn: Connection | None = None
@@ -73,7 +97,11 @@ class Gateway:
         self.server = server
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.sessions: dict[str, GatewaySession] = {}
+        # The session that identified or resumed last (the one faults act on) and, per shard id,
+        # the session receiving that shard's events.
         self.current: GatewaySession | None = None
+        self.shards: dict[int, GatewaySession] = {}
+        self.max_guilds_per_shard = MAX_GUILDS_PER_SHARD
         self.connections: set[Connection] = set()
         # Request path of every gateway connection, e.g. to check resumes use resume_gateway_url.
         self.connection_paths: list[str] = []
@@ -138,15 +166,25 @@ class Gateway:
     # -- dispatch -----------------------------------------------------------------------
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to the bot's session (kept for replay if the socket is down).
+        """Send an event to the session of its guild's shard (kept for replay if the socket is down).
 
         Synchronous on purpose: the sequence number and the order on the wire are fixed
         at the moment of the call, so world changes and interactions never overtake.
         """
-        session = self.current
-        if session is None:
+        self.announce(event, lambda _s: data)
+
+    def announce(self, event: str, build: Any) -> None:
+        """``build(session)`` gives the event's data for that session (None: not for it);
+        it is sent to the session whose shard carries the event's guild."""
+        if self.current is None:
             raise RuntimeError(f"cannot dispatch {event}: the bot never identified")
-        self._dispatch_to(session, event, data)
+        for session in list(self.shards.values()):
+            data = build(session)
+            if data is not None and shard_of(event_guild(event, data), session.shard_count) == session.shard_id:
+                self._dispatch_to(session, event, data)
+
+    def carries(self, session: GatewaySession, guild_id: int) -> bool:
+        return shard_of(guild_id, session.shard_count) == session.shard_id
 
     @staticmethod
     def _dispatch_to(session: GatewaySession, event: str, data: dict[str, Any]) -> None:
@@ -213,12 +251,26 @@ class Gateway:
         if data.get("token") != self.server.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return None
-        session = GatewaySession(int(data.get("intents") or 0), data.get("shard"))
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
+            await conn.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = GatewaySession(int(data.get("intents") or 0), shard)
+        guilds = [g for g in self.server.bot_guilds() if self.carries(session, g.id)]
+        if len(guilds) > self.max_guilds_per_shard:
+            await conn.ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return None
         self.sessions[session.id] = session
         self.current = session
+        self.shards[session.shard_id] = session
         session.conn = conn
         self._dispatch_to(session, "READY", self.server.ready_payload(session))
-        for guild in self.server.bot_guilds():
+        for guild in guilds:
             self._dispatch_to(session, "GUILD_CREATE", self.server.guild_create_payload(guild, session.intents))
         self.identify_count += 1
         self._notify()
@@ -235,6 +287,7 @@ class Gateway:
             conn.send({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return None
         self.current = session
+        self.shards[session.shard_id] = session
         if session.conn is not None and session.conn is not conn:
             session.conn.stop()  # a stale socket must not receive anything more
         for frame in session.log:

@@ -82,6 +82,11 @@ class SnowflakeFactory:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def at_least(self, value: int) -> int:
+        """The next snowflake, but no smaller than ``value`` (ids that land on a chosen shard)."""
+        self._last = max(value, self._last + 1)
+        return self._last
+
 
 @dataclass
 class User:

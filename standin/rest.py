@@ -143,6 +143,11 @@ def _embeds(embeds: Any) -> list[dict[str, Any]]:
     return stored
 
 
+# GET /gateway/bot: a bot may start 1,000 sessions a day (the stand-in's day never resets).
+SESSION_STARTS_PER_DAY = 1000
+DAY_MS = 86_400_000
+
+
 def no_content() -> web.Response:
     return web.Response(status=204)
 
@@ -478,18 +483,16 @@ class RestApi:
 
     def _announce_message(self, event: str, message: Message, channel: Channel) -> None:
         # Discord sends message events only for the intents the bot asked for.
-        session = self.server.gateway.current
-        if session is None:
+        if self.server.gateway.current is None:
             return
         intent = 1 << 12 if channel.is_dm else 1 << 9
-        if session.intents & intent:
-            payload = message.payload()
-            if event == "MESSAGE_CREATE" and channel.guild_id is not None:
-                guild = self.server.guilds[channel.guild_id]
-                member = guild.members.get(message.author.id)
-                if member is not None:
-                    payload["member"] = {k: v for k, v in member.payload().items() if k != "user"}
-            self.server.announce(event, lambda _s: payload)
+        payload = message.payload()
+        if event == "MESSAGE_CREATE" and channel.guild_id is not None:
+            guild = self.server.guilds[channel.guild_id]
+            member = guild.members.get(message.author.id)
+            if member is not None:
+                payload["member"] = {k: v for k, v in member.payload().items() if k != "user"}
+        self.server.announce(event, lambda s: payload if s.intents & intent else None)
 
     # -- identity, gateway, application -------------------------------------------------
 
@@ -498,11 +501,17 @@ class RestApi:
 
     async def get_gateway_bot(self, request: web.Request) -> web.Response:
         self._auth(request)
+        gateway = self.server.gateway
         return json_response(
             {
                 "url": self.server.gateway_url,
-                "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+                "shards": self.server.recommended_shards(),
+                "session_start_limit": {
+                    "total": SESSION_STARTS_PER_DAY,
+                    "remaining": max(0, SESSION_STARTS_PER_DAY - gateway.identify_count),
+                    "reset_after": DAY_MS,
+                    "max_concurrency": self.server.max_concurrency,
+                },
             }
         )
 
@@ -773,9 +782,8 @@ class RestApi:
             data: dict[str, Any] = {"id": str(message.id), "channel_id": str(channel.id)}
             if channel.guild_id is not None:
                 data["guild_id"] = str(channel.guild_id)
-            session = self.server.gateway.current
-            if session is not None and session.intents & (1 << 12 if channel.is_dm else 1 << 9):
-                self.server.announce("MESSAGE_DELETE", lambda _s: data)
+            intent = 1 << 12 if channel.is_dm else 1 << 9
+            self.server.announce("MESSAGE_DELETE", lambda s: data if s.intents & intent else None)
 
     # -- channels and messages ----------------------------------------------------------
 

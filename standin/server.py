@@ -85,6 +85,10 @@ class StandIn:
         self.requests: list[str] = []
         self.faults = Faults()
         self.gateway = Gateway(self, heartbeat_interval_ms)
+        # GET /gateway/bot: shards recommended (None: one per 1,000 guilds, as Discord
+        # roughly does) and how many shards may IDENTIFY at once.
+        self.shard_recommendation: int | None = None
+        self.max_concurrency = 1
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
 
@@ -155,8 +159,11 @@ class StandIn:
         locale: str = "en-US",
         bot_permissions: int = Permission.BOT_DEFAULT,
         everyone_permissions: int = Permission.EVERYONE_DEFAULT,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        guild = Guild(self.snowflake(), name, owner_id=self.owner.id, locale=locale)
+        """A guild with the bot in it; ``shard=(shard_id, shard_count)`` picks an id whose
+        events go to that shard."""
+        guild = Guild(self._guild_id(shard), name, owner_id=self.owner.id, locale=locale)
         guild.roles[guild.id] = Role(guild.id, "@everyone", everyone_permissions)
         bot_role = Role(self.snowflake(), self.bot_user.name, bot_permissions, position=1, managed=True)
         guild.roles[bot_role.id] = bot_role
@@ -164,6 +171,22 @@ class StandIn:
         self.guilds[guild.id] = guild
         self.announce("GUILD_CREATE", lambda s: self.guild_create_payload(guild, s.intents))
         return guild
+
+    def _guild_id(self, shard: tuple[int, int] | None) -> int:
+        snowflake = self.snowflake()
+        if shard is None:
+            return snowflake
+        shard_id, shard_count = shard
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"no shard {shard_id} among {shard_count}")
+        ms = snowflake >> 22
+        ms += (shard_id - ms) % shard_count  # a few milliseconds ahead at most
+        return self.snowflake.at_least(ms << 22)
+
+    def recommended_shards(self) -> int:
+        if self.shard_recommendation is not None:
+            return self.shard_recommendation
+        return max(1, -(-len(self.bot_guilds()) // 1000))
 
     def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
         role = Role(self.snowflake(), name, permissions, position=len(guild.roles))
@@ -230,16 +253,15 @@ class StandIn:
         for guild in self.guilds.values() if guilds is None else guilds:
             member = Member(user, [r for r in role_ids if r in guild.roles], joined_at=guild.created)
             guild.members[user.id] = member
-            if self.gateway.current and self.gateway.current.intents & GUILD_MEMBERS_INTENT:
-                data = member.payload() | {"guild_id": str(guild.id)}
-                self.announce("GUILD_MEMBER_ADD", lambda _s, d=data: d)
+            data = member.payload() | {"guild_id": str(guild.id)}
+            self.announce("GUILD_MEMBER_ADD", lambda s, d=data: d if s.intents & GUILD_MEMBERS_INTENT else None)
         return Player(self, user)
 
-    def announce(self, event: str, build: Callable[[GatewaySession], dict[str, Any]]) -> None:
-        """Dispatch a world change to the bot's session (no-op before it identifies)."""
-        session = self.gateway.current
-        if session is not None:
-            self.gateway.dispatch(event, build(session))
+    def announce(self, event: str, build: Callable[[GatewaySession], dict[str, Any] | None]) -> None:
+        """Dispatch a world change to the session of its guild's shard (no-op before the bot
+        identifies); ``build`` returns None for a session that must not receive it (intents)."""
+        if self.gateway.current is not None:
+            self.gateway.announce(event, build)
 
     # -- reading what the bot did -------------------------------------------------------
 
@@ -351,7 +373,9 @@ class StandIn:
         data: dict[str, Any] = {
             "v": 10,
             "user": self.bot_user.payload() | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.bot_guilds()],
+            "guilds": [
+                {"id": str(g.id), "unavailable": True} for g in self.bot_guilds() if self.gateway.carries(session, g.id)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_gateway_url,

@@ -10,12 +10,15 @@ Which language:
 * ephemeral replies and DMs: the user's own Discord locale (``interaction.locale``; for DMs
   outside an interaction, the last locale we saw from them: ``choose.user_language``);
 * channel posts: the server's language (``/cubist language``, stored per guild; by default
-  the server's own locale when it is French or English, else English:
+  the server's own locale when we have a catalogue for it, else English:
   ``choose.guild_language``).
 
 ``language()`` maps any Discord locale to a catalogue: ``fr`` for every French locale,
-English for everything else.  Messages with placeholders use ``str.format`` named fields;
-a ``Message`` passed as a parameter is translated into the same language.
+English for any language without a catalogue.  The languages are the catalogues there are
+(``catalog.languages()``); plural forms follow each language's CLDR rule and languages are
+named by CLDR (both from Babel), so a new language is new catalogue files only.  Messages
+with placeholders use ``str.format`` named fields; a ``Message`` passed as a parameter is
+translated into the same language.
 
 An unknown key raises ``KeyError`` while pytest runs (``PYTEST_CURRENT_TEST``) or after
 ``set_strict(True)``; in production it is logged and the key itself is shown, so a
@@ -28,9 +31,22 @@ import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import time
 from typing import Any
 
-from .catalog import DEFAULT_LANGUAGE, LANGUAGES, CatalogueError, Entry, catalogues
+from babel.dates import format_skeleton
+
+from .catalog import (
+    DEFAULT_LANGUAGE,
+    CatalogueError,
+    Entry,
+    babel_locale,
+    catalogues,
+    language_name,
+    languages,
+    own_name,
+    plural,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,25 +71,20 @@ def language(locale: object) -> str:
     if not isinstance(locale, str):
         return DEFAULT_LANGUAGE
     base = locale.strip().lower().replace("_", "-").split("-")[0]
-    return base if base in LANGUAGES else DEFAULT_LANGUAGE
+    return base if base in languages() else DEFAULT_LANGUAGE
 
 
-def _plural(lang: str, count: object) -> str:
-    """CLDR's rule for our two languages: French 'one' covers 0 and 1, English only 1."""
-    try:
-        n = abs(int(count))  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return "other"
-    if lang == "fr":
-        return "one" if n in (0, 1) else "other"
-    return "one" if n == 1 else "other"
+def language_choices() -> list[tuple[str, str]]:
+    """(code, name in itself) for every language with a catalogue: the choices of
+    ``/cubist language``."""
+    return [(code, own_name(code)) for code in languages()]
 
 
 def has(key: str) -> bool:
     return key in catalogues()[DEFAULT_LANGUAGE]
 
 
-def t(key: str, locale: object = None, /, **params: Any) -> str:
+def t(key: str, locale: object, /, **params: Any) -> str:
     """The message ``key`` in the language of ``locale``, with ``params`` filled in."""
     lang = language(locale)
     entry: Entry | None = catalogues()[lang].get(key)
@@ -83,12 +94,29 @@ def t(key: str, locale: object = None, /, **params: Any) -> str:
         log.error("no message %r in the catalogues", key)
         return key
     if not isinstance(entry, str):
-        entry = entry[_plural(lang, params.get("count"))]
+        entry = entry.get(plural(lang, params.get("count"))) or entry["other"]
     values = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
     return entry.format(**values)
 
 
-def join(items: list[str], locale: object = None) -> str:
+def time_of_day(minutes: int, locale: object) -> str:
+    """A time of day (minutes after midnight) on the 24-hour clock as the reader's language
+    writes it (CLDR's ``Hm``: '22:00' in English and French, '22.00' in Finnish)."""
+    return str(format_skeleton("Hm", time(minutes // 60 % 24, minutes % 60), locale=babel_locale(language(locale))))
+
+
+def words_in_any_language(key: str) -> frozenset[str]:
+    """The comma-separated words of message ``key`` in every catalogue, lower case: what a
+    player may type in any language (e.g. ``commands.quiet_off_words``: off, non...)."""
+    found: set[str] = set()
+    for lang in languages():
+        entry = catalogues()[lang].get(key)
+        if isinstance(entry, str):
+            found.update(w.strip().lower() for w in entry.split(",") if w.strip())
+    return frozenset(found)
+
+
+def join(items: list[str], locale: object) -> str:
     """'a, b and c' / 'a, b et c'."""
     if len(items) <= 1:
         return "".join(items)
@@ -109,14 +137,14 @@ class Message:
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "params", dict(params))
 
-    def render(self, locale: object = None) -> str:
+    def render(self, locale: object) -> str:
         return t(self.key, locale, **self.params)
 
     def __str__(self) -> str:
         return self.render(DEFAULT_LANGUAGE)
 
 
-def localize(text: object, locale: object = None) -> str:
+def localize(text: object, locale: object) -> str:
     """A ``Message`` in the reader's language; anything else as it is (already words)."""
     if isinstance(text, Message):
         return text.render(locale)
@@ -127,7 +155,6 @@ from .cards import artist_action, artist_name, card_name  # noqa: E402  (needs t
 
 __all__ = [
     "DEFAULT_LANGUAGE",
-    "LANGUAGES",
     "CatalogueError",
     "Message",
     "artist_action",
@@ -137,7 +164,12 @@ __all__ = [
     "is_strict",
     "join",
     "language",
+    "language_choices",
+    "language_name",
+    "languages",
     "localize",
     "set_strict",
     "t",
+    "time_of_day",
+    "words_in_any_language",
 ]

@@ -28,7 +28,7 @@ def _bundled(group: str, key: str, english: str) -> bool:
     return catalogues()[DEFAULT_LANGUAGE].get(f"cards.{group}.{key}") == english
 
 
-def card_name(kind: CardKind, card: Any, locale: object = None) -> str:
+def card_name(kind: CardKind, card: Any, locale: object) -> str:
     """The name of a card in the language of ``locale``:
 
     * ``artist`` / ``artist_short``: the artist ('Lyubov Popova' / 'Popova'); ``card`` is an
@@ -46,19 +46,19 @@ def card_name(kind: CardKind, card: Any, locale: object = None) -> str:
     return t(f"cards.{kind}.{key}", locale) if _bundled(kind, key, english) else english
 
 
-def installation_name(card: int, english: str, locale: object = None) -> str:
+def installation_name(card: int, english: str, locale: object) -> str:
     """An installation's name from its id and English name as stored or carried elsewhere
     (statistics, engine texts)."""
     key = str(card)
     return t(f"cards.installation.{key}", locale) if _bundled("installation", key, english) else english
 
 
-def artist_name(card: ArtistCard | ArtistKind | str, locale: object = None, *, short: bool = False) -> str:
+def artist_name(card: ArtistCard | ArtistKind | str, locale: object, *, short: bool = False) -> str:
     return card_name("artist_short" if short else "artist", card, locale)
 
 
-def artist_action(card: ArtistCard, locale: object = None) -> str:
-    """The card's action in one sentence (the engine's ``ArtistCard.description``, translated)."""
+def artist_action(card: ArtistCard, locale: object) -> str:
+    """The card's action in one sentence (``cards.action.<kind>``)."""
     a, b = card.values or (0, 0)
     delta = f"{card.delta:+d}" if card.delta is not None else ""
     return t(f"cards.action.{_kind_of(card)}", locale, value=card.value, a=a, b=b, delta=delta)

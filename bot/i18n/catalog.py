@@ -1,27 +1,35 @@
-"""Loading and checking the message catalogues (``locales/<language>.json`` and its parts
-``locales/<language>.<area>.json``).
+"""Loading and checking the message catalogues (``<language>.json`` and its parts
+``<language>.<area>.json`` in the locales folders: ``bot/i18n/locales`` and any folder
+added with ``use_locale_dirs``).
 
 A catalogue is nested JSON whose leaves are messages; a message is a ``str.format``
-template with named placeholders, or a plural pair ``{"one": ..., "other": ...}`` chosen
-by the ``count`` parameter.  Keys are the dotted paths (``reminders.reminder``).
+template with named placeholders, or its plural forms ``{"one": ..., "other": ...}``
+(CLDR forms: ``zero``, ``one``, ``two``, ``few``, ``many``, ``other``; ``other`` always)
+chosen by the ``count`` parameter with the language's CLDR rule (``plural``).  Keys are the
+dotted paths (``reminders.reminder``).
 
-Every catalogue is checked when it is loaded (same keys as English, same placeholders,
-valid templates): a broken translation stops the bot at start-up instead of failing in
-the middle of a game.
+The languages are the catalogues found: a new language is new files, no code.  Every
+catalogue is checked when it is loaded (same keys as English, same placeholders, valid
+templates, a language Babel knows): a broken translation stops the bot at start-up instead
+of failing in the middle of a game.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import string
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
 from typing import Any
 
-LANGUAGES: tuple[str, ...] = ("en", "fr")
+from babel import Locale, UnknownLocaleError
+
 DEFAULT_LANGUAGE = "en"
-PLURAL_FORMS = frozenset({"one", "other"})
+PLURAL_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})  # CLDR's categories
 
 Entry = str | Mapping[str, str]  # a message, or its plural forms
 
@@ -35,7 +43,7 @@ def _flatten(node: Mapping[str, Any], prefix: str, out: dict[str, Entry], where:
         key = f"{prefix}{name}"
         if isinstance(value, str):
             out[key] = value
-        elif isinstance(value, dict) and set(value) == PLURAL_FORMS:
+        elif isinstance(value, dict) and "other" in value and set(value) <= PLURAL_FORMS:
             if not all(isinstance(v, str) for v in value.values()):
                 raise CatalogueError(f"{where}: {key}: plural forms must be strings")
             out[key] = dict(value)
@@ -78,27 +86,92 @@ def parse_catalogue(data: object, where: str) -> dict[str, Entry]:
     return out
 
 
-def catalogue_files(language: str) -> list[str]:
+LOCALES_VARIABLE = "CUBIST_LOCALES"  # more folders of catalogues, separated by os.pathsep
+_extra_dirs: list[Path] = []
+generation = 0  # counts reloads, for caches built from the catalogues
+
+
+def use_locale_dirs(dirs: Iterable[Path]) -> None:
+    """Also read catalogues from ``dirs`` (after the bundled ones and ``$CUBIST_LOCALES``),
+    e.g. a language being written, or a test's; ``[]``: no more than those."""
+    global generation
+    _extra_dirs[:] = [Path(d) for d in dirs]
+    catalogues.cache_clear()
+    languages.cache_clear()
+    generation += 1
+
+
+def locale_dirs() -> list[Traversable]:
+    """Where catalogues are read: the bundled ones, then ``$CUBIST_LOCALES``, then
+    ``use_locale_dirs``'s."""
+    configured = [Path(d) for d in os.environ.get(LOCALES_VARIABLE, "").split(os.pathsep) if d]
+    return [resources.files("bot.i18n.locales"), *configured, *_extra_dirs]
+
+
+def _json_names(folder: Traversable) -> list[str]:
+    return [entry.name for entry in folder.iterdir() if entry.name.endswith(".json")]
+
+
+@cache
+def languages() -> tuple[str, ...]:
+    """Every language with a catalogue (``<language>.json``), English first."""
+    found = {name.removesuffix(".json") for d in locale_dirs() for name in _json_names(d) if name.count(".") == 1}
+    return (DEFAULT_LANGUAGE, *sorted(found - {DEFAULT_LANGUAGE}))
+
+
+def catalogue_files(language: str) -> list[Traversable]:
     """``<language>.json`` and its parts ``<language>.<area>.json`` (e.g. ``fr.stats.json``),
     so that areas of the bot keep their words in files of their own."""
-    names = [entry.name for entry in resources.files("bot.i18n.locales").iterdir()]
-    parts = sorted(n for n in names if n.startswith(f"{language}.") and n.endswith(".json") and n.count(".") == 2)
-    return [f"{language}.json", *parts]
+    files: list[Traversable] = []
+    for folder in locale_dirs():
+        names = _json_names(folder)
+        parts = sorted(n for n in names if n.startswith(f"{language}.") and n.count(".") == 2)
+        files += [folder.joinpath(n) for n in ([f"{language}.json"] if f"{language}.json" in names else []) + parts]
+    return files
 
 
 def read_catalogue(language: str) -> dict[str, Entry]:
     out: dict[str, Entry] = {}
-    for name in catalogue_files(language):
+    for file in catalogue_files(language):
         try:
-            text = resources.files("bot.i18n.locales").joinpath(name).read_text(encoding="utf-8")
-            data = json.loads(text)
+            data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            raise CatalogueError(f"cannot read catalogue {name}: {e}") from None
-        part = parse_catalogue(data, name)
+            raise CatalogueError(f"cannot read catalogue {file.name}: {e}") from None
+        part = parse_catalogue(data, file.name)
         if twice := sorted(set(part) & set(out)):
-            raise CatalogueError(f"{name}: {', '.join(twice[:5])} already defined in another {language} file")
+            raise CatalogueError(f"{file.name}: {', '.join(twice[:5])} already defined in another {language} file")
         out.update(part)
     return out
+
+
+@cache
+def babel_locale(language: str) -> Locale:
+    """Babel's (CLDR's) facts about a language: plural rule, names of languages."""
+    try:
+        return Locale.parse(language)
+    except (UnknownLocaleError, ValueError) as e:
+        raise CatalogueError(f"{language}.json: no such language in CLDR ({e})") from None
+
+
+def plural(language: str, count: object) -> str:
+    """The CLDR plural form of ``count`` in ``language`` (``other`` for what is no number)."""
+    try:
+        n = abs(int(count))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return "other"
+    return str(babel_locale(language).plural_form(n))
+
+
+def language_name(language: str, reader: str) -> str:
+    """The name of ``language`` in the ``reader``'s language, as in running text ('French',
+    'anglais')."""
+    return str(babel_locale(reader).languages.get(language) or babel_locale(language).get_display_name(reader))
+
+
+def own_name(language: str) -> str:
+    """A language's name in itself, capitalised as a menu entry ('English', 'Français')."""
+    name = str(babel_locale(language).get_display_name(language))
+    return name[:1].upper() + name[1:]
 
 
 def compare(reference: Mapping[str, Entry], other: Mapping[str, Entry], name: str) -> list[str]:
@@ -106,12 +179,16 @@ def compare(reference: Mapping[str, Entry], other: Mapping[str, Entry], name: st
     different placeholders, a plural in one and not the other."""
     problems = [f"{name}: missing {key}" for key in reference if key not in other]
     problems += [f"{name}: {key} is not in the English catalogue" for key in other if key not in reference]
+    language = name.split(".")[0]
+    forms = {plural(language, n) for n in range(1001)} | {"other"}  # the forms counts of dice can take
     for key, entry in reference.items():
         if key not in other:
             continue
         theirs = other[key]
         if isinstance(entry, str) != isinstance(theirs, str):
             problems.append(f"{name}: {key}: plural forms in one language only")
+        elif not isinstance(theirs, str) and (missing := forms - set(theirs)):
+            problems.append(f"{name}: {key}: no {', '.join(sorted(missing))} form")
         if placeholders(entry) != placeholders(theirs):
             problems.append(
                 f"{name}: {key}: placeholders {sorted(placeholders(theirs))} differ from "
@@ -123,9 +200,10 @@ def compare(reference: Mapping[str, Entry], other: Mapping[str, Entry], name: st
 @cache
 def catalogues() -> Mapping[str, Mapping[str, Entry]]:
     """Every catalogue, loaded and checked once."""
-    loaded = {language: read_catalogue(language) for language in LANGUAGES}
+    loaded = {language: read_catalogue(language) for language in languages()}
     problems: list[str] = []
-    for language in LANGUAGES:
+    for language in languages():
+        babel_locale(language)
         if language != DEFAULT_LANGUAGE:
             problems += compare(loaded[DEFAULT_LANGUAGE], loaded[language], f"{language}.json")
     if problems:

@@ -14,7 +14,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from . import language
-from .catalog import LANGUAGES
+from .catalog import languages
 
 if TYPE_CHECKING:
     import discord
@@ -56,7 +56,7 @@ async def guild_language(bot: Any, guild_id: int | None, guild_locale: object = 
     if guild_id is None:
         return language(guild_locale)
     chosen = await bot.store.guild_language(guild_id)
-    if chosen in LANGUAGES:
+    if chosen in languages():
         return str(chosen)
     if guild_locale is None:
         guild = bot.get_guild(guild_id)

@@ -2,26 +2,39 @@
 
     render.table_png(game, names, labels=render_labels(lang))
 
-Rendering knows only English (``render.labels.ENGLISH``); this fills in the catalogue's
-``render.*`` messages and the card names (``cards.*``, for the bundled deck's ids).
+Render has no words of its own: this gives it the catalogue's ``render.*`` messages, the
+card names (``cards.*``, for the bundled deck's cards) and the language's CLDR plural rule.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from render.labels import Labels
 
-from . import language
-from .catalog import DEFAULT_LANGUAGE, catalogues
+from . import catalog, language
+from .catalog import DEFAULT_LANGUAGE, catalogues, plural
+
+
+@dataclass(frozen=True)
+class PluralRule:
+    """The CLDR plural form of a count in one language (hashable and picklable, unlike
+    Babel's rule objects, so ``Labels`` can carry it to render workers)."""
+
+    language: str
+
+    def __call__(self, count: int) -> str:
+        return plural(self.language, count)
+
+
+def render_labels(locale: object) -> Labels:
+    """One ``Labels`` per language (hashable, so render's layer caches work per language)."""
+    return _labels(language(locale), catalog.generation)
 
 
 @cache
-def render_labels(locale: object = None) -> Labels:
-    """One ``Labels`` per language (hashable, so render's layer caches work per language)."""
-    lang = language(locale)
-    if lang == DEFAULT_LANGUAGE:
-        return Labels()  # exactly what the golden pictures are drawn with
+def _labels(lang: str, _generation: int) -> Labels:
     cat, english = catalogues()[lang], catalogues()[DEFAULT_LANGUAGE]
     texts: list[tuple[str, str]] = []
     names: list[tuple[str, str]] = []
@@ -35,6 +48,6 @@ def render_labels(locale: object = None) -> Labels:
         elif key.startswith(("cards.artist.", "cards.artist_short.", "cards.installation.", "cards.museum.")):
             _cards, kind, ident = key.split(".", 2)
             if kind in ("installation", "museum"):
-                ident = str(english[key])  # render looks cards up by their English name
+                ident = str(english[key])  # render looks cards up by their name in the deck
             names.append((f"{kind}:{ident}", str(entry)))
-    return Labels(tuple(texts), tuple(names), zero_is_singular=lang == "fr")
+    return Labels(tuple(texts), PluralRule(lang), tuple(names))

@@ -1,11 +1,11 @@
 """The engine's structured texts in the reader's language: its refusals (``IllegalMove``,
 ``MoveSyntaxError``: a ``RuleText``) and the strong player's hint reasons (``Reason``).
 
-Both are a key and named values.  Here they become a ``Message`` (``rule.<key>`` or
-``hint.<key>``) whose nested texts are Messages too, so ``t()`` renders the whole sentence
-in one language; artists and bundled installation names are shown with their catalogue
-names.  The English catalogues (``en.rule.json``, the ``hint`` group of ``en.play.json``)
-hold exactly the engine's English templates, so English replies are unchanged.
+Both are a key and named values, no words.  Here they become a ``Message`` (``rule.<key>``
+or ``hint.<key>``) whose nested texts are Messages too, so ``t()`` renders the whole
+sentence in one language; artists and bundled installation names are shown with their
+catalogue names.  The words are the catalogues' only (``<lang>.rule.json``, the ``hint``
+group of ``<lang>.play.json``).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import re
 import discord
 
 from ..i18n import t
+from ..i18n.choose import user_language
 
 Match = re.Match[str]
 
@@ -26,7 +27,7 @@ def _hints():
 class HintPlayButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):hintplay:(?P<version>\d+)"
 ):
-    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+    def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("hints.play", locale),
@@ -38,7 +39,7 @@ class HintPlayButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _hints().play_this(interaction, self.game_id, self.version)
@@ -47,7 +48,7 @@ class HintPlayButton(
 class HintShowButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):hintshow:(?P<version>\d+)"
 ):
-    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+    def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("hints.show", locale),
@@ -59,7 +60,7 @@ class HintShowButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _hints().show_me(interaction, self.game_id, self.version)

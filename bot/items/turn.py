@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from ..i18n import t
-from ..i18n.choose import remember
+from ..i18n.choose import remember, user_language
 
 Match = re.Match[str]
 
@@ -42,7 +42,7 @@ def _path(text: str) -> tuple[int, ...]:
 
 
 class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):play"):
-    def __init__(self, game_id: int, locale: str = "en") -> None:
+    def __init__(self, game_id: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("turnpanel.btn.play", locale),
@@ -54,7 +54,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await remember(interaction.client.store, interaction)  # type: ignore[attr-defined]
@@ -88,7 +88,7 @@ class PanelSelect(
 
 
 class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):back:(?P<version>\d+)"):
-    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+    def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("turnpanel.btn.back", locale),
@@ -100,7 +100,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _panel().back(interaction, self.game_id, self.version)
@@ -109,7 +109,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 class EndTurnButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):endask:(?P<version>\d+)"
 ):
-    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+    def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("turnpanel.btn.end", locale),
@@ -121,7 +121,7 @@ class EndTurnButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _panel().ask_end(interaction, self.game_id, self.version)
@@ -154,7 +154,7 @@ class ConfirmEndButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cubist:(?P<game>\d+):endok:(?P<version>\d+):(?P<keep>[1-6]{0,2})",
 ):
-    def __init__(self, game_id: int, version: int, keep: str, locale: str = "en") -> None:
+    def __init__(self, game_id: int, version: int, keep: str, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("turnpanel.btn.confirm", locale),
@@ -166,7 +166,7 @@ class ConfirmEndButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]), int(match["version"]), match["keep"])
+        return cls(int(match["game"]), int(match["version"]), match["keep"], user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         text = " ".join(["end", *self.keep])
@@ -174,7 +174,7 @@ class ConfirmEndButton(
 
 
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):undo:(?P<version>\d+)"):
-    def __init__(self, game_id: int, version: int, locale: str = "en") -> None:
+    def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label=t("turnpanel.btn.undo", locale),
@@ -186,7 +186,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
-        return cls(int(match["game"]), int(match["version"]))
+        return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _panel().play(interaction, self.game_id, self.version, "undo")

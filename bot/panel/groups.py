@@ -34,7 +34,7 @@ def groups(game: Game) -> dict[str, list[str]]:
     return out
 
 
-def group_label(game: Game, key: str, locale: str = "en") -> str:
+def group_label(game: Game, key: str, locale: str) -> str:
     words = key.split()
     verb, arg = words[0], words[1] if len(words) > 1 else ""
     if verb == "place":
@@ -59,7 +59,7 @@ def group_label(game: Game, key: str, locale: str = "en") -> str:
     return key
 
 
-def end_label(game: Game, text: str, locale: str = "en") -> str:
+def end_label(game: Game, text: str, locale: str) -> str:
     """'Keep 6 and 5 (1 die back to your supply)' for an end-of-turn choice."""
     room = Counter(game.state.players[game.current_player].storeroom)
     keep = [int(w) for w in text.split()[1:]]

@@ -199,7 +199,7 @@ def _groups(game: Game, locale: str, names: Sequence[str] | None, merge_places: 
     return [g for kind in order for g in found[kind].values()]
 
 
-def choice_tree(game: Game, locale: str = "en", names: Sequence[str] | None = None) -> tuple[Choice, ...]:
+def choice_tree(game: Game, locale: str, names: Sequence[str] | None = None) -> tuple[Choice, ...]:
     """The first select's options (at most 25) for the current player; ``names``: the seats'
     names, for bumps and Rozanova (default 'p1'…)."""
     if game.is_over:

@@ -16,22 +16,22 @@ from ..i18n.cards import artist_name
 SHORT = 40  # characters of each end of a "More: first … last" label
 
 
-def path(parts: Sequence[str], locale: str = "en") -> str:
+def path(parts: Sequence[str], locale: str) -> str:
     return t("turnpanel.arrow", locale).join(p for p in parts if p)
 
 
-def more(first: str, last: str, locale: str = "en") -> str:
+def more(first: str, last: str, locale: str) -> str:
     def cut(s: str) -> str:
         return s if len(s) <= SHORT else s[: SHORT - 1] + "…"
 
     return t("turnpanel.more", locale, first=cut(first), last=cut(last))
 
 
-def part(head: str, number: int, parts: int, locale: str = "en") -> str:
+def part(head: str, number: int, parts: int, locale: str) -> str:
     return t("turnpanel.part", locale, head=head, number=number, parts=parts)
 
 
-def dice(count: int, value: int, locale: str = "en") -> str:
+def dice(count: int, value: int, locale: str) -> str:
     """'a 4', 'two 2s' ('un 4', 'deux 2')."""
     number = t(f"turnpanel.number.n{count}", locale) if 1 <= count <= 6 else str(count)
     return t("turnpanel.dice", locale, count=count, value=value, number=number)
@@ -56,7 +56,7 @@ def sensible_end(game: Game, ends: Sequence[EndTurn]) -> EndTurn | None:
 class Describer:
     """Words for the current player's moves in one position."""
 
-    def __init__(self, game: Game, locale: str = "en", names: Sequence[str] | None = None) -> None:
+    def __init__(self, game: Game, locale: str, names: Sequence[str] | None = None) -> None:
         self.game = game
         self.locale = locale
         self.me = game.state.players[game.current_player]

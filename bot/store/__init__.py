@@ -6,18 +6,23 @@ Design
   ply): that is the source of truth.  Beside it, ``snapshots`` holds the engine JSON
   (``engine.dump_game``) of the latest position, for loading without a replay.
 * ``games.version`` = number of moves applied = the optimistic-concurrency token.
-  ``Store.apply_move(game_id, expected_version, move, user_id, reminder=...)`` is one
+  ``Store.apply_move(game_id, expected_version, move, user_id, timers=...)`` is one
   ``BEGIN IMMEDIATE`` transaction: check status and version (``StaleGame`` if another move
   got there first), apply the move with the engine (``IllegalMove``/``MoveSyntaxError``
-  propagate), insert the move row, rewrite the snapshot, bump the version, replace the
-  reminder schedule, and for the move that ends the game mark it finished and write
+  propagate), insert the move row, rewrite the snapshot, bump the version, set the
+  game's timers (``timers.py``), and for the move that ends the game mark it finished and write
   ``results``.  Any error rolls everything back: nothing is written.
 * One open game (lobby or in play) per channel, enforced by a partial unique index; any number
   of finished/cancelled games stay for history.  Lobby: ``create_lobby``, ``join_seat``,
   ``leave_seat``, then ``start_game(seed, seating)`` fixes the seats and stores the first
   snapshot.
-* Each public call is a whole transaction run as one function on the aiosqlite connection's
-  thread (``games.py`` says why); writes use one connection, reads another (WAL readers see
+* The store is rooms by concern over one connection seam (``connection.py``: a transaction
+  is one function of a ``Tx``, run whole by ``Database.read``/``write``): ``lobby``,
+  ``games`` (reading), ``moves`` (start, move, finish, cancel), ``timers``, ``outbox``
+  (posts), ``people`` (locales, DMs, preferences), ``votes``, ``meta``, ``integrity``
+  (verify, rebuild, backup), ``stats``; ``Store`` (store.py) opens them together.  On
+  SQLite each transaction runs as one function on the aiosqlite connection's thread
+  (``connection.py`` says why); writes use one connection, reads another (WAL readers see
   committed data only).  A small cache of loaded games keyed by (id, version) skips parsing
   the snapshot (see the benchmark); it never serves a version other than the database's.
 * Loading checks the snapshot against its row (version, seed, players, options, length of
@@ -60,6 +65,7 @@ the WAL short so that commits rarely run a checkpoint themselves.  ``Store.open(
 synchronous="FULL")`` makes every commit power-cut proof where the disk is quiet enough.
 """
 
+from .connection import backup_database
 from .errors import (
     CannotWrite,
     ChannelBusy,
@@ -73,19 +79,21 @@ from .errors import (
     StoreError,
     TableFull,
 )
-from .games import Store, backup_database
-from .records import DueReminder, GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status, TurnClock
+from .moves import Played
+from .records import GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status
+from .store import Store
+from .timers import Timer, TimerSpec
 
 __all__ = [
     "CannotWrite",
     "ChannelBusy",
     "CorruptGame",
-    "DueReminder",
     "GameNotFound",
     "GameRecord",
     "GameStateError",
     "MigrationError",
     "MoveRecord",
+    "Played",
     "ReminderPrefs",
     "ResultRecord",
     "SchemaTooNew",
@@ -96,6 +104,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TableFull",
-    "TurnClock",
+    "Timer",
+    "TimerSpec",
     "backup_database",
 ]

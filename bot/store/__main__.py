@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from . import db as dbmod
-from .games import Store, backup_database
+from .connection import backup_database
+from .store import Store
 
 
 def _schema_version(conn: sqlite3.Connection) -> int:

@@ -1,17 +1,18 @@
-"""Store transactions for the outbox (migration 0008): posts and DMs that must follow a
-stored move.  ``queue_turn`` runs inside the move's own transaction; the others are whole
-transactions for ``Store``.  See ``bot/outbox.py`` for the worker that sends the rows."""
+"""Posts: the outbox (migration 0008), posts and DMs that must follow a stored move, and
+each game's newest table post.  ``queue_turn`` runs inside the move's own transaction; the
+other functions are whole transactions, run by ``PostsRoom``.  See ``bot/outbox.py`` for
+the worker that sends the rows."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from engine import Game
 
-from .records import DEFAULT_REMINDER_INTERVAL
+from .connection import Row, Tx
+from .room import Room
 
 POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post itself first
 MAX_ATTEMPTS = 10  # sends of one row before it is given up (and logged)
@@ -27,7 +28,7 @@ class OutboxRow:
     attempts: int
 
     @classmethod
-    def from_row(cls, r: sqlite3.Row) -> OutboxRow:
+    def from_row(cls, r: Row) -> OutboxRow:
         return cls(r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["attempts"])
 
 
@@ -39,74 +40,60 @@ class Queued:
     turn_dm: int | None = None
 
 
-def queue_turn(
-    conn: sqlite3.Connection, game_id: int, version: int, game: Game, payload: dict[str, Any], now: float
-) -> Queued:
+async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: dict[str, Any], now: float) -> Queued:
     """After a move that ended a turn: the turn's channel post and, when a person's turn
-    begins, their turn-start DM.  The DM counts as the reminder schedule's first step, so
-    the reminder poller does not send it again."""
-    cur = conn.execute(
-        "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at) VALUES (?, ?, 'turn_post', ?, ?, ?)",
+    begins, their turn-start DM (the caller's timers then start at the first reminder)."""
+    posted = await tx.all(
+        "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
+        " VALUES (?, ?, 'turn_post', ?, ?, ?) RETURNING id",
         (game_id, version, json.dumps(payload), now, now + POST_GRACE),
     )
-    post = cur.lastrowid
+    post = posted[0]["id"]
     if game.is_over:
         return Queued(post, None)
-    seat = conn.execute(
-        "SELECT user_id, reminder_interval FROM seats WHERE game_id = ? AND seat = ?", (game_id, game.current_player)
-    ).fetchone()
+    seat = await tx.one("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game_id, game.current_player))
     if seat is None or seat["user_id"] is None:
         return Queued(post, None)  # computer players move by themselves
-    cur = conn.execute(
-        "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at) VALUES (?, ?, 'turn_dm', '{}', ?, ?)",
+    dms = await tx.all(
+        "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
+        " VALUES (?, ?, 'turn_dm', '{}', ?, ?) RETURNING id",
         (game_id, version, now, now),
     )
-    interval = float(seat["reminder_interval"] or DEFAULT_REMINDER_INTERVAL)
-    if interval == DEFAULT_REMINDER_INTERVAL:  # the player follows the table's interval
-        settings = conn.execute("SELECT settings FROM games WHERE id = ?", (game_id,)).fetchone()
-        try:
-            hours = float(json.loads(settings["settings"] or "{}").get("reminder_hours", 12))
-        except (TypeError, ValueError):
-            hours = 12.0
-        interval = hours * 3600.0
-    conn.execute(
-        "UPDATE reminders SET sent_count = 1, last_sent_at = ?, due_at = ? WHERE game_id = ? AND sent_count = 0",
-        (now, now + interval, game_id),
-    )
-    return Queued(post, cur.lastrowid)
+    dm = dms[0]["id"]
+    return Queued(post, dm)
 
 
 _FREE = "sent_at IS NULL AND failed = 0 AND (claimed_at IS NULL OR claimed_at < ?)"
 
 
-def claim(conn: sqlite3.Connection, row_id: int, owner: str, now: float, lease: float) -> bool:
-    cur = conn.execute(
+async def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float) -> bool:
+    cur = await tx.execute(
         f"UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ? AND {_FREE}", (owner, now, row_id, now - lease)
     )
-    return cur.rowcount == 1
+    return cur == 1
 
 
-def release(conn: sqlite3.Connection, row_id: int, owner: str) -> None:
-    conn.execute(
+async def release(tx: Tx, row_id: int, owner: str) -> None:
+    await tx.execute(
         "UPDATE outbox SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
         (row_id, owner),
     )
 
 
-def done(conn: sqlite3.Connection, row_id: int, now: float, message_id: int | None) -> None:
-    conn.execute(
+async def done(tx: Tx, row_id: int, now: float, message_id: int | None) -> None:
+    await tx.execute(
         "UPDATE outbox SET sent_at = ?, message_id = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?",
         (now, message_id, row_id),
     )
 
 
-def retry(conn: sqlite3.Connection, row_id: int, owner: str, now: float, error: str) -> bool:
+async def retry(tx: Tx, row_id: int, owner: str, now: float, error: str) -> bool:
     """A failed send: tried again later with exponential backoff (2 s, 4 s ... at most 5 min),
     given up after MAX_ATTEMPTS.  Returns False when it was given up."""
-    row = conn.execute("SELECT attempts FROM outbox WHERE id = ?", (row_id,)).fetchone()
+    row = await tx.one("SELECT attempts FROM outbox WHERE id = ?", (row_id,))
     attempts = (row["attempts"] if row else 0) + 1
     failed = attempts >= MAX_ATTEMPTS
-    conn.execute(
+    await tx.execute(
         "UPDATE outbox SET attempts = ?, due_at = ?, failed = ?, last_error = ?, claimed_by = NULL, claimed_at = NULL"
         " WHERE id = ? AND (claimed_by = ? OR claimed_by IS NULL)",
         (attempts, now + min(300.0, 2.0**attempts), int(failed), error[:500], row_id, owner),
@@ -114,11 +101,13 @@ def retry(conn: sqlite3.Connection, row_id: int, owner: str, now: float, error: 
     return not failed
 
 
-def postpone(conn: sqlite3.Connection, row_id: int, due_at: float) -> None:
-    conn.execute("UPDATE outbox SET due_at = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?", (due_at, row_id))
+async def postpone(tx: Tx, row_id: int, due_at: float) -> None:
+    await tx.execute(
+        "UPDATE outbox SET due_at = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?", (due_at, row_id)
+    )
 
 
-def due(conn: sqlite3.Connection, now: float, lease: float, limit: int) -> list[OutboxRow]:
+async def due(tx: Tx, now: float, lease: float, limit: int) -> list[OutboxRow]:
     """Rows to send now, oldest first: due, not sent, not claimed (or their claim's lease ran
     out), and not waiting for an earlier row of the same game (a DM follows its turn post)."""
     sql = (
@@ -127,12 +116,57 @@ def due(conn: sqlite3.Connection, now: float, lease: float, limit: int) -> list[
         " AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.id < o.id"
         " AND e.sent_at IS NULL AND e.failed = 0) ORDER BY o.id LIMIT ?"
     )
-    return [OutboxRow.from_row(r) for r in conn.execute(sql, (now, now - lease, limit))]
+    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now - lease, limit))]
 
 
-def counts(conn: sqlite3.Connection) -> dict[str, int]:
+async def counts(tx: Tx) -> dict[str, int]:
     """Rows by state (tests, logs)."""
-    row = conn.execute(
-        "SELECT count(*) AS total, sum(sent_at IS NOT NULL) AS sent, sum(failed) AS failed FROM outbox"
-    ).fetchone()
+    row = await tx.one("SELECT count(*) AS total, count(sent_at) AS sent, sum(failed) AS failed FROM outbox")
     return {"total": row["total"] or 0, "sent": row["sent"] or 0, "failed": row["failed"] or 0}
+
+
+class PostsRoom(Room):
+    """The outbox rows' life (claim -> done, or retry with backoff) and the newest table post."""
+
+    async def claim(self, row_id: int, owner: str, lease: float) -> bool:
+        """Claims an outbox row for sending (atomic): True means the caller sends it, then calls
+        ``done`` (or ``release`` on failure).  False: sent, or claimed by another sender whose
+        lease has not run out."""
+        now = self.clock()
+        return await self.db.write(lambda tx: claim(tx, row_id, owner, now, lease))
+
+    async def release(self, row_id: int, owner: str) -> None:
+        await self.db.write(lambda tx: release(tx, row_id, owner))
+
+    async def done(self, row_id: int, message_id: int | None = None) -> None:
+        now = self.clock()
+        await self.db.write(lambda tx: done(tx, row_id, now, message_id))
+
+    async def retry(self, row_id: int, owner: str, error: str) -> bool:
+        now = self.clock()
+        return await self.db.write(lambda tx: retry(tx, row_id, owner, now, error))
+
+    async def postpone(self, row_id: int, due_at: float) -> None:
+        await self.db.write(lambda tx: postpone(tx, row_id, due_at))
+
+    async def due(self, lease: float, limit: int = 50) -> list[OutboxRow]:
+        now = self.clock()
+        return await self.db.read(lambda tx: due(tx, now, lease, limit))
+
+    async def counts(self) -> dict[str, int]:
+        return await self.db.read(counts)
+
+    async def set_table_post(self, game_id: int, message_id: int, version: int) -> None:
+        """Remembers the newest table message of a game."""
+        sql = (
+            "INSERT INTO table_posts (game_id, message_id, version) VALUES (?, ?, ?) ON CONFLICT (game_id)"
+            " DO UPDATE SET message_id = excluded.message_id, version = excluded.version"
+            " WHERE excluded.version >= table_posts.version"  # a late outbox post never hides a newer one
+        )
+        await self.db.write(lambda tx: tx.execute(sql, (game_id, message_id, version)))
+
+    async def table_post(self, game_id: int) -> tuple[int, int] | None:
+        """(message id, game version) of the newest table message of a game."""
+        sql = "SELECT message_id, version FROM table_posts WHERE game_id = ?"
+        r = await self.db.read(lambda tx: tx.one(sql, (game_id,)))
+        return None if r is None else (int(r["message_id"]), int(r["version"]))

@@ -5,12 +5,13 @@ Times are Unix seconds (float, UTC); ids are Discord snowflakes (int).
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from engine import GameOptions
+
+from .connection import Row
 
 
 class Status(StrEnum):
@@ -70,7 +71,7 @@ class SeatRecord:
     joined_at: float
 
     @classmethod
-    def from_row(cls, r: sqlite3.Row) -> SeatRecord:
+    def from_row(cls, r: Row) -> SeatRecord:
         return cls(
             game_id=r["game_id"],
             seat=r["seat"],
@@ -115,7 +116,7 @@ class GameRecord:
     settings: str = "{}"  # the bot's table settings (JSON)
 
     @classmethod
-    def from_row(cls, r: sqlite3.Row, seats: tuple[SeatRecord, ...] = ()) -> GameRecord:
+    def from_row(cls, r: Row, seats: tuple[SeatRecord, ...] = ()) -> GameRecord:
         return cls(
             id=r["id"],
             guild_id=r["guild_id"],
@@ -160,38 +161,5 @@ class ResultRecord:
     winner: bool
 
 
-@dataclass(frozen=True, slots=True)
-class DueReminder:
-    """A game whose reminder is due, with the seat it is waiting on."""
-
-    game_id: int
-    version: int  # pass back to mark_reminder_sent: a move since then makes the mark a no-op
-    guild_id: int | None
-    channel_id: int
-    seat: int
-    user_id: int | None
-    due_at: float
-    sent_count: int
-    last_sent_at: float | None
-    dm_reachable: bool | None
-    prefs: ReminderPrefs
-
-
-@dataclass(frozen=True, slots=True)
-class TurnClock:
-    """The clock of a game's turn in progress: after ``expires_at`` the others may vote."""
-
-    game_id: int
-    turn: int
-    seat: int
-    started_at: float
-    expires_at: float
-    vote_posted: bool
-
-    @classmethod
-    def from_row(cls, r: sqlite3.Row) -> TurnClock:
-        return cls(r["game_id"], r["turn"], r["seat"], r["started_at"], r["expires_at"], bool(r["vote_posted"]))
-
-
-def row_dict(r: sqlite3.Row) -> dict[str, Any]:
+def row_dict(r: Row) -> dict[str, Any]:
     return {k: r[k] for k in r.keys()}  # noqa: SIM118 (sqlite3.Row is not a mapping)

@@ -3,7 +3,7 @@
 ``record_finished`` runs inside the transaction that finishes a game, right after its
 ``results`` rows are written, so a game's statistics and rating changes commit with it or
 not at all.  The read functions are whole queries for ``Store``'s read transactions.
-Every function takes a ``sqlite3.Connection`` and does no I/O of its own.
+Every function takes a ``Tx`` and does no I/O of its own; ``StatsRoom`` runs the readers.
 
 Ratings are per server (``guild_id``; 0 for games outside a server) and per rating identity:
 ``user:<id>`` for a person, ``ai:<level>`` for each computer level (so "strong" has one
@@ -12,8 +12,7 @@ rating however many games it plays).  The maths is ``bot.rating``.
 
 from __future__ import annotations
 
-import sqlite3
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +21,9 @@ from engine.players import LEVELS
 from engine.timeline import timeline
 
 from .. import rating
+from .connection import Row, Tx
 from .records import ResultRecord
+from .room import Room
 
 NO_GUILD = 0  # the ratings key of games outside a server (guild_id NULL)
 
@@ -123,18 +124,18 @@ def is_rated(game: Game) -> bool:
     return turns_played >= game.num_players
 
 
-def record_finished(conn: sqlite3.Connection, game_id: int, game: Game, results: Sequence[ResultRecord]) -> None:
+async def record_finished(tx: Tx, game_id: int, game: Game, results: Sequence[ResultRecord]) -> None:
     """Writes the per-seat statistics of a finished game and updates its server's ratings.
     Idempotent: writing again replaces the statistics and never rates a game twice."""
-    row = conn.execute("SELECT guild_id, finished_at, updated_at FROM games WHERE id = ?", (game_id,)).fetchone()
-    seats = {s["seat"]: s for s in conn.execute("SELECT * FROM seats WHERE game_id = ?", (game_id,))}
+    row = await tx.one("SELECT guild_id, finished_at, updated_at FROM games WHERE id = ?", (game_id,))
+    seats = {s["seat"]: s for s in await tx.all("SELECT * FROM seats WHERE game_id = ?", (game_id,))}
     keys = {i: player_key(s["user_id"], s["ai_level"]) for i, s in seats.items()}
     story = timeline(game)  # one replay of the log, a few ms even for a long game
-    conn.execute("DELETE FROM seat_stats WHERE game_id = ?", (game_id,))
-    conn.execute("DELETE FROM artist_uses WHERE game_id = ?", (game_id,))
+    await tx.execute("DELETE FROM seat_stats WHERE game_id = ?", (game_id,))
+    await tx.execute("DELETE FROM artist_uses WHERE game_id = ?", (game_id,))
     for seat in range(game.num_players):
         best = best_installation(game, seat)
-        conn.execute(
+        await tx.execute(
             "INSERT INTO seat_stats (game_id, seat, player_key, installations, best_card, best_name, best_points)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
@@ -142,23 +143,23 @@ def record_finished(conn: sqlite3.Connection, game_id: int, game: Game, results:
                 best and best.card, best and best.name, best and best.points,
             ),
         )  # fmt: skip
-        conn.executemany(
+        await tx.executemany(
             "INSERT INTO artist_uses (game_id, seat, artist, uses) VALUES (?, ?, ?, ?)",
             [(game_id, seat, str(kind), n) for kind, n in sorted(story.artist_uses[seat].items())],
         )
-    rated_already = conn.execute("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (game_id,)).fetchone()
+    rated_already = await tx.one("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", (game_id,))
     if rated_already is None and is_rated(game):
         now = row["finished_at"] or row["updated_at"]
         names = {i: _rating_name(s) for i, s in seats.items()}
-        _rate(conn, game_id, guild_key(row["guild_id"]), results, keys, names, now)
+        await _rate(tx, game_id, guild_key(row["guild_id"]), results, keys, names, now)
 
 
-def _rating_name(seat: sqlite3.Row) -> str:
+def _rating_name(seat: Row) -> str:
     return str(seat["display_name"]) if seat["user_id"] is not None else level_name(seat["ai_level"])
 
 
-def _rate(
-    conn: sqlite3.Connection,
+async def _rate(
+    tx: Tx,
     game_id: int,
     guild: int,
     results: Sequence[ResultRecord],
@@ -170,16 +171,16 @@ def _rate(
     seat_keys = [keys[r.seat] for r in ordered]
     current: dict[str, float] = {}
     for key in seat_keys:
-        got = conn.execute("SELECT rating FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, key)).fetchone()
+        got = await tx.one("SELECT rating FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, key))
         current[key] = float(got["rating"]) if got is not None else rating.START
     before = [current[k] for k in seat_keys]
     changes = rating.deltas(before, [r.rank for r in ordered], seat_keys)
-    conn.executemany(
+    await tx.executemany(
         "INSERT INTO rating_changes (game_id, seat, guild_id, player_key, rating_before, delta)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         [(game_id, r.seat, guild, k, b, d) for r, k, b, d in zip(ordered, seat_keys, before, changes, strict=True)],
     )
-    delta: Counter[str] = Counter()
+    delta: dict[str, float] = defaultdict(float)
     games: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     name: dict[str, str] = {}
@@ -190,52 +191,50 @@ def _rate(
         wins[key] += int(r.winner)
         name[key] = names[r.seat]
         user[key] = r.user_id
-    conn.executemany(
+    await tx.executemany(
         "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_key) DO UPDATE SET"
-        " display_name = excluded.display_name, rating = excluded.rating, games = games + excluded.games,"
-        " wins = wins + excluded.wins, updated_at = excluded.updated_at",
+        " display_name = excluded.display_name, rating = excluded.rating, games = ratings.games + excluded.games,"
+        " wins = ratings.wins + excluded.wins, updated_at = excluded.updated_at",
         [(guild, k, user[k], name[k], current[k] + delta[k], games[k], wins[k], now) for k in games],
     )
 
 
 # --- reading --------------------------------------------------------------------------------
 
-_MINE = "r.user_id = ? AND g.guild_id IS ? AND g.status = 'finished'"
+_MINE = "r.user_id = ? AND g.guild_id IS NOT DISTINCT FROM ? AND g.status = 'finished'"
 
 
-def player_stats(conn: sqlite3.Connection, guild_id: int | None, user_id: int) -> PlayerStats | None:
+async def player_stats(tx: Tx, guild_id: int | None, user_id: int) -> PlayerStats | None:
     """A person's statistics on a server (None: no finished game there)."""
     params = (user_id, guild_id)
-    totals = conn.execute(
+    totals = await tx.one(
         "SELECT count(*) AS games, coalesce(sum(r.winner), 0) AS wins, coalesce(sum(r.score), 0) AS total,"
         " coalesce(max(r.score), 0) AS best, coalesce(sum(r.museum_dice), 0) AS museum"
         f" FROM results r JOIN games g ON g.id = r.game_id WHERE {_MINE}",
         params,
-    ).fetchone()
+    )
     if not totals["games"]:
         return None
-    best = conn.execute(
+    best = await tx.one(
         "SELECT s.best_card, s.best_name, s.best_points FROM seat_stats s"
         " JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat JOIN games g ON g.id = s.game_id"
         f" WHERE {_MINE} AND s.best_card IS NOT NULL ORDER BY s.best_points DESC, g.finished_at DESC LIMIT 1",
         params,
-    ).fetchone()
-    fav = conn.execute(
+    )
+    fav = await tx.one(
         "SELECT a.artist, sum(a.uses) AS n FROM artist_uses a"
         " JOIN results r ON r.game_id = a.game_id AND r.seat = a.seat JOIN games g ON g.id = a.game_id"
         f" WHERE {_MINE} GROUP BY a.artist ORDER BY n DESC, a.artist LIMIT 1",
         params,
-    ).fetchone()
+    )
     guild = guild_key(guild_id)
-    rated = conn.execute(
+    rated = await tx.one(
         "SELECT rating FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, player_key(user_id))
-    ).fetchone()
+    )
     place = None
     if rated is not None:
-        above = conn.execute(
-            "SELECT count(*) FROM ratings WHERE guild_id = ? AND rating > ?", (guild, rated["rating"])
-        ).fetchone()
+        above = await tx.one("SELECT count(*) FROM ratings WHERE guild_id = ? AND rating > ?", (guild, rated["rating"]))
         place = int(above[0]) + 1
     return PlayerStats(
         user_id=user_id,
@@ -259,12 +258,12 @@ def _kind(text: str) -> ArtistKind | None:
         return None
 
 
-def leaderboard(conn: sqlite3.Connection, guild_id: int | None, limit: int = 15) -> list[RatingEntry]:
+async def leaderboard(tx: Tx, guild_id: int | None, limit: int = 15) -> list[RatingEntry]:
     """A server's ratings, best first (ties: more games first), placed as ``player_stats`` does."""
-    rows = conn.execute(
+    rows = await tx.all(
         "SELECT * FROM ratings WHERE guild_id = ? ORDER BY rating DESC, games DESC, player_key LIMIT ?",
         (guild_key(guild_id), limit),
-    ).fetchall()
+    )
     out: list[RatingEntry] = []
     for i, r in enumerate(rows, start=1):
         value = float(r["rating"])
@@ -273,7 +272,23 @@ def leaderboard(conn: sqlite3.Connection, guild_id: int | None, limit: int = 15)
     return out
 
 
-def rating_changes(conn: sqlite3.Connection, game_id: int) -> list[RatingChange]:
+async def rating_changes(tx: Tx, game_id: int) -> list[RatingChange]:
     """The rating change of each seat of a rated game, by seat."""
-    rows = conn.execute("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,)).fetchall()
+    rows = await tx.all("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,))
     return [RatingChange(r["game_id"], r["seat"], r["player_key"], r["rating_before"], r["delta"]) for r in rows]
+
+
+class StatsRoom(Room):
+    """The statistics readers; the writing happens when a game finishes (``record_finished``)."""
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
+        """A person's statistics over the finished games of a server (None: no finished game)."""
+        return await self.db.read(lambda tx: player_stats(tx, guild_id, user_id))
+
+    async def leaderboard(self, guild_id: int | None, limit: int = 15) -> list[RatingEntry]:
+        """A server's rating table, best first; computer levels included."""
+        return await self.db.read(lambda tx: leaderboard(tx, guild_id, limit))
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """Each seat's rating change from a finished game (empty: not rated)."""
+        return await self.db.read(lambda tx: rating_changes(tx, game_id))

@@ -1,7 +1,8 @@
-"""Why a planned turn is good, as structured reasons: a key, named values, and an English
-sentence (``str()``).  Front ends translate them by key (the bot's catalogues hold a
-``hint.<key>`` message with the same placeholders as ``ENGLISH[key]``); card values are
-ids (``card``, ``artist``) so that names can be shown in the reader's language.
+"""Why a planned turn is good, as structured reasons: a key and named values, no words.
+Front ends say them in the reader's language by key (the bot's catalogues hold a
+``hint.<key>`` message whose placeholders are the values); card values are ids (``card``,
+``artist``) so that names can be shown in the reader's language.  ``str()`` is for
+developers: ``complete(card=7, name='Tower', points=9, room='w1')``.
 """
 
 from __future__ import annotations
@@ -9,34 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import ARTIST_NAMES, ArtistKind
+from ..cards import ArtistKind
 from ..game import Game
 from ..moves import Abandon, Complete, EndTurn, Move, Place, Switch, ToArtist, ToMuseum, UseArtist
 from . import evaluate as ev
-
-# One English sentence per key; a pair is (one, other), chosen by the ``count`` value.
-ENGLISH: dict[str, str | tuple[str, str]] = {
-    "nothing": "nothing more worth doing this turn: end it",
-    "complete": "completes #{card} '{name}' for {points} points with {room}",
-    "museum": (
-        "puts {count} card die in the museum for {points} points",
-        "puts {count} card dice in the museum for {points} points",
-    ),
-    "build": ("builds {rooms} with {count} die{target}", "builds {rooms} with {count} dice{target}"),
-    "toward": (
-        " toward #{card} '{name}' ({points} points, {count} die to go)",
-        " toward #{card} '{name}' ({points} points, {count} dice to go)",
-    ),
-    "use_artist": "uses {artist} ({move})",
-    "to_artist": "puts {count} dice on {artist}{bump} for a later turn",
-    "bump": ", bumping p{seat}'s dice",
-    "abandon": "abandons a workroom that no offered card fits",
-    "ends_win": "this ends the game: you win {mine}-{best}",
-    "ends_shared": "this ends the game: you share the win {mine}-{best}",
-    "ends_lose": "this ends the game: you lose {mine}-{best}",
-    "keep": "keeps {dice} in storage for next turn: nothing better fits now",
-    "tidy": "tidies up ({moves})",
-}
 
 
 @dataclass(frozen=True)
@@ -52,17 +29,15 @@ class Reason:
         return dict(self.values)
 
     def __str__(self) -> str:
-        values = {k: (str(v) if isinstance(v, Reason) else v) for k, v in self.values}
-        if "artist" in values and isinstance(values["artist"], ArtistKind):
-            values["artist"] = ARTIST_NAMES[values["artist"]]
-        return template(self.key, values.get("count")).format(**values)
+        return f"{self.key}({', '.join(f'{k}={_shown(v)}' for k, v in self.values)})"
 
 
-def template(key: str, count: object = None) -> str:
-    text = ENGLISH[key]
-    if isinstance(text, tuple):
-        return text[0] if count == 1 else text[1]
-    return text
+def _shown(value: object) -> str:
+    if isinstance(value, Reason):
+        return str(value)
+    if isinstance(value, ArtistKind):
+        return repr(str(value))
+    return repr(value)
 
 
 def reasons(game: Game, moves: list[Move]) -> list[Reason]:
@@ -90,11 +65,11 @@ def reasons(game: Game, moves: list[Move]) -> list[Reason]:
         card = game.artist_card(uses[0].slot)
         out.append(Reason.of("use_artist", artist=card.artist if card else "?", move=str(uses[0])))
     if artists and not out:
-        m = artists[0]
-        card = game.artist_card(m.slot)
-        owner = game.state.artists[m.slot].owner
+        put = artists[0]
+        card = game.artist_card(put.slot)
+        owner = game.state.artists[put.slot].owner
         bump = Reason.of("bump", seat=owner + 1) if owner is not None else ""
-        out.append(Reason.of("to_artist", count=len(m.dice), artist=card.artist if card else "?", bump=bump))
+        out.append(Reason.of("to_artist", count=len(put.dice), artist=card.artist if card else "?", bump=bump))
     if any(isinstance(m, Abandon) for m in moves) and not completes:
         out.append(Reason.of("abandon"))
     ending = _ending(game, moves)

@@ -39,7 +39,7 @@ from ..moves import (
 from ..state import INSTALLATIONS_TO_END, STORAGE_SLOTS
 from . import evaluate as ev
 from .greedy import GreedyPlayer
-from .reasons import reasons
+from .reasons import Reason, reasons
 
 _START_CELL = 2 * WORKROOM_SIZE + 2  # c3: where a new structure starts (position never matters)
 WIN = 1000.0
@@ -248,12 +248,11 @@ class StrongPlayer:
             return self._fallback.choose(game)
         return self._next(game)
 
-    def explain(self, game: Game) -> str:
-        """One line: why the plan's main action is good (for hints)."""
+    def explain(self, game: Game) -> list[Reason]:
+        """Why the plan is good, its main action first (for hints; none once the game is over)."""
         if game.is_over:
-            return "the game is over"
-        moves = self.plan_turn(game)
-        return describe(game, moves)
+            return []
+        return reasons(game, self.plan_turn(game))
 
     # --- internals --------------------------------------------------------------------
 
@@ -417,11 +416,3 @@ class StrongPlayer:
                 stop=stop,
                 draws=[*node.draws, drew or stop],
             )
-
-
-# --- explaining a plan -----------------------------------------------------------------
-
-
-def describe(game: Game, moves: list[Move]) -> str:
-    """A one-line reason for a planned turn, naming its most important action."""
-    return "; ".join(str(r) for r in reasons(game, moves))

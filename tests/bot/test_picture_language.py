@@ -69,4 +69,4 @@ async def test_a_four_player_turn_post_carries_the_current_players_studio(table:
     record, game = await table.bot.service.game(gid)
     names = table.bot.service.names(record)
     assert [a.filename for a in post.attachments] == ["table.png", "studio.png"]
-    assert post.attachments[1].data == render.studio_png(game, game.current_player, names, labels=render.EN)
+    assert post.attachments[1].data == render.studio_png(game, game.current_player, names, labels=render_labels("en"))

@@ -256,7 +256,7 @@ async def test_the_poll_loop_runs_by_itself(standin: StandIn, run_bot, tmp_path:
     await wait_until(lambda: dms(standin, seated[game.current_player], "⏰ Reminder 1/"))
     assert len(dms(standin, seated[game.current_player], "Your turn in Cubist")) == 1  # claimed once
     await bot.close()
-    assert bot.reminders._task is None
+    assert not bot.timers.loop.running  # the poll loop stopped with the bot
 
 
 async def test_dm_channels_are_remembered_and_reopened_when_stale(ctable: Table, clock: FakeClock) -> None:

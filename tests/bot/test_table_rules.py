@@ -132,7 +132,9 @@ async def test_buttons_of_another_channels_game_and_overflowing_ids_are_refused(
     other = t.standin.add_channel(t.guild, "elsewhere")
     current = seated[game.current_player]
     # A message in another channel carrying this game's buttons (a forged or copied custom_id).
-    view = _view(GameButton(gid, "end"), GameButton(2**64 + 5, "end"), VoteButton(gid, "skip", game.state.turn))
+    view = _view(
+        GameButton(gid, "end", "en"), GameButton(2**64 + 5, "end", "en"), VoteButton(gid, "skip", game.state.turn, "en")
+    )
     await t.bot.get_partial_messageable(other.id, guild_id=t.guild.id).send("forged", view=view)
     forged = t.standin.last_message(other)
     assert forged is not None

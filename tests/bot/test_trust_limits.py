@@ -119,9 +119,16 @@ async def test_per_game_state_is_freed_over_a_thousand_games(table: Table) -> No
     ada = table.users[0]
     for _ in range(1000):
         record = await service.new(
-            table.guild.id, table.channel.id, ada.id, "ada", options=_options(), settings=_settings(), computers=1
+            table.guild.id,
+            table.channel.id,
+            ada.id,
+            "ada",
+            options=_options(),
+            settings=_settings(),
+            computers=1,
+            lang="en",
         )
-        record, game = await service.start(table.channel.id, ada.id)
+        record, game = await service.start(table.channel.id, ada.id, lang="en")
         computers.wake(record, game)
         await service.cancel(table.channel.id, ada.id, can_manage=False)
         await computers.idle()

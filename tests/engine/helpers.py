@@ -76,3 +76,12 @@ def museum_fill(game: Game, text: str, owner: int) -> None:
 
 def texts(game: Game) -> set[str]:
     return {str(m) for m in game.legal_moves()}
+
+
+def english(error: Exception) -> str:
+    """What a refusal says in English: the engine has keys and values only, the words are
+    the English catalogue's (``rule.<key>``)."""
+    from bot.i18n.rules import error_message
+
+    message = error_message(error)
+    return message if isinstance(message, str) else message.render("en")

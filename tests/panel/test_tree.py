@@ -61,7 +61,7 @@ def test_every_legal_move_is_reachable_in_three_picks(seed: int, locale: str) ->
 
 def test_an_empty_workroom_offers_the_middle_first_and_the_rest_behind_more() -> None:
     game = Game.new(players=2, seed=3)
-    tree = choice_tree(game)
+    tree = choice_tree(game, "en")
     first = tree[0]
     assert first.label.startswith("Place the ") and "→ workroom 1" in first.label
     labels = [c.label for c in first.children]
@@ -75,7 +75,7 @@ def test_cells_are_described_by_their_neighbours() -> None:
     game = Game.new(players=2, seed=3)
     low = min(game.state.players[game.current_player].storeroom)
     game.apply(parse_move(f"place {low} w1 c3"))
-    tree = choice_tree(game)
+    tree = choice_tree(game, "en")
     labels = [leaf.label for _p, leaf in leaves(tree)]
     assert any(f"next to the {low} (" in label for label in labels) or any(
         f"on top of the {low} (c3, level 2)" in label for label in labels

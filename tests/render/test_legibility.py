@@ -14,11 +14,13 @@ from itertools import combinations
 import pytest
 
 import render
+from bot.i18n.pictures import render_labels
 from engine import Game
-from render import EN
 from render.board import MIN_GLYPH
 from render.demo import DEMO_NAMES, busy_late_game
 from render.model import preview_scale
+
+EN = render_labels("en")
 
 
 def dice_in_game(game: Game) -> int:

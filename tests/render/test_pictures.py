@@ -1,7 +1,7 @@
 """Pictures: goldens, determinism, layout without overlap, a change in the game shows.
 
 Regenerate the goldens after an intended change, then look at each one:
-    python -m render --demo tests/render/golden      # or: RENDER_REGOLD=1 pytest tests/render
+    python -m bot.draw --demo tests/render/golden --lang en   # or: RENDER_REGOLD=1 pytest tests/render
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import pytest
 from PIL import Image, ImageChops
 
 import render
+from bot.i18n.pictures import render_labels
 from engine import Game, dump_game, load_game
-from render import EN
 from render.board import layout, museum_rows, unit
 from render.canvas import Box, Canvas
 from render.demo import DEMO_NAMES, busy_late_game, picture, play, stages
 
+EN = render_labels("en")  # the goldens' words: the English catalogue
 GOLDEN = Path(__file__).parent / "golden"
 # A pixel "differs" when a channel is off by more than this; at most this share may differ.
 CHANNEL_TOLERANCE = 24
@@ -52,11 +53,11 @@ def _differing_share(a: Image.Image, b: Image.Image) -> float:
 @pytest.mark.parametrize("stem,kind", [(name, kind) for name, _make, kind in stages()])
 def test_matches_golden(stem: str, kind: str) -> None:
     game = _game(stem)
-    data = picture(game, kind, _stage_names(game))
+    data = picture(game, kind, _stage_names(game), EN)
     path = GOLDEN / f"{stem}.png"
     if os.environ.get("RENDER_REGOLD"):
         path.write_bytes(data)
-    assert path.exists(), f"missing golden {path}: run `python -m render --demo {GOLDEN}`"
+    assert path.exists(), f"missing golden {path}: run `python -m bot.draw --demo {GOLDEN} --lang en`"
     want = Image.open(path).convert("RGB")
     got = _decode(data)
     assert got.size == want.size, f"{stem}: size {got.size}, golden {want.size} (regenerate if intended)"
@@ -165,15 +166,15 @@ def test_last_turn_is_highlighted() -> None:
 
 
 def test_cli_writes_pictures(tmp_path: Path) -> None:
-    from render.__main__ import main
+    from bot.draw import main
 
     saved = tmp_path / "game.json"
     saved.write_text(dump_game(_game("mid-3p")), encoding="utf-8")
     out = tmp_path / "t.png"
-    assert main([str(saved), "-o", str(out), "--names", "A,B,C"]) == 0
+    assert main([str(saved), "-o", str(out), "--names", "A,B,C", "--lang", "en"]) == 0
     assert Image.open(out).width > Image.open(out).height
-    assert main([str(saved), "-o", str(tmp_path / "s.png"), "--studio", "p2"]) == 0
-    assert main([str(saved), "-o", str(tmp_path / "m.png"), "--museum"]) == 0
+    assert main([str(saved), "-o", str(tmp_path / "s.png"), "--studio", "p2", "--lang", "fr"]) == 0
+    assert main([str(saved), "-o", str(tmp_path / "m.png"), "--museum", "--lang", "en"]) == 0
 
 
 def test_bytes_do_not_depend_on_earlier_pictures() -> None:
@@ -184,11 +185,10 @@ def test_bytes_do_not_depend_on_earlier_pictures() -> None:
 
     code = (
         "import hashlib, render; from render.demo import busy_late_game, DEMO_NAMES; "
-        "print(hashlib.md5(render.table_png(busy_late_game(), DEMO_NAMES, labels=render.EN)).hexdigest())"
+        "from bot.i18n.pictures import render_labels; "
+        "print(hashlib.md5(render.table_png(busy_late_game(), DEMO_NAMES, labels=render_labels('en'))).hexdigest())"
     )
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    from bot.i18n.pictures import render_labels
-
     for players, seed in ((2, 8), (3, 5)):
         game = busy_late_game(seed, players=players)
         render.table_png(game, DEMO_NAMES[:players], labels=render_labels("fr"))

@@ -13,11 +13,13 @@ from bot.i18n.pictures import render_labels
 from engine import ArtistKind, Game
 from render.canvas import Canvas
 from render.demo import DEMO_NAMES, busy_late_game, play
-from render.labels import ENGLISH, Labels
+from render.labels import Labels
 from render.words import last_turn_line
 
 # Texts that are not words: the game's names for things (p1, w1, #7, i1 +3, cells), numbers.
 NOT_WORDS = re.compile(r"^[\sa-h0-9#+/↑–·.pwi-]*$")
+EN = render_labels("en")
+ENGLISH = dict(EN.texts)
 
 
 def marked(game: Game) -> Labels:
@@ -25,7 +27,7 @@ def marked(game: Game) -> Labels:
     names = [(f"artist:{k}", f"⟨{k}⟩") for k in ArtistKind] + [(f"artist_short:{k}", f"⟨{k}⟩") for k in ArtistKind]
     names += [(f"installation:{c.name}", f"⟨{c.id}⟩") for c in game.deck.installations]
     names += [(f"museum:{m.name}", f"⟨{m.id}⟩") for m in game.deck.museums]
-    return Labels(tuple((k, f"⟨{v}⟩") for k, v in ENGLISH.items()), tuple(names))
+    return Labels(tuple((k, f"⟨{v}⟩") for k, v in ENGLISH.items()), EN.plural, tuple(names))
 
 
 def canvases(game: Game, labels: Labels) -> list[Canvas]:
@@ -63,7 +65,7 @@ def test_french_catalogue_covers_every_picture_word() -> None:
 
 def test_header_uses_plain_words_not_notation() -> None:
     game = play(3, 5, turns=18)
-    line = last_turn_line(game, DEMO_NAMES, render.EN)
+    line = last_turn_line(game, DEMO_NAMES, EN)
     assert line.startswith("Last turn ")
     assert not re.search(r"\b(place|w\d|[a-f]\d|end)\b", line), line
     fr = last_turn_line(game, DEMO_NAMES, render_labels("fr"))

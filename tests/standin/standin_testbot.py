@@ -64,11 +64,12 @@ class NameModal(discord.ui.Modal, title="Name your game"):
 class SelfTestBot(commands.Bot):
     """A bot exercising every part of the stand-in; `gate` lets tests hold a handler."""
 
-    def __init__(self, sync_guild: Guild | None = None) -> None:
+    def __init__(self, sync_guild: Guild | None = None, **options: Any) -> None:
         super().__init__(
             command_prefix="!",
             intents=discord.Intents.default(),
             guild_ready_timeout=0.05,
+            **options,  # e.g. shard_id, shard_count
         )
         self.sync_guild = sync_guild
         self.gate = asyncio.Event()

@@ -15,7 +15,7 @@ import asyncio
 import random
 import sys
 
-from bot.store import Status, Store
+from bot.store import Status, Store, TimerSpec
 from engine.players import GreedyPlayer
 
 CHANNELS = 4
@@ -34,7 +34,10 @@ async def ensure_game(store: Store, channel: int, rng: random.Random) -> int:
     if rec.status == Status.LOBBY:
         for i in range(len(rec.seats), 2):  # two-player games are the shortest: some end during the test
             await store.join_seat(rec.id, channel * 100 + i, f"p{i}")
-        rec, _ = await store.start_game(rec.id, rng.randrange(2**31), reminder=rng.random())
+        due = rng.random()
+        rec, _ = await store.start_game(
+            rec.id, rng.randrange(2**31), timers=lambda g, r: [TimerSpec("nudge", "turn_start", due)]
+        )
         say(f"S {rec.id}")
     return rec.id
 
@@ -48,7 +51,9 @@ async def play_channel(store: Store, channel: int, seed: int) -> None:
         version = record.version
         while not game.is_over:
             move = str(player.choose(game))
-            game, version = await store.apply_move(game_id, version, move, channel, reminder=rng.random())
+            nudge = [TimerSpec("nudge", "turn_start", rng.random())]
+            played = await store.apply_move(game_id, version, move, channel, timers=lambda g, new, n=nudge: n)
+            game, version = played.game, played.version
             say(f"M {game_id} {version} {game.log[-1]}")
 
 

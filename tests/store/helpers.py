@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store import GameRecord, Store
+from bot.store import GameRecord, Store, TimerSpec
 from engine import Game
 from engine.players import GreedyPlayer
 
@@ -15,6 +15,17 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def nudge_at(due_at: float) -> TimerSpec:
+    """A game's ``nudge`` timer due at ``due_at`` (what the bot sets for a turn's DMs)."""
+    return TimerSpec("nudge", "turn_start", due_at, {})
+
+
+async def nudge(store: Store, game_id: int) -> tuple[float | None, str, int, float | None] | None:
+    """(due_at, kind, attempt, last_run_at) of a game's nudge timer, if any."""
+    t = await store.timers.get(game_id, "nudge")
+    return None if t is None else (t.due_at, t.kind, t.attempt, t.last_run_at)
 
 
 async def start_game(
@@ -36,7 +47,8 @@ async def play(store: Store, game_id: int, moves: int, seed: int = 0) -> tuple[G
         if game.is_over:
             break
         user = rec.seats[game.current_player].user_id
-        game, version = await store.apply_move(game_id, version, str(player.choose(game)), user)
+        played = await store.apply_move(game_id, version, str(player.choose(game)), user)
+        game, version = played.game, played.version
     return game, version
 
 

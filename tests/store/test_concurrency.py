@@ -42,7 +42,7 @@ async def test_two_racing_moves_one_wins(store: Store, db_path: Path) -> None:
         lost = [o for o in outcomes if isinstance(o, BaseException)]
         assert len(won) == 1 and len(lost) == 2
         assert all(isinstance(e, StaleGame) and e.actual == 1 for e in lost)
-        winner_game, version = won[0]  # type: ignore[misc]
+        winner_game, version = won[0].game, won[0].version  # type: ignore[union-attr]
         assert version == 1
         assert stored_moves(db_path, rec.id) == [(1, str(winner_game.log[0]))]
         # Both connections now see the winner's game.
@@ -71,7 +71,8 @@ async def test_many_tasks_on_one_game(db_path: Path) -> None:
                 move = str(player.choose(game))
                 await asyncio.sleep(0)  # let the others read the same version
                 try:
-                    game, version = await store.apply_move(rec.id, record.version, move)
+                    played = await store.apply_move(rec.id, record.version, move)
+                    game, version = played.game, played.version
                 except StaleGame:
                     stale += 1
                     continue
@@ -101,7 +102,8 @@ async def test_many_games_at_once(store: Store, db_path: Path) -> None:
         for _ in range(25):
             if game.is_over:
                 break
-            game, version = await store.apply_move(game_id, version, str(player.choose(game)))
+            played = await store.apply_move(game_id, version, str(player.choose(game)))
+            game, version = played.game, played.version
             await asyncio.sleep(0)
         return game
 
@@ -127,6 +129,7 @@ async def test_cancelled_task_leaves_the_store_consistent(store: Store, db_path:
         record, game = await store.load_game(rec.id)
         assert record.version in (version, version + 1)
         version = record.version
-        game, version = await store.apply_move(rec.id, version, str(player.choose(game)))
+        played = await store.apply_move(rec.id, version, str(player.choose(game)))
+        game, version = played.game, played.version
     assert len(stored_moves(db_path, rec.id)) == version
     assert await store.verify_all() == []

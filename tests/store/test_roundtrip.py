@@ -1,5 +1,5 @@
 """Round trips through every table, and the store's rules (one open game per channel, seats,
-moves validated by the engine, optimistic versions, results, reminders, preferences)."""
+moves validated by the engine, optimistic versions, results, timers, preferences)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from bot.store import (
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, dump_game
 from engine.players import GreedyPlayer
 
-from .helpers import FakeClock, play, play_to_end, start_game
+from .helpers import FakeClock, nudge, nudge_at, play, play_to_end, start_game
 
 
 def count(db_path: Path, table: str) -> int:
@@ -73,13 +73,14 @@ async def test_lobby_and_seats_round_trip(store: Store, db_path: Path, clock: Fa
 
     # Start with a chosen seating: seats are renumbered in that order.
     await store.leave_seat(rec.id, 3)
-    record, game = await store.start_game(rec.id, seed=99, seating=[2, 0, 1], reminder=clock.now + 60)
+    due = clock.now + 60
+    record, game = await store.start_game(rec.id, seed=99, seating=[2, 0, 1], timers=lambda g, r: [nudge_at(due)])
     assert record.status == Status.ACTIVE and record.seed == 99 and record.players == 3 and record.version == 0
     assert [(s.seat, s.display_name) for s in record.seats] == [(0, "Cid"), (1, "Ann"), (2, "Dee")]
     assert record.seats[1].prefs == prefs and record.seats[1].colour == "red"
     assert game == Game.new(3, 99, options)
     assert record.current_seat == game.current_player and record.turn == game.state.turn
-    assert await store.reminder(rec.id) == (clock.now + 60, 0, None)
+    assert await nudge(store, rec.id) == (clock.now + 60, "turn_start", 0, None)
 
     with pytest.raises(GameStateError):
         await store.join_seat(rec.id, 88, "Late")
@@ -134,7 +135,9 @@ async def test_moves_snapshots_and_history(store: Store, db_path: Path, clock: F
         clock.now += 1
         text = str(player.choose(game))
         user = rec.seats[game.current_player].user_id
-        game, version = await store.apply_move(rec.id, version, text, user, reminder=clock.now + 100 + i)
+        due = clock.now + 100 + i
+        played = await store.apply_move(rec.id, version, text, user, timers=lambda g, new, d=due: [nudge_at(d)])
+        game, version = played.game, played.version
         texts.append(text)
     assert version == 12
     assert [str(m) for m in game.log] == texts
@@ -153,7 +156,7 @@ async def test_moves_snapshots_and_history(store: Store, db_path: Path, clock: F
     assert [(m.ply, m.move) for m in last] == [(10, texts[9]), (11, texts[10]), (12, texts[11])]
     assert last[-1].created_at == clock.now
     assert len(await store.last_moves(rec.id, 100)) == 12
-    assert await store.reminder(rec.id) == (clock.now + 111, 0, None)
+    assert await nudge(store, rec.id) == (clock.now + 111, "turn_start", 0, None)
     await store.verify_game(rec.id)
 
 
@@ -168,7 +171,7 @@ async def test_the_loaded_game_is_the_callers_to_mutate(store: Store) -> None:
 async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: Path) -> None:
     rec, _ = await start_game(store, channel=1)
     await play(store, rec.id, 4)
-    before = [count(db_path, t) for t in ("moves", "snapshots", "reminders")]
+    before = [count(db_path, t) for t in ("moves", "snapshots", "timers")]
     snap_before = sqlite3.connect(db_path).execute("SELECT json FROM snapshots").fetchone()[0]
     _, game = await store.load_game(rec.id)
     illegal = next(
@@ -177,10 +180,10 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
         if not game.is_legal(t)
     )
     with pytest.raises(IllegalMove):
-        await store.apply_move(rec.id, 4, illegal, reminder=99.0)
+        await store.apply_move(rec.id, 4, illegal, timers=lambda g, new: [nudge_at(99.0)])
     with pytest.raises(MoveSyntaxError):
-        await store.apply_move(rec.id, 4, "fly to the moon", reminder=123.0)
-    assert [count(db_path, t) for t in ("moves", "snapshots", "reminders")] == before
+        await store.apply_move(rec.id, 4, "fly to the moon", timers=lambda g, new: [nudge_at(123.0)])
+    assert [count(db_path, t) for t in ("moves", "snapshots", "timers")] == before
     assert sqlite3.connect(db_path).execute("SELECT json FROM snapshots").fetchone()[0] == snap_before
     assert (await store.get_game(rec.id)).version == 4
     await play(store, rec.id, 2)  # and the game goes on
@@ -228,7 +231,7 @@ async def test_game_end_writes_results(store: Store, db_path: Path, clock: FakeC
     record = await store.get_game(rec.id)
     assert record.status == Status.FINISHED and record.finished_at == clock.now and record.version == version
     assert await store.active_game_for_channel(1) is None
-    assert await store.reminder(rec.id) is None
+    assert await store.timers.of_game(rec.id) == []  # a finished game has no timers
 
     results = await store.results(rec.id)
     scores, winners = game.scores(), set(game.winners())
@@ -279,42 +282,6 @@ async def test_waiting_on_and_listing(store: Store) -> None:
     assert [r.id for r in await store.list_games(guild_id=2)] == [lobby.id]
 
 
-async def test_reminders(store: Store, clock: FakeClock) -> None:
-    t = clock.now
-    a, ga = await start_game(store, channel=1, seed=1)
-    b, _ = await start_game(store, channel=2, seed=2)
-    await store.set_reminder(a.id, t + 10)
-    await store.set_reminder(b.id, t + 20)
-    assert await store.due_reminders(t + 5) == []
-    due = await store.due_reminders(t + 15)
-    assert [(d.game_id, d.seat, d.user_id, d.sent_count) for d in due] == [
-        (a.id, ga.current_player, a.seats[ga.current_player].user_id, 0)
-    ]
-    assert due[0].channel_id == 1 and due[0].version == 0 and due[0].prefs == ReminderPrefs()
-    assert [d.game_id for d in await store.due_reminders(t + 100)] == [a.id, b.id]
-
-    clock.now += 15
-    assert await store.mark_reminder_sent(a.id, 0, t + 1000)
-    assert await store.reminder(a.id) == (t + 1000, 1, clock.now)
-    assert await store.mark_reminder_sent(a.id, 0, t + 2000)
-    assert await store.reminder(a.id) == (t + 2000, 2, clock.now)
-
-    # A move replaces the schedule and resets the count; a mark from before the move is ignored.
-    move = str(GreedyPlayer(0).choose(ga))
-    await store.apply_move(a.id, 0, move, reminder=t + 3000)
-    assert await store.reminder(a.id) == (t + 3000, 0, None)
-    assert not await store.mark_reminder_sent(a.id, 0, t + 9999)
-    assert await store.reminder(a.id) == (t + 3000, 0, None)
-    await store.apply_move(a.id, 1, str(GreedyPlayer(0).choose((await store.load_game(a.id))[1])))
-    assert await store.reminder(a.id) is None  # reminder=None clears it
-
-    assert await store.mark_reminder_sent(b.id, 0, None)
-    assert await store.reminder(b.id) is None
-    await store.set_reminder(b.id, t)
-    await store.cancel(b.id)
-    assert await store.reminder(b.id) is None and await store.due_reminders(t + 10**9) == []
-
-
 async def test_seat_preferences_and_dm_reachability(store: Store) -> None:
     rec, _ = await start_game(store, channel=3)
     user = rec.seats[1].user_id
@@ -343,7 +310,7 @@ async def test_everything_survives_a_restart(db_path: Path, clock: FakeClock) ->
     store = await Store.open(db_path, clock=clock)
     rec, _ = await start_game(store, channel=1, players=4, seed=3)
     game, version = await play(store, rec.id, 20)
-    await store.set_reminder(rec.id, 42.0)
+    await store.timers.set(rec.id, [nudge_at(42.0)])
     finished, _ = await start_game(store, channel=2)
     await play_to_end(store, finished.id)
     results = await store.results(finished.id)
@@ -353,7 +320,7 @@ async def test_everything_survives_a_restart(db_path: Path, clock: FakeClock) ->
     try:
         record, loaded = await store.load_game(rec.id)
         assert loaded == game and record.version == version
-        assert await store.reminder(rec.id) == (42.0, 0, None)
+        assert await nudge(store, rec.id) == (42.0, "turn_start", 0, None)
         assert await store.results(finished.id) == results
         assert await store.verify_all(list(Status)) == []
         await play(store, rec.id, 5)

@@ -11,6 +11,7 @@ import pytest
 from bot import rating
 from bot.store import ResultRecord, Store
 from bot.store import stats as stats_db
+from bot.store.connection import run_on
 from engine import Game
 from engine.timeline import timeline
 
@@ -187,7 +188,7 @@ async def test_a_draw_between_newcomers_leaves_them_level_and_sharing_first_plac
             ResultRecord(r["game_id"], r["seat"], r["user_id"], r["score"], r["museum_dice"], 1, True)
             for r in conn.execute("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (rec.id,))
         ]
-        stats_db.record_finished(conn, rec.id, game, results)
+        run_on(conn, lambda tx: stats_db.record_finished(tx, rec.id, game, results))
     board = await store.leaderboard(1)
     assert [(e.place, e.rating, e.wins) for e in board] == [(1, rating.START, 1), (1, rating.START, 1)]
     assert (await store.player_stats(1, 31)).place == 1  # type: ignore[union-attr]

@@ -14,14 +14,13 @@ from discord.app_commands import TranslationContextLocation as Where
 
 import render
 from bot.i18n import Message, card_name, join, language, localize, t
-from bot.i18n.catalog import LANGUAGES, CatalogueError, catalogues, compare, parse_catalogue, placeholders
+from bot.i18n.catalog import CatalogueError, catalogues, compare, languages, parse_catalogue, placeholders
 from bot.i18n.pictures import render_labels
 from bot.i18n.translator import CubistTranslator, translation_key
 from engine import Game
 from engine.cards import ARTIST_NAMES, ArtistKind, load_deck
-from render.labels import ENGLISH
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EN, FR = catalogues()["en"], catalogues()["fr"]
 
 
@@ -83,7 +82,7 @@ def test_language_choice() -> None:
     assert language("fr") == language(discord.Locale.french) == language("fr-CA") == "fr"
     for other in ("en-US", "en-GB", discord.Locale.german, "pt-BR", None, "", 42):
         assert language(other) == "en"
-    assert set(LANGUAGES) == {"en", "fr"}
+    assert languages() == ("en", "fr")
 
 
 def test_placeholders_plurals_and_lazy_messages() -> None:
@@ -95,8 +94,8 @@ def test_placeholders_plurals_and_lazy_messages() -> None:
     assert str(msg) == "The table is full (3 players)." == localize(msg, "de")
     assert localize(msg, discord.Locale.french) == "La table est complète (3 joueurs)."
     assert localize("plain text", "fr") == "plain text"
-    nested = Message("service.cannot_join", reason=Message("language.names.fr"))
-    assert nested.render("fr") == "Vous ne pouvez pas rejoindre la partie : français."
+    nested = Message("service.cannot_join", reason=Message("render.nothing"))
+    assert nested.render("fr") == "Vous ne pouvez pas rejoindre la partie : rien."
     assert join(["a", "b", "c"], "fr") == "a, b et c" and join(["a", "b"], "en") == "a and b"
 
 
@@ -119,10 +118,10 @@ def test_english_card_names_match_the_engine_data() -> None:
     deck = load_deck()
     for card in deck.installations:
         assert card_name("installation", card, "en") == card.name == t(f"cards.installation.{card.id}", "en")
-    for card in deck.museums:
-        assert card_name("museum", card, "en") == card.name == t(f"cards.museum.{card.id}", "en")
-    for card in deck.artists:
-        assert card_name("painting", card, "en") == card.title == t(f"cards.painting.{card.id}", "en")
+    for museum in deck.museums:
+        assert card_name("museum", museum, "en") == museum.name == t(f"cards.museum.{museum.id}", "en")
+    for artist in deck.artists:
+        assert card_name("painting", artist, "en") == artist.title == t(f"cards.painting.{artist.id}", "en")
     for kind in ArtistKind:
         assert t(f"cards.artist.{kind}", "en") == ARTIST_NAMES[kind]
 
@@ -149,19 +148,21 @@ def test_a_swapped_in_deck_keeps_its_own_names() -> None:
 # --- pictures ---------------------------------------------------------------------------------------
 
 
-def test_render_english_words_match_the_catalogue() -> None:
-    """render/labels.py keeps English words of its own (render does not import the bot);
-    they must be the catalogue's, or English pictures and messages would drift apart."""
-    flat: dict[str, str] = {}
-    for key, entry in EN.items():
-        if key.startswith("render."):
-            name = key.removeprefix("render.")
-            if isinstance(entry, str):
-                flat[name] = entry
-            else:
-                flat.update({f"{name}.{form}": text for form, text in entry.items()})
-    assert flat == ENGLISH
-    assert render_labels("en") == render.Labels()
+def test_pictures_take_every_word_from_the_catalogue() -> None:
+    """render has no words of its own: the labels are the catalogue's ``render.*`` messages,
+    with the language's CLDR plural rule (French counts 0 as singular, English does not)."""
+    for lang in languages():
+        flat: dict[str, str] = {}
+        for key, entry in catalogues()[lang].items():
+            if key.startswith("render."):
+                name = key.removeprefix("render.")
+                if isinstance(entry, str):
+                    flat[name] = entry
+                else:
+                    flat.update({f"{name}.{form}": text for form, text in entry.items()})
+        assert dict(render_labels(lang).texts) == flat, lang
+    assert render_labels("en").count("dice", 0) == "0 dice" and render_labels("en").count("dice", 1) == "1 die"
+    assert render_labels("fr").count("dice", 0) == "0 dé" and render_labels("fr").count("dice", 2) == "2 dés"
 
 
 def test_french_pictures_draw_french_words() -> None:
@@ -170,7 +171,7 @@ def test_french_pictures_draw_french_words() -> None:
     texts = " ".join(b.name for b in boxes if b.kind == "text")
     assert "réserve" in texts and "entrepôt" in texts and "Musée" in texts
     assert "supply" not in texts and "storeroom" not in texts
-    boxes = render.table_canvas(game, ["Ada", "Bo"], labels=render.EN).boxes
+    boxes = render.table_canvas(game, ["Ada", "Bo"], labels=render_labels("en")).boxes
     english = " ".join(b.name for b in boxes if b.kind == "text")
     assert "supply" in english and "réserve" not in english
 
@@ -192,16 +193,31 @@ def _strings(tree: app_commands.CommandTree) -> list[tuple[str | None, str, Wher
 
     def walk(node: app_commands.Command | app_commands.Group) -> None:
         if isinstance(node, app_commands.Group):
-            out.append((translation_key(node.description, Where.group_description, node), node.description,
-                        Where.group_description))
+            out.append(
+                (
+                    translation_key(node.description, Where.group_description, node),
+                    node.description,
+                    Where.group_description,
+                )
+            )
             for child in node.commands:
                 walk(child)
             return
-        out.append((translation_key(node.description, Where.command_description, node), node.description,
-                    Where.command_description))
+        out.append(
+            (
+                translation_key(node.description, Where.command_description, node),
+                node.description,
+                Where.command_description,
+            )
+        )
         for p in node.parameters:
-            out.append((translation_key(p.description, Where.parameter_description, p), p.description,
-                        Where.parameter_description))
+            out.append(
+                (
+                    translation_key(p.description, Where.parameter_description, p),
+                    p.description,
+                    Where.parameter_description,
+                )
+            )
             for choice in p.choices:
                 out.append((translation_key(choice.name, Where.choice_name, choice), choice.name, Where.choice_name))
 
@@ -244,19 +260,6 @@ async def test_the_translator_answers_french_only_and_keeps_names() -> None:
     assert translator.missing == set()
 
 
-def test_hint_reasons_have_the_engine_s_english_and_a_french_translation() -> None:
-    from bot.i18n.catalog import catalogues
-    from engine.players.reasons import ENGLISH
-
-    en, fr = catalogues()["en"], catalogues()["fr"]
-    for key, english in ENGLISH.items():
-        entry = en[f"hint.{key}"]
-        expected = english if isinstance(english, str) else {"one": english[0], "other": english[1]}
-        assert entry == expected, key  # English hints read exactly as the engine says them
-        assert f"hint.{key}" in fr, key
-    assert not {k for k in en if k.startswith("hint.")} - {f"hint.{k}" for k in ENGLISH}
-
-
 def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
     from bot.computer import advise
     from bot.i18n.rules import reasons_text
@@ -271,30 +274,72 @@ def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
         if game.has_rolled() and not game.state.turn_moves:
             _moves, found = advise(game, 1)
             english, french = reasons_text(found, "en"), reasons_text(found, "fr")
-            assert english == "; ".join(str(r) for r in found)
+            assert english and not any(f"{r.key}(" in english for r in found)  # words, not the engine's keys
             assert french and french != english
             seen_card = seen_card or "#" in english
         game.apply(greedy.choose(game))
     assert seen_card
 
 
-def test_rule_texts_have_the_engine_s_english_and_a_french_translation() -> None:
-    from engine.rule_texts import ENGLISH as RULES
-
-    en, fr = catalogues()["en"], catalogues()["fr"]
-    for key, english in RULES.items():
-        assert en[f"rule.{key}"] == english, key  # English refusals read exactly as the engine says them
-        assert placeholders(fr[f"rule.{key}"]) == placeholders(english), key
-    assert not {k for k in en if k.startswith("rule.")} - {f"rule.{k}" for k in RULES}
-
-
-def test_refusals_read_the_same_in_english_and_are_translated_to_french() -> None:
+def test_refusals_are_said_in_english_and_french_from_the_catalogues() -> None:
     from bot.i18n.rules import error_message
     from tests.engine.test_rule_texts import refusals
 
     for error in refusals():
         message = error_message(error)
-        assert isinstance(message, Message)
-        assert message.render("en") == str(error)
-        french = message.render("fr")
-        assert french and french != str(error), french
+        assert isinstance(message, Message) and message.key == f"rule.{error.key}"
+        english, french = message.render("en"), message.render("fr")
+        assert english and french and french != english, english
+        assert f"{error.key}(" not in english and "_" not in english, english  # words, not keys
+
+
+def test_quiet_hours_off_words_come_from_every_catalogue() -> None:
+    from bot.commands import parse_reminder_options
+    from bot.i18n import words_in_any_language
+
+    off = words_in_any_language("commands.quiet_off_words")
+    assert {"off", "none", "non", "aucune"} <= off
+    for word in ("off", "Aucune", " non "):
+        changes = parse_reminder_options(None, None, word, None)
+        assert changes["quiet_start"] is None and changes["quiet_end"] is None, word
+    assert parse_reminder_options(None, None, "22-7", None)["quiet_start"] == 22 * 60
+
+
+def test_no_function_defaults_the_language() -> None:
+    """Wherever text or pictures are made the language is a required argument: a default
+    (English) is how pictures once came out in English for French readers."""
+    import ast
+
+    found = []
+    for path in _python_files() + sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            with_default = positional[len(positional) - len(args.defaults) :]
+            with_default += [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+            found += [f"{path.name}: {node.name}({a.arg}=...)" for a in with_default if a.arg in LANGUAGE_ARGS]
+    assert not found, found
+
+
+LANGUAGE_ARGS = {"lang", "locale", "headline_lang", "reader"}
+
+
+def test_plural_forms_are_checked_against_the_language_s_cldr_rule() -> None:
+    en = parse_catalogue({"p": {"one": "{count} die", "other": "{count} dice"}}, "en")
+    russian = parse_catalogue({"p": {"one": "{count} кубик", "other": "{count} кубика"}}, "ru")
+    assert compare(en, russian, "ru.json") == ["ru.json: p: no few, many form"]
+    complete = {"one": "{count} кубик", "few": "{count} кубика", "many": "{count} кубиков", "other": "{count} кубика"}
+    assert compare(en, parse_catalogue({"p": complete}, "ru"), "ru.json") == []
+    # "other" is every language's form: without it these are two messages, which the
+    # comparison with English then names.
+    no_other = parse_catalogue({"p": {"one": "{count} кубик", "few": "{count} кубика"}}, "ru")
+    assert set(no_other) == {"p.one", "p.few"} and "ru.json: missing p" in compare(en, no_other, "ru.json")
+
+
+def test_times_of_day_are_written_as_each_language_writes_them() -> None:
+    from bot.i18n import time_of_day
+
+    assert time_of_day(22 * 60, "en") == "22:00" == time_of_day(22 * 60, "fr")
+    assert time_of_day(7 * 60 + 5, discord.Locale.french) == "07:05"

@@ -15,7 +15,6 @@ import pytest
 from engine import geometry, solver
 from engine.cards import (
     ARTIST_NAMES,
-    ARTIST_NAMES_FR,
     ArtistCard,
     ArtistKind,
     CardDataError,
@@ -26,7 +25,7 @@ from engine.cards import (
     load_deck,
 )
 
-DATA = Path(__file__).resolve().parent.parent / "engine" / "data"
+DATA = Path(__file__).resolve().parents[2] / "engine" / "data"
 FILES = ("installations.json", "artists.json", "museums.json")
 
 
@@ -145,10 +144,9 @@ def test_artist_distribution(deck: Deck) -> None:
         three = a.artist in (ArtistKind.MARC, ArtistKind.ROZANOVA, ArtistKind.PASCIN)
         if a.artist is not ArtistKind.LA_FRESNAYE:
             assert a.dice == (3 if three else 2)
-        assert a.title.strip() and a.description
+        assert a.title.strip()
         assert a.display_name == ARTIST_NAMES[a.artist]
-        assert a.display_name_fr == ARTIST_NAMES_FR[a.artist]
-    assert deck.artist(1).description == "Take a 1 from your supply into your storeroom"
+    assert deck.artist(1).value == 1  # Malevich: "take a 1" (the words are the catalogues')
     assert set(ARTIST_NAMES) == set(ArtistKind)
     assert ARTIST_NAMES[ArtistKind.LA_FRESNAYE] == "Roger de La Fresnaye"
 
@@ -359,4 +357,4 @@ def test_models_validate_directly(deck: Deck) -> None:
     with pytest.raises(ValueError, match="outside the plan"):
         MuseumCard(id=1, name="x", players=2, cells=deck.museum(1).cells, cornerstone=(0, 0))
     ok = ArtistCard(id=1, artist=ArtistKind.BOCCIONI, title="Elasticity", dice=2, values=(1, 4))
-    assert ok.description == "Take a 1 or a 4 from your supply into your storeroom"
+    assert ok.values == (1, 4) and ok.display_name == "Umberto Boccioni"

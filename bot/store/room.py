@@ -1,0 +1,15 @@
+"""What every room of the store holds: the database, the clock and the shared game cache."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .cache import GameCache
+from .connection import Database
+
+
+class Room:
+    def __init__(self, db: Database, clock: Callable[[], float], cache: GameCache) -> None:
+        self.db = db
+        self.clock = clock
+        self.cache = cache

@@ -1,0 +1,167 @@
+"""``Store``: the rooms of the game store over one database, opened and closed together.
+
+Each concern is a room of its own (``store.games``, ``store.moves``, ``store.timers``...);
+the names callers have always used (``store.apply_move``, ``store.load_game``...) are the
+rooms' own methods, bound here once, so the facade holds no logic.  Rooms reach the
+database only through ``connection.Database`` (see connection.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .cache import GameCache
+from .connection import Database, SqliteDatabase
+from .games import GamesRoom
+from .integrity import IntegrityRoom
+from .lobby import LobbyRoom
+from .meta import MetaRoom
+from .moves import MovesRoom
+from .outbox import PostsRoom
+from .people import PeopleRoom
+from .stats import StatsRoom
+from .timers import TimersRoom
+from .votes import VotesRoom
+
+# Chosen by measurement; see the package docstring.
+DEFAULT_SYNCHRONOUS = "NORMAL"
+DEFAULT_CHECKPOINT_INTERVAL = 1.0  # seconds: bounds what a power cut can take back
+DEFAULT_CACHE_SIZE = 256
+
+
+class Store:
+    """All access to the games database.  Open with ``await Store.open(path)``; close with
+    ``await store.close()`` (or ``async with``).  Every method is one transaction and safe to
+    call from many asyncio tasks at once."""
+
+    def __init__(self, db: Database, *, clock: Callable[[], float], cache_size: int) -> None:
+        self.db = db
+        self.clock = clock
+        self.cache = GameCache(cache_size)
+        self.lobby = LobbyRoom(db, clock, self.cache)
+        self.games = GamesRoom(db, clock, self.cache)
+        self.moves = MovesRoom(db, clock, self.cache)
+        self.timers = TimersRoom(db, clock, self.cache)
+        self.votes_room = VotesRoom(db, clock, self.cache)
+        self.posts = PostsRoom(db, clock, self.cache)
+        self.people = PeopleRoom(db, clock, self.cache)
+        self.meta_room = MetaRoom(db, clock, self.cache)
+        self.integrity = IntegrityRoom(db, clock, self.cache)
+        self.stats = StatsRoom(db, clock, self.cache)
+
+        # The callers' names for the rooms' methods.
+        self.create_lobby = self.lobby.create_lobby
+        self.join_seat = self.lobby.join_seat
+        self.leave_seat = self.lobby.leave_seat
+        self.hand_seat_to_computer = self.lobby.hand_seat_to_computer
+        self.last_lobby_opened = self.lobby.last_lobby_opened
+
+        self.get_game = self.games.get_game
+        self.load_game = self.games.load_game
+        self.game_at = self.games.game_at
+        self.active_game_for_channel = self.games.active_game_for_channel
+        self.games_waiting_on = self.games.games_waiting_on
+        self.open_games_of = self.games.open_games_of
+        self.list_games = self.games.list_games
+        self.last_moves = self.games.last_moves
+        self.results = self.games.results
+        self.user_results = self.games.user_results
+
+        self.start_game = self.moves.start_game
+        self.apply_move = self.moves.apply_move
+        self.finish = self.moves.finish
+        self.cancel = self.moves.cancel
+
+        self.cast_vote = self.votes_room.cast_vote
+        self.votes = self.votes_room.votes
+
+        self.outbox_claim = self.posts.claim
+        self.outbox_release = self.posts.release
+        self.outbox_done = self.posts.done
+        self.outbox_retry = self.posts.retry
+        self.outbox_postpone = self.posts.postpone
+        self.outbox_due = self.posts.due
+        self.outbox_counts = self.posts.counts
+        self.set_table_post = self.posts.set_table_post
+        self.table_post = self.posts.table_post
+
+        self.set_user_locale = self.people.set_user_locale
+        self.user_locale = self.people.user_locale
+        self.set_guild_language = self.people.set_guild_language
+        self.guild_language = self.people.guild_language
+        self.dm_status = self.people.dm_status
+        self.set_dm_status = self.people.set_dm_status
+        self.set_dm_reachable = self.people.set_dm_reachable
+        self.set_seat_preferences = self.people.set_seat_preferences
+
+        self.meta = self.meta_room.meta
+        self.set_meta = self.meta_room.set_meta
+
+        self.verify_game = self.integrity.verify_game
+        self.verify_all = self.integrity.verify_all
+        self.rebuild_snapshot = self.integrity.rebuild_snapshot
+        self.integrity_check = self.integrity.integrity_check
+        self.backup = self.integrity.backup
+
+        self.player_stats = self.stats.player_stats
+        self.leaderboard = self.stats.leaderboard
+        self.rating_changes = self.stats.rating_changes
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        synchronous: str = DEFAULT_SYNCHRONOUS,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        clock: Callable[[], float] = time.time,
+        migrate: bool = True,
+        read_only: bool = False,
+        checkpoint_interval: float | None = DEFAULT_CHECKPOINT_INTERVAL,
+    ) -> Store:
+        """Opens (creating if needed) the SQLite database and applies pending migrations.
+        Raises SchemaTooNew when the database was written by newer code.  With
+        ``migrate=False`` (or ``read_only``) an out-of-date schema is an error instead.
+        ``checkpoint_interval``: seconds between background WAL checkpoints (None: none,
+        leaving it to SQLite's automatic ones)."""
+        db = await SqliteDatabase.open(
+            path,
+            synchronous=synchronous,
+            migrate=migrate,
+            read_only=read_only,
+            checkpoint_interval=checkpoint_interval,
+        )
+        return cls(db, clock=clock, cache_size=cache_size)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- SQLite specifics, for the tests and tools that look inside ---------------------------
+
+    @property
+    def path(self) -> Path:
+        assert isinstance(self.db, SqliteDatabase)
+        return self.db.path
+
+    @property
+    def _writer(self) -> Any:
+        assert isinstance(self.db, SqliteDatabase)
+        return self.db.writer
+
+    @property
+    def _reader(self) -> Any:
+        assert isinstance(self.db, SqliteDatabase)
+        return self.db.reader
+
+    @property
+    def _cache(self) -> GameCache:
+        return self.cache

@@ -1,0 +1,141 @@
+"""Timers as data (migration 0009): set with moves, claimed with a lease, finished or failed,
+and carried over from the reminder and turn-clock tables of older databases."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from bot.store import Store, TimerSpec
+from bot.store import db as dbmod
+from bot.store.timers import MAX_FAILURES
+from engine.moves import EndTurn
+
+from .helpers import FakeClock, nudge_at, play_to_end, start_game
+
+
+async def test_claims_are_leased_ordered_counted_and_finished(store: Store, clock: FakeClock) -> None:
+    t = clock.now
+    a, _ = await start_game(store, channel=1)
+    b, _ = await start_game(store, channel=2)
+    await store.timers.set(a.id, [nudge_at(t + 10), TimerSpec("turn_clock", "turn_clock", t + 30, {"turn": 0})])
+    await store.timers.set(b.id, [nudge_at(t + 20)])
+    assert await store.timers.claim_due("p1", 60, now=t + 5) == []
+    got = await store.timers.claim_due("p1", 60, now=t + 25)
+    assert [(x.game_id, x.slot, x.attempt) for x in got] == [(a.id, "nudge", 1), (b.id, "nudge", 1)]
+    # Claimed: nobody else gets them while the lease holds, not even when due.
+    assert [x.slot for x in await store.timers.claim_due("p2", 60, now=t + 40)] == ["turn_clock"]
+    assert await store.timers.claim_due("p2", 60, now=t + 80) == []
+    # A claimer that died: after the lease, someone else claims it (and counts the attempt).
+    again = await store.timers.claim_due("p2", 60, now=t + 90)
+    assert {(x.game_id, x.slot, x.attempt) for x in again} == {(a.id, "nudge", 2), (b.id, "nudge", 2)}
+    stale = next(x for x in got if x.game_id == a.id)
+    assert not await store.timers.finish(stale, "p1", due_at=t + 500)  # p1's claim is lost
+    mine = next(x for x in again if x.game_id == a.id)
+    clock.now = t + 91
+    assert await store.timers.finish(mine, "p2", due_at=t + 500, kind="reminder", payload={"turn": 3})
+    now = await store.timers.get(a.id, "nudge")
+    assert now is not None
+    assert (now.kind, now.due_at, now.attempt, now.payload, now.last_run_at) == (
+        "reminder",
+        t + 500,
+        0,
+        {"turn": 3},
+        t + 91,
+    )
+    other = next(x for x in again if x.game_id == b.id)
+    assert await store.timers.finish(other, "p2", due_at=None)
+    assert await store.timers.get(b.id, "nudge") is None
+
+
+async def test_a_move_replaces_a_claimed_timer_and_the_old_claim_loses(store: Store, clock: FakeClock) -> None:
+    rec, game = await start_game(store, channel=1)
+    await store.timers.set(rec.id, [nudge_at(clock.now)])
+    (claimed,) = await store.timers.claim_due("p1", 60, now=clock.now)
+    end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
+    await store.apply_move(rec.id, 0, str(end), timers=lambda g, new: [nudge_at(clock.now + 99)] if new else [])
+    assert not await store.timers.finish(claimed, "p1", due_at=clock.now + 5)
+    fresh = await store.timers.get(rec.id, "nudge")
+    assert fresh is not None and (fresh.due_at, fresh.attempt) == (clock.now + 99, 0)
+    # A move inside a turn that sets nothing keeps the timers as they are.
+    _rec, game = await store.load_game(rec.id)
+    inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
+    await store.apply_move(rec.id, 1, str(inside), timers=lambda g, new: [nudge_at(1.0)] if new else [])
+    assert (await store.timers.get(rec.id, "nudge")) == fresh
+
+
+async def test_finished_and_cancelled_games_have_no_timers(store: Store, clock: FakeClock) -> None:
+    a, _ = await start_game(store, channel=1)
+    b, _ = await start_game(store, channel=2)
+    for rec in (a, b):
+        await store.timers.set(rec.id, [nudge_at(clock.now + 5)])
+    await play_to_end(store, a.id)
+    await store.cancel(b.id)
+    assert await store.timers.of_game(a.id) == [] and await store.timers.of_game(b.id) == []
+    assert await store.timers.claim_due("p", 60, now=clock.now + 10**9) == []
+
+
+async def test_failures_back_off_and_are_dropped_at_last(store: Store, clock: FakeClock) -> None:
+    rec, _ = await start_game(store, channel=1)
+    await store.timers.set(rec.id, [nudge_at(clock.now)])
+    for n in range(1, MAX_FAILURES):
+        (timer,) = await store.timers.claim_due("p", 60, now=clock.now + 10**6 * n)
+        assert timer.failures == n - 1 and timer.attempt == 1  # a failed run is not counted
+        assert await store.timers.fail(timer, "p", clock.now + 10**6 * n + 1)
+    (timer,) = await store.timers.claim_due("p", 60, now=clock.now + 10**9)
+    assert not await store.timers.fail(timer, "p", clock.now + 10**9 + 1)
+    assert await store.timers.get(rec.id, "nudge") is None
+
+
+async def test_hasten_reschedule_and_claiming_one_slot(store: Store, clock: FakeClock) -> None:
+    rec, _ = await start_game(store, channel=1)
+    t = clock.now
+    clock_spec = TimerSpec("turn_clock", "turn_clock", t + 100, {"turn": 4, "expires_at": t + 100})
+    await store.timers.set(rec.id, [clock_spec, nudge_at(t + 50)])
+    assert not await store.timers.hasten(rec.id, "turn_clock", t + 1, {"turn": 3})  # another turn's clock
+    assert await store.timers.hasten(rec.id, "turn_clock", t + 1, {"turn": 4}, {"expires_at": t + 1})
+    assert await store.timers.hasten(rec.id, "turn_clock", t + 90, {"turn": 4})  # never later
+    got = await store.timers.get(rec.id, "turn_clock")
+    assert got is not None and got.due_at == t + 1 and got.payload["expires_at"] == t + 1
+    assert not await store.timers.reschedule(rec.id, "nudge", t + 70, ["reminder"])  # not of that kind
+    assert await store.timers.reschedule(rec.id, "nudge", t + 70, ["turn_start"])
+    one = await store.timers.claim(rec.id, "nudge", "p", 60, ["turn_start"])  # not due yet, claimed anyway
+    assert one is not None and one.due_at == t + 70 and one.attempt == 1
+    assert await store.timers.claim(rec.id, "nudge", "q", 60, ["turn_start"]) is None  # held
+
+
+async def test_migration_carries_reminders_and_turn_clocks_over(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    conn = await dbmod.connect(path)
+    try:
+        await dbmod.migrate(conn, str(path), target=8)
+        await conn.executescript(
+            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
+            " created_at, updated_at) VALUES"
+            " (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0), (2, 1, 20, 7, 'active', 6, 2, 0, 0, 1.0, 1.0),"
+            " (3, 1, 30, 7, 'active', 7, 2, 9, 4, 1.0, 1.0);"
+            "INSERT INTO reminders (game_id, due_at, sent_count, last_sent_at) VALUES"
+            " (1, 500.0, 0, NULL), (2, 600.0, 2, 550.0), (3, 700.0, 4, 650.0);"
+            "INSERT INTO turn_clocks (game_id, turn, seat, started_at, expires_at, vote_posted) VALUES"
+            " (1, 2, 1, 100.0, 900.0, 0), (3, 4, 0, 200.0, 300.0, 1);"
+        )
+    finally:
+        await conn.close()
+    store = await Store.open(path)
+    try:
+        nudges = {g: await store.timers.get(g, "nudge") for g in (1, 2, 3)}
+        assert {g: (t.kind, t.due_at, t.attempt, t.last_run_at, t.payload) for g, t in nudges.items() if t} == {
+            1: ("turn_start", 500.0, 0, None, {"turn": 2}),
+            2: ("reminder", 600.0, 1, 550.0, {"turn": 0}),  # reminder 2 is next: one sent
+            3: ("channel_note", 700.0, 0, 650.0, {"turn": 4}),
+        }
+        one, three = await store.timers.get(1, "turn_clock"), await store.timers.get(3, "turn_clock")
+        assert one is not None and three is not None
+        assert (one.due_at, one.payload) == (900.0, {"turn": 2, "seat": 1, "started_at": 100.0, "expires_at": 900.0})
+        assert three.due_at is None and three.payload["expires_at"] == 300.0  # its vote was posted
+    finally:
+        await store.close()
+    tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "timers" in tables and not {"reminders", "turn_clocks"} & tables
+    assert json.loads(sqlite3.connect(path).execute("SELECT payload FROM timers LIMIT 1").fetchone()[0])
