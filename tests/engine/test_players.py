@@ -185,20 +185,23 @@ def test_small_tournament_strong_beats_greedy_more_often_than_not() -> None:
 
 
 def test_explain_says_when_the_plan_ends_the_game() -> None:
-    game = Game.new(2, 21)
-    bots = [StrongPlayer(1, budget=120, turn_budget=160), GreedyPlayer(2)]
-    while not game.is_over:
-        if game.current_player == 0 and game.has_rolled() and len(game.state.players[0].completed) >= 4:
-            plan = bots[0].plan_turn(game)
-            copy = game.clone()
-            for move in plan:
-                copy.apply(move)
-            if copy.is_over:
-                text = explained(bots[0], game)
-                assert "this ends the game: you " in text, text
-                return
-        game.apply(bots[game.current_player].choose(game))
-    pytest.skip("the strong player never ended this game")
+    # Deterministic games; the first of these deals in which the strong player ends the game
+    # is checked (it is not every deal: greedy sometimes gets there first).
+    for seed in (21, 26):
+        game = Game.new(2, seed)
+        bots = [StrongPlayer(1, budget=120, turn_budget=160), GreedyPlayer(2)]
+        while not game.is_over:
+            if game.current_player == 0 and game.has_rolled() and len(game.state.players[0].completed) >= 4:
+                plan = bots[0].plan_turn(game)
+                copy = game.clone()
+                for move in plan:
+                    copy.apply(move)
+                if copy.is_over:
+                    text = explained(bots[0], game)
+                    assert "this ends the game: you " in text, text
+                    return
+            game.apply(bots[game.current_player].choose(game))
+    raise AssertionError("the strong player ended none of these games")
 
 
 def test_greedy_never_keeps_the_same_two_dice_in_storage_twice_in_a_row() -> None:
