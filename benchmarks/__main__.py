@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 
@@ -18,7 +19,19 @@ BENCHMARKS = {
 
 
 def main(argv: list[str]) -> int:
-    names = argv or list(BENCHMARKS)
+    # Options (``load --processes 2 --database postgresql``) become LOAD_PROCESSES=2 ... settings;
+    # with either of those two, ``load`` runs the bot as separate processes (load_procs.py).
+    names: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg.startswith("--"):
+            key, _, value = arg[2:].partition("=")
+            os.environ[f"LOAD_{key.upper().replace('-', '_')}"] = value or next(args, "")
+        else:
+            names.append(arg)
+    if "LOAD_PROCESSES" in os.environ or "LOAD_DATABASE" in os.environ:
+        BENCHMARKS["load"] = "benchmarks.load_procs"
+    names = names or list(BENCHMARKS)
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")

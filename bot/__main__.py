@@ -40,8 +40,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the demo game")
     parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord even if unchanged")
+    parser.add_argument("--shards", metavar="IDS", help="shard ids this process runs, e.g. 0-3 or 0,2 (SHARDS)")
+    parser.add_argument("--shard-count", type=int, metavar="N", help="shards over all processes (SHARD_COUNT)")
     args = parser.parse_args(argv)
-    settings = Settings()
+    overrides: dict[str, object] = {}
+    if args.shards is not None:
+        overrides["shards"] = args.shards
+    if args.shard_count is not None:
+        overrides["shard_count"] = args.shard_count
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+        shards = settings.shard_plan()
+    except ValueError as e:  # pydantic's ValidationError is a ValueError
+        parser.error(str(e))
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     if args.demo is not None:
         from .demo import run_demo
@@ -54,10 +65,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from .client import CubistBot
     from .service import Limits
-    from .startup import StartupError, check_database
+    from .startup import StartupError, check_database, check_postgres
 
+    database = settings.database()
     try:
-        check_database(settings.database_path)
+        if database.kind == "postgresql":
+            check_postgres(database.where)
+        else:
+            check_database(database.path)
     except StartupError as e:
         print(e, file=sys.stderr)
         return 3
@@ -67,12 +82,14 @@ def main(argv: list[str] | None = None) -> int:
 
         point_discord_at(settings.discord_api_base)
     bot = CubistBot(
-        settings.database_path,
+        database.path if database.kind == "sqlite" else database.where,
         dev_guild_id=settings.dev_guild_id,
         render_workers=settings.render_workers,
         limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
         force_sync=args.sync,
         outbox_lease=settings.outbox_lease_seconds,
+        shard_ids=shards.shard_ids if shards else None,
+        shard_count=shards.shard_count if shards else None,
     )
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0

@@ -39,13 +39,17 @@ async def commands_hash(tree: discord.app_commands.CommandTree, guild: discord.a
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class CubistBot(commands.Bot):
+class CubistBot(commands.AutoShardedBot):
     """``CubistBot(db_path)``; ``await bot.start(token)``.  ``dev_guild_id`` syncs the
-    commands to one guild (instant) instead of globally."""
+    commands to one guild (instant) instead of globally.
+
+    Always discord.py's sharded client: without ``shard_count`` it runs one shard (shard 0
+    of 1, what Discord calls unsharded); ``shard_ids=[0, 1], shard_count=8`` runs those two
+    of eight shards, the others running in other processes sharing the database."""
 
     def __init__(
         self,
-        db_path: Path,
+        db_path: Path | str,  # a SQLite file, or a postgresql:// URL
         *,
         dev_guild_id: int | None = None,
         render_workers: int = 0,
@@ -58,8 +62,15 @@ class CubistBot(commands.Bot):
         invalid_request_limit: int = DEFAULT_LIMIT,
         outbox_poll_seconds: float | None = 1.0,
         outbox_lease: float = LEASE_SECONDS,
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
         **kwargs: object,
     ) -> None:
+        # Without a count discord.py would ask GET /gateway/bot for Discord's recommendation;
+        # one process alone runs one shard unless told otherwise.
+        kwargs["shard_count"] = shard_count or 1
+        if shard_ids is not None:
+            kwargs["shard_ids"] = shard_ids
         intents = discord.Intents.default()
         intents.message_content = False  # slash commands need no privileged intent
         kwargs.setdefault("guild_ready_timeout", 0.5)
@@ -101,7 +112,7 @@ class CubistBot(commands.Bot):
         self.timers.start()
         self.outbox.start()  # posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
-        log.info("store %s open; commands synced", self.db_path)
+        log.info("store %s open; commands synced", self.store.db.label)
 
     async def sync_commands(self) -> bool:
         """Syncs the slash commands when asked (``--sync``) or when their definitions (or

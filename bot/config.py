@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
@@ -24,11 +25,21 @@ class Settings(BaseSettings):
     max_open_games: int = Field(default=10, ge=1, description="Lobbies and games in play a member may have at once.")
     lobby_cooldown: float = Field(default=30.0, ge=0, description="Seconds between two lobbies opened in one channel.")
 
+    database_url: str | None = Field(
+        default=None,
+        description="sqlite:///cubist.db (the default, DATABASE_PATH) or postgresql://user:password@host/db "
+        "for several bot processes sharing one database.",
+    )
+    shards: str | None = Field(
+        default=None, description="Shard ids this process runs, e.g. 0-3 or 0,2 (needs SHARD_COUNT)."
+    )
+    shard_count: int | None = Field(default=None, ge=1, description="Shards across all the bot's processes.")
+
     outbox_lease_seconds: float = Field(
         default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
     )
 
-    @field_validator("discord_token", "dev_guild_id", "discord_api_base", mode="before")
+    @field_validator("discord_token", "dev_guild_id", "discord_api_base", "database_url", "shards", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         """``DISCORD_TOKEN=`` and ``DEV_GUILD_ID=`` as .env.example ships them mean "not set"."""
@@ -41,3 +52,90 @@ class Settings(BaseSettings):
         if not isinstance(logging.getLevelName(level), int):
             raise ValueError(f"unknown log level {v!r}: use DEBUG, INFO, WARNING or ERROR")
         return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, v: str | None) -> str | None:
+        if v is not None:
+            database_target(v)  # raises ValueError with the reason
+        return v
+
+    @field_validator("shards")
+    @classmethod
+    def _shard_list(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_shards(v)
+        return v
+
+    def database(self) -> DatabaseTarget:
+        """Where the games live: DATABASE_URL if set, else the SQLite file DATABASE_PATH."""
+        if self.database_url is None:
+            return DatabaseTarget("sqlite", str(self.database_path))
+        return database_target(self.database_url)
+
+    def shard_plan(self) -> ShardPlan | None:
+        """The shards this process runs (None: unsharded, one shard)."""
+        return shard_plan(parse_shards(self.shards) if self.shards else None, self.shard_count)
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseTarget:
+    """``kind`` is "sqlite" (``where`` a file path) or "postgresql" (``where`` the URL)."""
+
+    kind: str
+    where: str
+
+    @property
+    def path(self) -> Path:
+        if self.kind != "sqlite":
+            raise ValueError(f"a {self.kind} database has no file path")
+        return Path(self.where)
+
+
+def database_target(url: str) -> DatabaseTarget:
+    """``sqlite:///relative.db``, ``sqlite:////absolute.db`` or ``postgresql://...`` (``postgres://`` too)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ValueError(f"DATABASE_URL must look like sqlite:///cubist.db or postgresql://..., got {url!r}")
+    scheme = scheme.lower()
+    if scheme == "sqlite":
+        if not rest.startswith("/") or rest == "/":
+            raise ValueError(f"a SQLite DATABASE_URL names a file: sqlite:///cubist.db, got {url!r}")
+        return DatabaseTarget("sqlite", rest[1:])
+    if scheme in ("postgresql", "postgres"):
+        return DatabaseTarget("postgresql", url)
+    raise ValueError(f"DATABASE_URL: unknown database {scheme!r} (use sqlite:/// or postgresql://)")
+
+
+@dataclass(frozen=True, slots=True)
+class ShardPlan:
+    shard_ids: list[int]
+    shard_count: int
+
+
+def parse_shards(text: str) -> list[int]:
+    """``"0-3"`` -> [0, 1, 2, 3]; ``"0,2,5-6"`` -> [0, 2, 5, 6]."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError(f"shards are ids or ranges like 0-3 or 0,2, got {text!r}")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise ValueError(f"shard range {part!r} runs backwards")
+        ids.extend(range(first, last + 1))
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"a shard is listed twice in {text!r}")
+    return sorted(ids)
+
+
+def shard_plan(shard_ids: list[int] | None, shard_count: int | None) -> ShardPlan | None:
+    if shard_ids is None and shard_count is None:
+        return None
+    if shard_count is None:
+        raise ValueError("--shards needs --shard-count (SHARD_COUNT): the number of shards over all processes")
+    ids = shard_ids if shard_ids is not None else list(range(shard_count))
+    too_high = [i for i in ids if i >= shard_count]
+    if too_high:
+        raise ValueError(f"shard ids {too_high} do not exist among {shard_count} shards (0-{shard_count - 1})")
+    return ShardPlan(ids, shard_count)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Game
+from engine.history import replay, start_of
 from engine.moves import Remove
 
 from .i18n import t
@@ -28,19 +29,14 @@ class TurnEntry:
 def replay_turns(game: Game) -> tuple[list[TurnEntry], list[Game]]:
     """The finished turns of ``game`` and the game as it stood after each of them (the first
     element of the second list is the starting position)."""
-    g = Game.new(game.num_players, game.seed, game.options, game.deck)
     entries: list[TurnEntry] = []
-    frames = [g.clone()]
-    for move in game.log:
-        turn, over = g.state.turn, g.is_over
-        g.apply(move)
-        ended = g.state.turn != turn or (g.is_over and not over)
-        if isinstance(move, Remove):
-            entries.append(TurnEntry(turn, move.seat, (str(move),), table=True))
-        elif ended and g.state.last_turn is not None:
-            seat, moves = g.state.last_turn
-            entries.append(TurnEntry(turn, seat, tuple(moves)))
-        if ended:
+    frames = [start_of(game)]
+    for step, g in replay(game):
+        if isinstance(step.move, Remove):
+            entries.append(TurnEntry(step.turn, step.move.seat, (str(step.move),), table=True))
+        elif step.turn_moves:
+            entries.append(TurnEntry(step.turn, step.seat, step.turn_moves))
+        if step.turn_ended:
             frames.append(g.clone())
     return entries, frames
 
@@ -81,9 +77,4 @@ def move_line(ply: int, seat: int, move: str, names: list[str], locale: str) -> 
 
 def seats_of_moves(game: Game) -> list[int]:
     """For each move of the log, whose turn it was when it was played."""
-    g = Game.new(game.num_players, game.seed, game.options, game.deck)
-    seats = []
-    for move in game.log:
-        seats.append(g.current_player)
-        g.apply(move)
-    return seats
+    return [step.seat for step, _g in replay(game)]

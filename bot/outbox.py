@@ -14,6 +14,9 @@ Who sends a turn post:
 Exactly once: a row is claimed before it is sent and marked done after; a sender that died
 between Discord's answer and the mark is covered by the message's enforced nonce
 (``cubist-o<row id>``): Discord returns the first message instead of creating a second.
+An interaction's answer carries no nonce, so a claim for a post that may become one names the
+interaction; the worker taking over such a claim first asks Discord for that interaction's
+answer (``@original``) and, if it is the turn post, only marks the row done.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 30.0  # a claim older than this is taken to be dead
+ANSWER = " answer "  # in a claim's owner: the post may be the answer of this interaction
 
 
 def nonce(row_id: int) -> str:
@@ -59,17 +63,39 @@ class Outbox:
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
-    async def claim(self, row_id: int) -> bool:
+    async def claim(self, row_id: int, owner: str | None = None) -> bool:
         """True: the caller delivers this row itself (then ``done`` or ``release``)."""
-        return await self.bot.service.posts.claim(row_id, self.owner, self.lease)
+        return await self.bot.service.posts.claim(row_id, owner or self.owner, self.lease)
+
+    def answer_owner(self, interaction: discord.Interaction) -> str:
+        """The claim of a post that may become ``interaction``'s answer: an answer carries no
+        nonce, so a worker taking over after a crash first looks whether it was posted."""
+        return f"{self.owner}{ANSWER}{interaction.application_id}:{interaction.token}"
+
+    async def _posted_as_answer(self, row: OutboxRow) -> int | None:
+        """The id of the turn post a dead claimer sent as its interaction's answer, if it did."""
+        if not row.claimed_by or ANSWER not in row.claimed_by:
+            return None
+        app, _, token = row.claimed_by.split(ANSWER, 1)[1].partition(":")
+        try:
+            webhook = discord.Webhook.partial(int(app), token, client=self.bot)
+            message = await webhook.fetch_message("@original")  # type: ignore[arg-type]  # Discord's alias
+        except (discord.HTTPException, ValueError):
+            return None  # never answered (404), or the token expired: post it
+        marks = {f"cubist:{row.game_id}:play", f"cubist:{row.game_id}:b:rematch"}
+        ids = {getattr(c, "custom_id", None) for r in message.components for c in getattr(r, "children", [])}
+        if marks & ids and not message.flags.ephemeral:
+            log.info("outbox row %s was posted as its interaction's answer before a crash; not again", row.id)
+            return message.id
+        return None
 
     async def done(self, row_id: int, message_id: int | None = None) -> None:
         await self.bot.service.posts.done(row_id, message_id)
         self.wake()  # the next player's DM waits for this post
 
-    async def release(self, row_id: int) -> None:
+    async def release(self, row_id: int, owner: str | None = None) -> None:
         """The caller could not deliver it: the worker posts it as a channel message."""
-        await self.bot.service.posts.release(row_id, self.owner)
+        await self.bot.service.posts.release(row_id, owner or self.owner)
         self.wake()
 
     # --- the worker ----------------------------------------------------------------------------
@@ -124,6 +150,9 @@ class Outbox:
                 record, game, parse_move(last[-1]) if last else parse_move("skip"), int(payload.get("seat", 0)),
                 True, bool(payload.get("finished")), list(last),
             )  # fmt: skip
+            answered = await self._posted_as_answer(row)
+            if answered is not None:
+                return answered
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
             message = await post_turn(self.bot, channel, outcome, headline=payload.get("headline"), nonce=nonce(row.id))
             return message.id
@@ -147,13 +176,14 @@ async def deliver_turn(
     row = outcome.turn_post
     if row is None:  # no outbox row (the service runs without one)
         return await post_turn(bot, channel, outcome, headline=headline, interaction=interaction)
-    if not await bot.outbox.claim(row):
+    owner = bot.outbox.answer_owner(interaction) if interaction is not None else None
+    if not await bot.outbox.claim(row, owner):
         return None  # sent already, or being sent by the worker
     try:
         # With ``interaction`` the post may be its answer (bot/replies.py post_as_response).
         message = await post_turn(bot, channel, outcome, headline=headline, nonce=nonce(row), interaction=interaction)
     except BaseException:
-        await bot.outbox.release(row)
+        await bot.outbox.release(row, owner)
         raise
     await bot.outbox.done(row, message.id)
     return message

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, parse_move
-from engine.moves import EndTurn, Move, Remove, Skip, Undo
+from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Step, parse_move
+from engine.moves import Move, Remove, Skip, Undo
 from engine.players import LEVELS
 
 from .i18n import Message, has, t
@@ -499,29 +499,21 @@ class GameService:
                         Message("service.illegal_why", move=str(move), reason=error_message(e), hint=_legal_hint(game))
                     ) from None
                 raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
-            turn = game.state.turn
-            before_moves = list(game.state.turn_moves)
 
-            def turn_moves(new_game: Game) -> list[str]:
-                turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
-                if turn_ended and new_game.state.last_turn is not None:
-                    return list(new_game.state.last_turn[1])
-                return [*before_moves, str(move)] if new_game.is_over else []
+            def post(step: Step, new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
+                return {"seat": seat, "turn_moves": list(step.turn_moves), "finished": new_game.is_over}
 
-            def post(new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
-                return {"seat": seat, "turn_moves": turn_moves(new_game), "finished": new_game.is_over}
-
-            record, new_game, queued = await self._store_move(
+            record, new_game, queued, step = await self._store_move(
                 record, move, user_id, stale="service.stale_choosing", queue=post
             )
-            turn_ended = new_game.state.turn != turn or (new_game.is_over and isinstance(move, EndTurn))
+            turn_ended = step.turn_ended
             finished = new_game.is_over
             if finished and record.status == Status.ACTIVE:
                 await self.store.finish(game_id)
                 record = await self.store.get_game(game_id)
             if finished:
                 self.forget(game_id)
-            outcome = MoveOutcome(record, new_game, move, seat, turn_ended or finished, finished, turn_moves(new_game))
+            outcome = MoveOutcome(record, new_game, move, seat, turn_ended, finished, list(step.turn_moves))
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             return outcome
 
@@ -542,8 +534,8 @@ class GameService:
         user_id: int | None,
         *,
         stale: str,
-        queue: Callable[[Game], dict[str, object]] | None = None,
-    ) -> tuple[GameRecord, Game, Queued]:
+        queue: Callable[[Step, Game], dict[str, object]] | None = None,
+    ) -> tuple[GameRecord, Game, Queued, Step]:
         """Stores a checked move in one transaction; the record comes back from it (no second
         read).  ``stale``: the message when another move got there first.  ``queue``: the
         payload of the turn's post, queued in the outbox in the same transaction when the
@@ -565,7 +557,7 @@ class GameService:
                 record.id, record.version, str(move), user_id, timers=timers, queue=queue
             )
             assert played.record is not None
-            return played.record, played.game, played.queued
+            return played.record, played.game, played.queued, played.step
         except StaleGame:
             raise UserError(Message(stale)) from None
         except CannotWrite:
@@ -609,25 +601,24 @@ class GameService:
                 game.clone().apply(move)
             except IllegalMove as e:
                 raise UserError(Message("service.cannot_be_done", move=str(move), reason=error_message(e))) from None
-            seat, old_turn = game.current_player, game.state.turn
+            seat = game.current_player
             acted = move.seat if isinstance(move, Remove) else seat
 
-            def table_moves(new_game: Game) -> list[str]:
-                if new_game.state.turn != old_turn and new_game.state.last_turn is not None:
-                    return list(new_game.state.last_turn[1])
-                return [str(move)]
+            def table_moves(step: Step) -> list[str]:
+                return list(step.turn_moves) or [str(move)]
 
-            def post(new_game: Game) -> dict[str, object]:
+            def post(step: Step, new_game: Game) -> dict[str, object]:
                 after = self.powers_holder(record, new_game)
                 line = headline
                 if headline and not new_game.is_over and after and holder and after.seat != holder.seat:
                     line = f"{headline}\n{t('trust.powers_passed', headline_lang, name=after.display_name)}"
-                moves = table_moves(new_game)
+                moves = table_moves(step)
                 return {"seat": acted, "turn_moves": moves, "finished": new_game.is_over, "headline": line}
 
-            record, new_game, queued = await self._store_move(record, move, user_id, stale="service.stale", queue=post)
-            turn_ended = new_game.state.turn != old_turn or new_game.is_over
-            outcome = MoveOutcome(record, new_game, move, acted, turn_ended, new_game.is_over, table_moves(new_game))
+            record, new_game, queued, step = await self._store_move(
+                record, move, user_id, stale="service.stale", queue=post
+            )
+            outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_moves(step))
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             after = self.powers_holder(record, new_game)
             if not new_game.is_over and after is not None and holder is not None and after.seat != holder.seat:

@@ -37,3 +37,22 @@ def check_database(path: Path) -> None:
         raise StartupError(t(key, "en", path=str(path), reason=str(e))) from None
     finally:
         conn.close()
+
+
+def check_postgres(url: str) -> None:
+    """Raises StartupError when the PostgreSQL database cannot be opened (unreachable server,
+    wrong credentials, a schema newer than this code); applies pending migrations."""
+    import asyncio
+
+    from .store import Store
+    from .store.postgres import redacted
+
+    async def probe() -> None:
+        store = await Store.open(url, cache_size=0)
+        await store.close()
+
+    try:
+        asyncio.run(probe())
+    except Exception as e:  # OSError, asyncpg's errors, SchemaTooNew, MigrationError
+        reason = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        raise StartupError(t("scale.startup_database_unreachable", "en", where=redacted(url), reason=reason)) from None

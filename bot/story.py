@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from engine import Game, parse_move
 from engine.cards import ArtistKind
+from engine.history import replay, start_of
 from engine.moves import (
     Abandon,
     Complete,
@@ -183,13 +184,10 @@ def turn_words(
 def before_last_turn(game: Game) -> Game | None:
     """The position at the start of the turn that just ended (a replay of the log: CPU work,
     run it off the event loop)."""
-    g = Game.new(game.num_players, game.seed, game.options, game.deck)
-    starts = [g.clone()]  # the starts of the last two turns, latest last
+    starts = [start_of(game)]  # the starts of the last two turns, latest last
     ended = False
-    for move in game.log:
-        turn = g.state.turn
-        g.apply(move)
-        ended = g.state.turn != turn
+    for step, g in replay(game):
+        ended = step.turn_ended and not g.is_over
         if ended:
             starts = [starts[-1], g.clone()]
     if game.is_over and not ended:

@@ -51,7 +51,8 @@ def turn_summary(moves: list[str], game: Game | None, locale: str, names: list[s
 def scores_lines(game: Game, names: list[str], locale: str) -> list[str]:
     winners = set(game.winners()) if game.is_over else set()
     lines = []
-    order = sorted(range(game.num_players), key=lambda i: (-game.score(i), -game.museum_dice(i), i))
+    ranks = game.ranks()
+    order = sorted(range(game.num_players), key=lambda i: (ranks[i], i))
     for i in order:
         p = game.state.players[i]
         lines.append(

@@ -3,7 +3,8 @@
 from engine import Game, parse_move
 game = Game.new(players=2, seed=7)
 move = game.legal_moves()[0]
-game.apply(move)             # raises IllegalMove (a ValueError) and changes nothing if illegal
+step = game.apply(move)      # a Step; raises IllegalMove (a ValueError) and changes nothing if illegal
+game.outcome()               # None while in play, else an Outcome (termination, winners, ranks)
 text = dump_game(game)       # JSON; load_game(text) == game
 """
 
@@ -30,6 +31,7 @@ from .moves import (
 )
 from .saved import dump_game, load_game
 from .state import GameOptions
+from .step import Outcome, Step, Termination
 
 __all__ = [
     "Abandon",
@@ -47,12 +49,15 @@ __all__ = [
     "Move",
     "MoveSyntaxError",
     "MuseumCard",
+    "Outcome",
     "Place",
     "Release",
     "Remove",
     "SavedGameError",
     "Skip",
+    "Step",
     "Switch",
+    "Termination",
     "ToArtist",
     "ToMuseum",
     "Undo",

@@ -30,9 +30,16 @@ from .moves import CARD, Complete, EndTurn, Move, ToArtist, ToMuseum, UseArtist
 from .players.factory import Player, make_player
 from .players.strong import StrongPlayer
 from .players.tournament import parallel_map, play_table, wilson
-from .state import INSTALLATIONS_TO_END, GameOptions
+from .state import GameOptions
+from .step import Termination
 
 FIVE, MUSEUM, BOTH, STALLED, LAST = "five installations", "museum", "both", "stalled", "last player"
+_ENDINGS = {
+    Termination.INSTALLATIONS: FIVE,
+    Termination.MUSEUM: MUSEUM,
+    Termination.BOTH: BOTH,
+    Termination.LAST_PLAYER: LAST,
+}
 HOARD_TURNS = 8  # "sat 8+ turns in a row with the same two dice in storage" (issue 17)
 # The strong player on a small search budget: the same evaluation at a fraction of the time,
 # for the test that keeps the deck inside its bands (the report itself uses real players).
@@ -117,14 +124,8 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
     played = play_table(game, bots, observe=observe)
     g = played.game
     s = g.state
-    five = any(len(p.completed) >= INSTALLATIONS_TO_END for p in s.players)
-    full = g.is_museum_complete()
-    if played.stalled or not g.is_over:
-        ended = STALLED
-    elif len(g.active_players()) <= 1:
-        ended = LAST
-    else:
-        ended = BOTH if five and full else MUSEUM if full else FIVE
+    outcome = g.outcome()
+    ended = STALLED if played.stalled or outcome is None else _ENDINGS[outcome.termination]
     scores = g.scores()
     museum_points = [2 * g.museum_dice(i) for i in range(players)]
     top = max(scores)

@@ -57,6 +57,7 @@ from .state import (
     MuseumColumn,
     PlayerState,
 )
+from .step import Outcome, Step, Termination
 from .structure import legal_cells, placement_problem, put, removable_tops, split_problem, take_top
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -82,7 +83,19 @@ def _tables(deck: Deck) -> _Tables:
 class Game:
     """A game of Cubist for 2-4 players (seats 0..n-1; shown as p1..p4)."""
 
-    __slots__ = ("_checkpoint", "_legal", "_since", "_tables", "deck", "log", "num_players", "options", "seed", "state")
+    __slots__ = (
+        "_checkpoint",
+        "_legal",
+        "_since",
+        "_tables",
+        "_turn_finished",
+        "deck",
+        "log",
+        "num_players",
+        "options",
+        "seed",
+        "state",
+    )
 
     def __init__(self) -> None:  # use Game.new / Game.replay / engine.saved.load_game
         self.deck: Deck
@@ -95,6 +108,7 @@ class Game:
         self._since: list[Move]
         self._legal: list[Move] | None
         self._tables: _Tables
+        self._turn_finished = False  # set by _finish_turn while apply runs (Step.turn_ended)
 
     # --- construction -----------------------------------------------------------------
 
@@ -259,6 +273,24 @@ class Game:
             return active
         best = max((self.score(i), self.museum_dice(i)) for i in active)
         return [i for i in active if (self.score(i), self.museum_dice(i)) == best]
+
+    def ranks(self) -> list[int]:
+        """Per seat: 1 + the seats strictly ahead (points, then museum dice); ties share a rank,
+        removed players rank after everyone still playing."""
+        keys = [(not p.removed, self.score(i), self.museum_dice(i)) for i, p in enumerate(self.state.players)]
+        return [1 + sum(o > k for o in keys) for k in keys]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it is in play)."""
+        if not self.state.over:
+            return None
+        if len(self.active_players()) <= 1:
+            how = Termination.LAST_PLAYER
+        else:
+            five = any(len(p.completed) >= INSTALLATIONS_TO_END for p in self.state.players)
+            full = self.is_museum_complete()
+            how = Termination.BOTH if five and full else Termination.MUSEUM if full else Termination.INSTALLATIONS
+        return Outcome(how, tuple(self.winners()), tuple(self.ranks()), tuple(self.scores()))
 
     def museum_heights(self) -> dict[int, int]:
         return self._tables.museum_heights[self.state.museum_card]
@@ -531,10 +563,29 @@ class Game:
 
     # --- applying ------------------------------------------------------------------------
 
-    def apply(self, move: Move | str) -> None:
-        """Apply a move (or its text).  Raises IllegalMove (or MoveSyntaxError, also a
-        ValueError) and leaves the game unchanged when the move is not allowed now."""
+    def apply(self, move: Move | str) -> Step:
+        """Apply a move (or its text) and say what it did.  Raises IllegalMove (or
+        MoveSyntaxError, also a ValueError) and leaves the game unchanged when the move is not
+        allowed now."""
         m = parse_move(move) if isinstance(move, str) else move
+        s = self.state
+        seat, turn, was_over, roll = s.current, s.turn, s.over, s.last_roll
+        self._turn_finished = False
+        self._apply(m)
+        s = self.state  # undo replaces the state
+        ended = self._turn_finished or (s.over and not was_over)
+        return Step(
+            seat=seat,
+            move=m,
+            turn=turn,
+            turn_ended=ended,
+            turn_moves=tuple(s.last_turn[1]) if self._turn_finished and s.last_turn is not None else (),
+            rolled=tuple(s.last_roll) if s.last_roll is not roll and not isinstance(m, Undo) else (),
+            next_player=s.current,
+            outcome=self.outcome() if s.over and not was_over else None,
+        )
+
+    def _apply(self, m: Move) -> None:
         if isinstance(m, Undo):
             self._undo()
         elif isinstance(m, Skip | Remove):
@@ -1020,6 +1071,7 @@ class Game:
 
     def _finish_turn(self) -> None:
         s = self.state
+        self._turn_finished = True  # read by apply's Step
         s.last_turn = (s.current, s.turn_moves)
         s.turn_moves = []
         if any(len(p.completed) >= INSTALLATIONS_TO_END for p in s.players) or self.is_museum_complete():

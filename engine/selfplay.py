@@ -17,6 +17,7 @@ from .moves import EndTurn, Move
 from .players import GreedyPlayer
 from .players.tournament import MAX_TURNS, play_table
 from .saved import dump_game, load_game
+from .step import Termination
 
 
 @dataclass
@@ -30,14 +31,17 @@ class GameResult:
     violations: list[str] = field(default_factory=list)
 
 
+_ENDINGS = {
+    Termination.LAST_PLAYER: "last player",
+    Termination.MUSEUM: "museum",
+    Termination.BOTH: "museum",
+    Termination.INSTALLATIONS: "five installations",
+}
+
+
 def _ended_by(game: Game) -> str:
-    if not game.is_over:
-        return "stalled"
-    if len(game.active_players()) <= 1:
-        return "last player"
-    if game.is_museum_complete():
-        return "museum"
-    return "five installations"
+    outcome = game.outcome()
+    return "stalled" if outcome is None else _ENDINGS[outcome.termination]
 
 
 def play_game(players: int, seed: int, *, check: bool = True, sample: int = 2) -> GameResult:

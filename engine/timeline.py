@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .cards import ArtistKind
 from .game import Game
+from .history import start_of
 from .moves import UseArtist
 
 
@@ -31,17 +32,15 @@ def timeline(game: Game) -> Timeline:
 
     Using an artist draws a new card, which the engine never undoes, so counting each
     ``use`` as it is applied counts exactly the uses that stood."""
-    g = Game.new(game.num_players, game.seed, game.options, game.deck)
+    g = start_of(game)
     scores = [tuple(g.scores())]
     uses: list[Counter[ArtistKind]] = [Counter() for _ in range(game.num_players)]
     for move in game.log:
-        turn, was_over, seat = g.state.turn, g.is_over, g.current_player
         if isinstance(move, UseArtist):
             card = g.artist_card(move.slot)
             if card is not None:
-                uses[seat][card.artist] += 1
-        g.apply(move)
-        if g.state.turn != turn or (g.is_over and not was_over):
+                uses[g.current_player][card.artist] += 1
+        if g.apply(move).turn_ended:
             scores.append(tuple(g.scores()))
     return Timeline(scores, uses)
 

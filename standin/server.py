@@ -253,8 +253,7 @@ class StandIn:
         for guild in self.guilds.values() if guilds is None else guilds:
             member = Member(user, [r for r in role_ids if r in guild.roles], joined_at=guild.created)
             guild.members[user.id] = member
-            data = member.payload() | {"guild_id": str(guild.id)}
-            self.announce("GUILD_MEMBER_ADD", lambda s, d=data: d if s.intents & GUILD_MEMBERS_INTENT else None)
+            self.announce("GUILD_MEMBER_ADD", _for_members_intent(member.payload() | {"guild_id": str(guild.id)}))
         return Player(self, user)
 
     def announce(self, event: str, build: Callable[[GatewaySession], dict[str, Any] | None]) -> None:
@@ -443,3 +442,8 @@ class StandIn:
 
     def new_token(self) -> str:
         return "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+
+
+def _for_members_intent(data: dict[str, Any]) -> Callable[[GatewaySession], dict[str, Any] | None]:
+    """GUILD_MEMBER_ADD goes only to sessions that asked for the (privileged) members intent."""
+    return lambda session: data if session.intents & GUILD_MEMBERS_INTENT else None

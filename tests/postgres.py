@@ -9,7 +9,9 @@ the README's test command needs nothing installed on the machine. Registered in
 from __future__ import annotations
 
 import itertools
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -19,12 +21,15 @@ _numbers = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalPostgres]:
-    server = LocalPostgres(tmp_path_factory.mktemp("postgres") / "data", fast=True).start()
+def postgres_server() -> Iterator[LocalPostgres]:
+    # A folder of its own, not pytest's basetemp: pytest deletes old basetemps when other
+    # sessions start, which would pull the data folder from under a running server.
+    server = LocalPostgres(Path(tempfile.mkdtemp(prefix="cubist-pg-")) / "data", fast=True).start()
     try:
         yield server
     finally:
         server.stop()
+        server.directory.parent.rmdir()
 
 
 @pytest.fixture

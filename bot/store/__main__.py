@@ -2,6 +2,10 @@
 
     python -m bot.store verify DB         # integrity, schema version, every game replays to its snapshot
     python -m bot.store backup DB DEST    # online copy (safe while the bot is running)
+    python -m bot.store copy SRC DST      # every game into an empty database, verified by replay
+
+DB, SRC and DST are SQLite files or postgresql:// URLs (a PostgreSQL backup is a pg_dump
+archive when pg_dump is installed, else a SQLite file).
 
 ``verify`` prints one line per problem and exits 1 if there is any (0 and a summary line
 otherwise); it never writes to the database.
@@ -17,6 +21,9 @@ from pathlib import Path
 
 from . import db as dbmod
 from .connection import backup_database
+from .copy import backup_postgres, copy_database, label
+from .errors import StoreError
+from .postgres import is_postgres_url, redacted
 from .store import Store
 
 
@@ -26,8 +33,24 @@ def _schema_version(conn: sqlite3.Connection) -> int:
     return 0
 
 
-async def verify(path: Path) -> list[str]:
+async def verify_postgres(url: str) -> list[str]:
+    try:
+        store = await Store.open(url, read_only=True, cache_size=0)
+    except Exception as e:  # unreachable server, wrong schema version...
+        return [f"{redacted(url)}: {e}"]
+    try:
+        problems = [f"integrity: {p}" for p in await store.integrity_check()]
+        bad = await store.verify_all(None)
+    finally:
+        await store.close()
+    return problems + [f"game {e.game_id}: {e.reason}" for e in bad]
+
+
+async def verify(path: Path | str) -> list[str]:
     """Every problem found in the database at ``path`` (empty: all good)."""
+    if is_postgres_url(path):
+        return await verify_postgres(str(path))
+    path = Path(path)
     if not path.is_file():
         return [f"{path}: no such database file"]
     try:
@@ -55,29 +78,49 @@ async def verify(path: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.store", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p_verify = sub.add_parser("verify", help="check a database file")
-    p_verify.add_argument("db", type=Path)
+    p_verify = sub.add_parser("verify", help="check a database")
+    p_verify.add_argument("db", type=_target)
     p_backup = sub.add_parser("backup", help="make an online copy of a database")
-    p_backup.add_argument("db", type=Path)
+    p_backup.add_argument("db", type=_target)
     p_backup.add_argument("dest", type=Path)
+    p_copy = sub.add_parser("copy", help="copy every game into an empty database (SQLite <-> PostgreSQL)")
+    p_copy.add_argument("src", type=_target)
+    p_copy.add_argument("dst", type=_target)
     args = parser.parse_args(argv)
 
     if args.command == "verify":
+        name = label(args.db)
         problems = asyncio.run(verify(args.db))
         for line in problems:
             print(line)
         if problems:
-            print(f"{args.db}: {len(problems)} problem(s)", file=sys.stderr)
+            print(f"{name}: {len(problems)} problem(s)", file=sys.stderr)
             return 1
-        print(f"{args.db}: ok")
+        print(f"{name}: ok")
+        return 0
+    if args.command == "copy":
+        try:
+            report = asyncio.run(copy_database(args.src, args.dst))
+        except (OSError, StoreError) as e:
+            print(f"copy failed: {e}", file=sys.stderr)
+            return 1
+        print(f"copied {label(args.src)} to {label(args.dst)}: {report.summary()}")
         return 0
     try:
-        dest = backup_database(args.db, args.dest)
-    except (OSError, sqlite3.Error) as e:
+        if is_postgres_url(args.db):
+            dest = asyncio.run(backup_postgres(args.db, args.dest))
+        else:
+            dest = backup_database(args.db, args.dest)
+    except (OSError, sqlite3.Error, StoreError) as e:
         print(f"backup failed: {e}", file=sys.stderr)
         return 1
-    print(f"backed up {args.db} to {dest} ({dest.stat().st_size} bytes)")
+    print(f"backed up {label(args.db)} to {dest} ({dest.stat().st_size} bytes)")
     return 0
+
+
+def _target(text: str) -> Path | str:
+    """A postgresql:// URL stays text; anything else is a SQLite file path."""
+    return text if is_postgres_url(text) else Path(text)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,9 @@ class Dialect:
 
     name: str  # 'sqlite' or 'postgresql'
     placeholder: str  # how the driver spells a parameter; rooms always write '?'
+    # Appended to the SELECT that picks rows to claim: concurrent claimers pass each other
+    # (PostgreSQL); SQLite has one writer at a time, so its plain subquery is atomic already.
+    skip_locked: str = ""
 
     def params(self, n: int) -> str:
         """``?, ?, ?`` for an ``IN (...)`` list of ``n`` values."""
@@ -70,7 +73,7 @@ class Dialect:
 
 
 SQLITE = Dialect("sqlite", "?")
-POSTGRESQL = Dialect("postgresql", "$n")
+POSTGRESQL = Dialect("postgresql", "$n", " FOR UPDATE SKIP LOCKED")
 
 
 class Tx(Protocol):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Game, GameOptions, dump_game
+from engine import Game, GameOptions, Step, dump_game
 
 from . import outbox as outbox_db
 from . import stats as stats_db
@@ -27,16 +27,16 @@ class Played:
     version: int  # its version (the number of moves applied)
     record: GameRecord | None  # the game's row as committed, with its seats (None when not asked for)
     queued: outbox_db.Queued  # the outbox rows queued with the move
+    step: Step  # what the move did (whether it ended the turn, the outcome if it ended the game)
 
 
 async def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
     """Scores, museum dice, ranks (ties share a rank; removed players rank last) and winners."""
     users = {s["seat"]: s["user_id"] for s in await seat_rows(tx, game_id)}
-    winners = set(game.winners())
-    keys = [(not game.state.players[i].removed, game.score(i), game.museum_dice(i)) for i in range(game.num_players)]
+    winners, ranks = set(game.winners()), game.ranks()
     out = [
-        ResultRecord(game_id, i, users.get(i), key[1], key[2], 1 + sum(o > key for o in keys), i in winners)
-        for i, key in enumerate(keys)
+        ResultRecord(game_id, i, users.get(i), game.score(i), game.museum_dice(i), ranks[i], i in winners)
+        for i in range(game.num_players)
     ]
     await tx.executemany(
         "INSERT INTO results (game_id, seat, user_id, score, museum_dice, rank, winner) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -101,7 +101,7 @@ class MovesRoom(Room):
         user_id: int | None = None,
         *,
         timers: Callable[[Game, bool], Sequence[TimerSpec]] | None = None,
-        queue: Callable[[Game], dict[str, Any]] | None = None,
+        queue: Callable[[Step, Game], dict[str, Any]] | None = None,
         with_record: bool = True,
     ) -> Played:
         """Applies one move in one transaction.
@@ -113,7 +113,7 @@ class MovesRoom(Room):
         removes its timers, in the same transaction.  ``timers`` (the game after the move,
         whether a new turn began -> timers to set) schedules what follows the move; a new
         turn also forgets the old turn's away votes.  With ``queue``
-        (game -> the turn post's payload), a move that ends a turn also queues the turn's
+        (the step and the game -> the turn post's payload), a move that ends a turn also queues the turn's
         channel post and the next player's turn-start DM in the outbox (``bot/outbox.py``
         sends them).  ``with_record=False`` skips reading the committed record back.
         """
@@ -127,7 +127,7 @@ class MovesRoom(Room):
             if row["version"] != expected_version:
                 raise StaleGame(game_id, expected_version, row["version"])
             game = await game_at(tx, row, cached)
-            game.apply(move)  # raises IllegalMove / MoveSyntaxError: rolled back, nothing written
+            step = game.apply(move)  # raises IllegalMove / MoveSyntaxError: rolled back, nothing written
             version = expected_version + 1
             over = game.is_over
             await tx.execute(
@@ -147,7 +147,7 @@ class MovesRoom(Room):
             )  # fmt: skip
             if cur != 1:  # cannot happen under an exclusive write; belt and braces
                 raise StaleGame(game_id, expected_version, -1)
-            new_turn = game.state.turn != row["turn"]
+            new_turn = step.turn_ended and not over
             if over:
                 await write_results(tx, game_id, game)
                 await clear_timers(tx, game_id)
@@ -159,9 +159,9 @@ class MovesRoom(Room):
                 if timers is not None:
                     await set_timers(tx, game_id, timers(game, new_turn), now)
             queued = outbox_db.Queued()
-            if queue is not None and (over or new_turn):  # the turn's post and the next DM, same transaction
-                queued = await outbox_db.queue_turn(tx, game_id, version, game, queue(game), now)
-            return Played(game, version, await record(tx, game_id) if with_record else None, queued)
+            if queue is not None and step.turn_ended:  # the turn's post and the next DM, same transaction
+                queued = await outbox_db.queue_turn(tx, game_id, version, game, queue(step, game), now)
+            return Played(game, version, await record(tx, game_id) if with_record else None, queued, step)
 
         played = await self.db.write(tx)
         if played.game.is_over:

@@ -26,10 +26,14 @@ class OutboxRow:
     kind: str
     payload: dict[str, Any]
     attempts: int
+    claimed_by: str | None = None  # a claim whose lease ran out: who had it (bot/outbox.py)
 
     @classmethod
     def from_row(cls, r: Row) -> OutboxRow:
-        return cls(r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["attempts"])
+        return cls(
+            r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["attempts"],
+            r["claimed_by"],
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from .meta import MetaRoom
 from .moves import MovesRoom
 from .outbox import PostsRoom
 from .people import PeopleRoom
+from .postgres import PostgresDatabase, is_postgres_url
 from .stats import StatsRoom
 from .timers import TimersRoom
 from .votes import VotesRoom
@@ -127,6 +128,10 @@ class Store:
         ``migrate=False`` (or ``read_only``) an out-of-date schema is an error instead.
         ``checkpoint_interval``: seconds between background WAL checkpoints (None: none,
         leaving it to SQLite's automatic ones)."""
+        db: Database
+        if is_postgres_url(path):  # DATABASE_URL=postgresql://... (bot/store/postgres.py)
+            db = await PostgresDatabase.open(str(path), migrate=migrate, read_only=read_only)
+            return cls(db, clock=clock, cache_size=cache_size)
         db = await SqliteDatabase.open(
             path,
             synchronous=synchronous,

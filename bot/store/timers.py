@@ -13,6 +13,17 @@ once its lease has run out); the kind runs; the poller ``finish``es it with what
 next (another due time, another kind, kept for reading, or gone) or ``fail``s it (retried
 with backoff, dropped after ``MAX_FAILURES``).  Finishing is conditional on still holding
 the claim: a move that replaced the timer meanwhile wins.
+
+On PostgreSQL the claim of ``claim_due`` takes ``Dialect.skip_locked``, so that concurrent
+claimers skip each other's rows instead of waiting::
+
+    UPDATE timers SET claimed_by = $1, lease_until = $2, attempt = attempt + 1
+    WHERE id IN (SELECT id FROM timers WHERE due_at IS NOT NULL AND due_at <= $3
+                 AND (lease_until IS NULL OR lease_until < $3)
+                 ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
+    RETURNING *
+
+(SQLite has one writer at a time, so the plain subquery is already atomic.)
 """
 
 from __future__ import annotations
@@ -113,7 +124,8 @@ class TimersRoom(Room):
             )
             rows = await tx.all(
                 "UPDATE timers SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
-                f" WHERE id IN (SELECT id FROM timers WHERE {_FREE} ORDER BY due_at, id LIMIT ?) RETURNING *",
+                f" WHERE id IN (SELECT id FROM timers WHERE {_FREE}"
+                f" ORDER BY due_at, id LIMIT ?{tx.dialect.skip_locked}) RETURNING *",
                 (owner, at + lease, at, at, limit),
             )
             return sorted((Timer.from_row(r) for r in rows), key=lambda t: (t.due_at or 0.0, t.id))
@@ -160,7 +172,8 @@ class TimersRoom(Room):
         text = json.dumps(timer.payload if payload is None else payload)
         sql = (
             "UPDATE timers SET due_at = ?, kind = ?, attempt = ?, failures = 0, payload = ?, claimed_by = NULL,"
-            " lease_until = NULL, last_run_at = CASE WHEN ? THEN ? ELSE last_run_at END WHERE id = ? AND claimed_by = ?"
+            " lease_until = NULL, last_run_at = CASE WHEN ? = 1 THEN ? ELSE last_run_at END"
+            " WHERE id = ? AND claimed_by = ?"
         )
         params = (due_at, new_kind, attempt, text, int(ran), self.clock(), timer.id, owner)
         return await self.db.write(lambda tx: tx.execute(sql, params)) == 1

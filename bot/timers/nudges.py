@@ -11,6 +11,7 @@ the move's own transaction.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from engine import Game
@@ -66,56 +67,74 @@ def _dm_wanted(seat: SeatRecord) -> bool:
     return seat.prefs.enabled and seat.dm_reachable is not False
 
 
-@kind(TURN_START)
-async def turn_start(bot: CubistBot, timer: Timer, now: float) -> Next:
+async def _person_in_turn(
+    bot: CubistBot, timer: Timer, now: float, *, dm: bool
+) -> tuple[GameRecord, Game, SeatRecord] | Next:
+    """The game and the seat of the person in turn, or what becomes of the timer instead: gone
+    (the turn was played), a computer's wake-up (the seat went to a computer), or, for a
+    ``dm``, postponed to the end of the player's quiet hours or snooze."""
     found = await _in_turn(bot, timer)
     if found is None:
         return NOTHING
-    record, game, seat = found
+    seat = found[2]
     if seat.user_id is None:
         return Next(due_at=now, kind=COMPUTER_WAKE)
-    if _dm_wanted(seat) and (later := next_allowed(seat.prefs, now)) is not None:
+    if dm and _dm_wanted(seat) and (later := next_allowed(seat.prefs, now)) is not None:
         return postponed(timer, later)
+    return found
+
+
+async def _gone(bot: CubistBot, record: GameRecord, game: Game, seat: SeatRecord) -> bool:
+    """Whether the person in turn no longer exists on Discord (then their turn clock ends now)."""
+    if await bot.reminders.user_exists(seat.user_id or 0):
+        return False
+    log.info("user %s no longer exists; treating them as away in game %s", seat.user_id, record.id)
+    await bot.reminders.mark_away(record.id, game)
+    return True
+
+
+PersonRun = Callable[["CubistBot", Timer, float, GameRecord, Game, SeatRecord], Awaitable[Next]]
+
+
+def person_kind(name: str, *, dm: bool) -> Callable[[PersonRun], PersonRun]:
+    """Registers a kind that runs for the person in turn (``_person_in_turn`` decides first
+    whether it runs at all)."""
+
+    def register(fn: PersonRun) -> PersonRun:
+        async def run(bot: CubistBot, timer: Timer, now: float) -> Next:
+            found = await _person_in_turn(bot, timer, now, dm=dm)
+            return found if isinstance(found, Next) else await fn(bot, timer, now, *found)
+
+        kind(name)(run)
+        return fn
+
+    return register
+
+
+@person_kind(TURN_START, dm=True)
+async def turn_start(
+    bot: CubistBot, timer: Timer, now: float, record: GameRecord, game: Game, seat: SeatRecord
+) -> Next:
     if _dm_wanted(seat):
         await bot.reminders.send_turn_start(record, game)
     return Next(due_at=now + _interval(bot, record, seat), kind=REMINDER)
 
 
-@kind(REMINDER)
-async def reminder(bot: CubistBot, timer: Timer, now: float) -> Next:
-    found = await _in_turn(bot, timer)
-    if found is None:
-        return NOTHING
-    record, game, seat = found
-    if seat.user_id is None:
-        return Next(due_at=now, kind=COMPUTER_WAKE)
-    if _dm_wanted(seat) and (later := next_allowed(seat.prefs, now)) is not None:
-        return postponed(timer, later)
+@person_kind(REMINDER, dm=True)
+async def reminder(bot: CubistBot, timer: Timer, now: float, record: GameRecord, game: Game, seat: SeatRecord) -> Next:
     step = timer.attempt
     after = Next(due_at=now + _interval(bot, record, seat), kind=None if step < MAX_REMINDERS else CHANNEL_NOTE)
-    if not await bot.reminders.user_exists(seat.user_id):
-        log.info("user %s no longer exists; treating them as away in game %s", seat.user_id, record.id)
-        await bot.reminders.mark_away(record.id, game)
-        return after
-    if seat.prefs.enabled:
+    if not await _gone(bot, record, game, seat) and seat.prefs.enabled:
         await bot.reminders.remind(record, game, seat, step)
     return after
 
 
-@kind(CHANNEL_NOTE)
-async def channel_note(bot: CubistBot, timer: Timer, now: float) -> Next:
-    found = await _in_turn(bot, timer)
-    if found is None:
-        return NOTHING
-    record, game, seat = found
-    if seat.user_id is None:
-        return Next(due_at=now, kind=COMPUTER_WAKE)
-    if not await bot.reminders.user_exists(seat.user_id):
-        log.info("user %s no longer exists; treating them as away in game %s", seat.user_id, record.id)
-        await bot.reminders.mark_away(record.id, game)
-        return DONE
-    since = timer.last_run_at or timer.created_at
-    await bot.reminders.channel_note(record, game, seat, now - since)
+@person_kind(CHANNEL_NOTE, dm=False)
+async def channel_note(
+    bot: CubistBot, timer: Timer, now: float, record: GameRecord, game: Game, seat: SeatRecord
+) -> Next:
+    if not await _gone(bot, record, game, seat):
+        await bot.reminders.channel_note(record, game, seat, now - (timer.last_run_at or timer.created_at))
     return DONE
 
 

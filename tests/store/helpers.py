@@ -1,10 +1,55 @@
-"""Helpers for the store tests: games driven by GreedyPlayer, a controllable clock."""
+"""Helpers for the store tests: games driven by GreedyPlayer, a controllable clock, and SQL
+run straight on the database (a SQLite file or a PostgreSQL URL) outside the store."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import sqlite3
+from pathlib import Path
+from typing import Any
+
 from bot.store import GameRecord, Store, TimerSpec
+from bot.store.postgres import is_postgres_url, to_postgres
 from engine import Game
 from engine.players import GreedyPlayer
+
+
+def sql(db: Path | str, statement: str, params: tuple[Any, ...] = (), *, force: bool = False) -> list[tuple[Any, ...]]:
+    """Runs one statement on the database behind the store's back, committed at once; the
+    rows as tuples.  ``force``: CHECK constraints do not stop it (to damage a database)."""
+    if is_postgres_url(db):
+        return _pool.submit(asyncio.run, _pg(str(db), statement, params, force)).result()
+    conn = sqlite3.connect(db)
+    try:
+        if force:
+            conn.execute("PRAGMA ignore_check_constraints = ON")
+        rows = [tuple(r) for r in conn.execute(statement, params).fetchall()]
+        conn.commit()
+        return rows
+    finally:
+        conn.close()
+
+
+_pool = concurrent.futures.ThreadPoolExecutor(1)  # asyncio.run off the test's own event loop
+
+
+async def _pg(url: str, statement: str, params: tuple[Any, ...], force: bool) -> list[tuple[Any, ...]]:
+    import asyncpg  # type: ignore[import-untyped]
+
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            if force:  # PostgreSQL cannot ignore CHECKs: drop them (the test damages a copy)
+                for r in await conn.fetch(
+                    "SELECT conrelid::regclass::text AS t, conname FROM pg_constraint WHERE contype = 'c'"
+                    " AND connamespace = 'public'::regnamespace"
+                ):
+                    await conn.execute(f'ALTER TABLE {r["t"]} DROP CONSTRAINT "{r["conname"]}"')
+            rows = await conn.fetch(to_postgres(statement), *params)
+        return [tuple(r) for r in rows]
+    finally:
+        await conn.close()
 
 
 class FakeClock:

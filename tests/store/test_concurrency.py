@@ -4,7 +4,6 @@ land, no duplicates, no lost updates; losers get StaleGame and write nothing."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,11 @@ from bot.store import StaleGame, Store
 from engine import Game
 from engine.players import GreedyPlayer
 
-from .helpers import FakeClock, start_game
+from .helpers import FakeClock, sql, start_game
 
 
-def stored_moves(db_path: Path, game_id: int) -> list[tuple[int, str]]:
-    conn = sqlite3.connect(db_path)
-    try:
-        rows = conn.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return [(p, m) for p, m in rows]
-    finally:
-        conn.close()
+def stored_moves(db_path: Path | str, game_id: int) -> list[tuple[int, str]]:
+    return [(p, m) for p, m in sql(db_path, "SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
 
 
 async def test_two_racing_moves_one_wins(store: Store, db_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,28 +12,17 @@ from bot.store import CorruptGame, Store
 from bot.store.__main__ import main as cli
 from bot.store.__main__ import verify as verify_file
 
-from .helpers import play, start_game
+from .helpers import play, sql, start_game
 
 
-def damage(db_path: Path, sql: str, *params: object) -> None:
-    conn = sqlite3.connect(db_path)
-    try:
-        conn.execute("PRAGMA ignore_check_constraints = ON")
-        conn.execute(sql, params)
-        conn.commit()
-    finally:
-        conn.close()
+def damage(db_path: Path | str, statement: str, *params: object) -> None:
+    sql(db_path, statement, params, force=True)
 
 
-def edit_snapshot(db_path: Path, game_id: int, change: Callable[[dict], None]) -> None:
-    conn = sqlite3.connect(db_path)
-    try:
-        data = json.loads(conn.execute("SELECT json FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()[0])
-        change(data)
-        conn.execute("UPDATE snapshots SET json = ? WHERE game_id = ?", (json.dumps(data), game_id))
-        conn.commit()
-    finally:
-        conn.close()
+def edit_snapshot(db_path: Path | str, game_id: int, change: Callable[[dict], None]) -> None:
+    data = json.loads(sql(db_path, "SELECT json FROM snapshots WHERE game_id = ?", (game_id,))[0][0])
+    change(data)
+    sql(db_path, "UPDATE snapshots SET json = ? WHERE game_id = ?", (json.dumps(data), game_id))
 
 
 def _bump_supply(d: dict) -> None:

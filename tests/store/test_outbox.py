@@ -10,7 +10,7 @@ from engine.moves import EndTurn
 from .helpers import FakeClock, start_game
 
 
-def _post(game) -> dict[str, object]:
+def _post(step, game) -> dict[str, object]:
     return {"seat": 0, "turn_moves": ["end"], "finished": game.is_over}
 
 

@@ -4,7 +4,6 @@ moves validated by the engine, optimistic versions, results, timers, preferences
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -22,15 +21,11 @@ from bot.store import (
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, dump_game
 from engine.players import GreedyPlayer
 
-from .helpers import FakeClock, nudge, nudge_at, play, play_to_end, start_game
+from .helpers import FakeClock, nudge, nudge_at, play, play_to_end, sql, start_game
 
 
-def count(db_path: Path, table: str) -> int:
-    conn = sqlite3.connect(db_path)
-    try:
-        return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-    finally:
-        conn.close()
+def count(db_path: Path | str, table: str) -> int:
+    return int(sql(db_path, f"SELECT count(*) FROM {table}")[0][0])
 
 
 async def test_lobby_and_seats_round_trip(store: Store, db_path: Path, clock: FakeClock) -> None:
@@ -112,17 +107,17 @@ async def test_one_open_game_per_channel(store: Store, db_path: Path) -> None:
     assert await store.active_game_for_channel(500) is None
     again = await store.create_lobby(1, 500, 2)
     # The schema itself enforces it, whatever the code does.
-    conn = sqlite3.connect(db_path)
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        conn.execute(
-            "INSERT INTO games (channel_id, creator_id, status, created_at, updated_at) VALUES (500, 9, 'lobby', 0, 0)"
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate key") as refused:
+        sql(
+            db_path,
+            "INSERT INTO games (channel_id, creator_id, status, created_at, updated_at) VALUES (500, 9, 'lobby', 0, 0)",
         )
+    assert type(refused.value).__name__ in ("IntegrityError", "UniqueViolationError")
     # ...and lets any number of finished or cancelled games share the channel.
-    conn.execute(
-        "INSERT INTO games (channel_id, creator_id, status, created_at, updated_at) VALUES (500, 9, 'cancelled', 0, 0)"
+    sql(
+        db_path,
+        "INSERT INTO games (channel_id, creator_id, status, created_at, updated_at) VALUES (500, 9, 'cancelled', 0, 0)",
     )
-    conn.commit()
-    conn.close()
     assert (await store.active_game_for_channel(500)).id == again.id  # type: ignore[union-attr]
 
 
@@ -172,7 +167,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
     rec, _ = await start_game(store, channel=1)
     await play(store, rec.id, 4)
     before = [count(db_path, t) for t in ("moves", "snapshots", "timers")]
-    snap_before = sqlite3.connect(db_path).execute("SELECT json FROM snapshots").fetchone()[0]
+    snap_before = sql(db_path, "SELECT json FROM snapshots")[0][0]
     _, game = await store.load_game(rec.id)
     illegal = next(
         t
@@ -184,7 +179,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
     with pytest.raises(MoveSyntaxError):
         await store.apply_move(rec.id, 4, "fly to the moon", timers=lambda g, new: [nudge_at(123.0)])
     assert [count(db_path, t) for t in ("moves", "snapshots", "timers")] == before
-    assert sqlite3.connect(db_path).execute("SELECT json FROM snapshots").fetchone()[0] == snap_before
+    assert sql(db_path, "SELECT json FROM snapshots")[0][0] == snap_before
     assert (await store.get_game(rec.id)).version == 4
     await play(store, rec.id, 2)  # and the game goes on
     await store.verify_game(rec.id)
@@ -255,11 +250,9 @@ async def test_game_end_writes_results(store: Store, db_path: Path, clock: FakeC
 async def test_finish_recovers_an_over_game_left_active(store: Store, db_path: Path) -> None:
     rec, _ = await start_game(store, channel=1)
     await play_to_end(store, rec.id)
-    conn = sqlite3.connect(db_path)  # as if the bot had crashed before writing the results
-    conn.execute("DELETE FROM results")
-    conn.execute("UPDATE games SET status = 'active', finished_at = NULL")
-    conn.commit()
-    conn.close()
+    # As if the bot had crashed before writing the results.
+    sql(db_path, "DELETE FROM results")
+    sql(db_path, "UPDATE games SET status = 'active', finished_at = NULL")
     problems = await store.verify_all()
     assert [p.game_id for p in problems] == [rec.id] and "still marked active" in problems[0].reason
     results = await store.finish(rec.id)

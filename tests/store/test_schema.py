@@ -65,18 +65,18 @@ def test_split_sql_keeps_triggers_whole() -> None:
     assert stmts[1].startswith("CREATE TRIGGER") and stmts[1].endswith("END;")
 
 
-async def test_fresh_database(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_fresh_database(sqlite_path: Path) -> None:
+    store = await Store.open(sqlite_path)
     await store.close()
-    assert versions(db_path) == list(range(1, dbmod.LATEST_VERSION + 1))
-    conn = sqlite3.connect(db_path)
+    assert versions(sqlite_path) == list(range(1, dbmod.LATEST_VERSION + 1))
+    conn = sqlite3.connect(sqlite_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
 
 
-async def test_pragmas_on_each_connection(db_path: Path) -> None:
-    store = await Store.open(db_path, synchronous="FULL")
+async def test_pragmas_on_each_connection(sqlite_path: Path) -> None:
+    store = await Store.open(sqlite_path, synchronous="FULL")
     try:
         for conn in (store._writer, store._reader):
             async with conn.execute("PRAGMA foreign_keys") as cur:
@@ -87,15 +87,15 @@ async def test_pragmas_on_each_connection(db_path: Path) -> None:
         await store.close()
 
 
-async def test_reopening_an_up_to_date_database_changes_nothing(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_reopening_an_up_to_date_database_changes_nothing(sqlite_path: Path) -> None:
+    store = await Store.open(sqlite_path)
     rec, _ = await start_game(store, channel=1)
     await play(store, rec.id, 5)
     await store.close()
-    before = (structure(db_path), versions(db_path))
-    store = await Store.open(db_path)
+    before = (structure(sqlite_path), versions(sqlite_path))
+    store = await Store.open(sqlite_path)
     try:
-        assert (structure(db_path), versions(db_path)) == before
+        assert (structure(sqlite_path), versions(sqlite_path)) == before
         record, game = await store.load_game(rec.id)
         assert record.version == len(game.log) == 5
     finally:
@@ -136,32 +136,32 @@ async def test_upgrade_from_every_earlier_version(tmp_path: Path, start: int) ->
         await store.close()
 
 
-async def test_newer_database_is_refused(db_path: Path) -> None:
-    await (await Store.open(db_path)).close()
-    conn = sqlite3.connect(db_path)
+async def test_newer_database_is_refused(sqlite_path: Path) -> None:
+    await (await Store.open(sqlite_path)).close()
+    conn = sqlite3.connect(sqlite_path)
     conn.execute(
         "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from_the_future', 0)",
         (dbmod.LATEST_VERSION + 1,),
     )
     conn.commit()
     conn.close()
-    before = structure(db_path)
+    before = structure(sqlite_path)
     with pytest.raises(SchemaTooNew) as info:
-        await Store.open(db_path)
+        await Store.open(sqlite_path)
     assert info.value.db_version == dbmod.LATEST_VERSION + 1
-    assert "refusing to start" in str(info.value) and str(db_path) in str(info.value)
+    assert "refusing to start" in str(info.value) and str(sqlite_path) in str(info.value)
     with pytest.raises(SchemaTooNew):
-        await Store.open(db_path, migrate=False)
-    assert structure(db_path) == before
+        await Store.open(sqlite_path, migrate=False)
+    assert structure(sqlite_path) == before
 
 
-async def test_failed_migration_rolls_back_all_pending(db_path: Path) -> None:
+async def test_failed_migration_rolls_back_all_pending(sqlite_path: Path) -> None:
     good = load_migrations()
     broken = [*good, Migration(len(good) + 1, "broken", "CREATE TABLE extra (x);\nTHIS IS NOT SQL;")]
-    conn = await dbmod.connect(db_path)
+    conn = await dbmod.connect(sqlite_path)
     try:
         with pytest.raises(MigrationError, match="broken"):
-            await dbmod.migrate(conn, str(db_path), migrations=broken)
+            await dbmod.migrate(conn, str(sqlite_path), migrations=broken)
         # Everything, including the good migrations in the same run, was rolled back.
         assert await dbmod.schema_version(conn) == 0
         async with conn.execute("SELECT count(*) FROM sqlite_master WHERE name IN ('extra', 'games')") as cur:
@@ -171,26 +171,26 @@ async def test_failed_migration_rolls_back_all_pending(db_path: Path) -> None:
             assert (await cur.fetchone())[0] == 1
     finally:
         await conn.close()
-    store = await Store.open(db_path)  # the real migrations still apply afterwards
+    store = await Store.open(sqlite_path)  # the real migrations still apply afterwards
     await store.close()
-    assert versions(db_path) == list(range(1, dbmod.LATEST_VERSION + 1))
+    assert versions(sqlite_path) == list(range(1, dbmod.LATEST_VERSION + 1))
 
 
-async def test_out_of_date_schema_without_migrating_is_an_error(db_path: Path) -> None:
-    conn = await dbmod.connect(db_path)
+async def test_out_of_date_schema_without_migrating_is_an_error(sqlite_path: Path) -> None:
+    conn = await dbmod.connect(sqlite_path)
     await conn.close()
     with pytest.raises(Exception, match="older than"):
-        await Store.open(db_path, migrate=False)
+        await Store.open(sqlite_path, migrate=False)
 
 
-async def test_a_different_migration_history_is_refused(db_path: Path) -> None:
-    await (await Store.open(db_path)).close()
-    conn = sqlite3.connect(db_path)
+async def test_a_different_migration_history_is_refused(sqlite_path: Path) -> None:
+    await (await Store.open(sqlite_path)).close()
+    conn = sqlite3.connect(sqlite_path)
     conn.execute("UPDATE schema_migrations SET name = 'someone_elses' WHERE version = 1")
     conn.commit()
     conn.close()
     with pytest.raises(MigrationError, match="someone_elses"):
-        await Store.open(db_path)
+        await Store.open(sqlite_path)
 
 
 async def test_background_checkpoint_puts_commits_in_the_main_file(tmp_path: Path) -> None:

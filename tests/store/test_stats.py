@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -11,16 +10,15 @@ import pytest
 from bot import rating
 from bot.store import ResultRecord, Store
 from bot.store import stats as stats_db
-from bot.store.connection import run_on
+from bot.store.connection import Tx
 from engine import Game
 from engine.timeline import timeline
 
-from .helpers import play_to_end, start_game
+from .helpers import play_to_end, sql, start_game
 
 
-def _rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(sql, params).fetchall()
+def _rows(db: Path | str, statement: str, params: tuple = ()) -> list[tuple]:
+    return sql(db, statement, params)
 
 
 async def _finished(store: Store, channel: int, seed: int, guild: int = 1, players: int = 2) -> tuple[int, Game]:
@@ -139,9 +137,8 @@ async def test_finish_again_never_rates_twice(store: Store, db_path: Path) -> No
     game_id, _game = await _finished(store, channel=3, seed=4)
     board = await store.leaderboard(1)
     # A game left active by older code: finish() replays it and writes results again.
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game_id,))
-        conn.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+    sql(db_path, "UPDATE games SET status = 'active', finished_at = NULL WHERE id = ?", (game_id,))
+    sql(db_path, "DELETE FROM results WHERE game_id = ?", (game_id,))
     await store.finish(game_id)
     assert await store.leaderboard(1) == board
     assert len(await store.rating_changes(game_id)) == 2
@@ -177,18 +174,20 @@ async def test_a_failure_while_recording_rolls_back_the_final_move(
 async def test_a_draw_between_newcomers_leaves_them_level_and_sharing_first_place(store: Store) -> None:
     rec, _ = await start_game(store, 3, seed=4)
     game, version = await play_to_end(store, rec.id, 4)
+
     # Greedy players do not draw on demand: make the stored result a draw and rate it again,
     # the way the finishing transaction does.
-    with sqlite3.connect(store.path) as conn:
-        conn.row_factory = sqlite3.Row
-        conn.execute("DELETE FROM ratings")
-        conn.execute("DELETE FROM rating_changes")
-        conn.execute("UPDATE results SET rank = 1, winner = 1 WHERE game_id = ?", (rec.id,))
+    async def redo(tx: Tx) -> None:
+        await tx.execute("DELETE FROM ratings")
+        await tx.execute("DELETE FROM rating_changes")
+        await tx.execute("UPDATE results SET rank = 1, winner = 1 WHERE game_id = ?", (rec.id,))
         results = [
             ResultRecord(r["game_id"], r["seat"], r["user_id"], r["score"], r["museum_dice"], 1, True)
-            for r in conn.execute("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (rec.id,))
+            for r in await tx.all("SELECT * FROM results WHERE game_id = ? ORDER BY seat", (rec.id,))
         ]
-        run_on(conn, lambda tx: stats_db.record_finished(tx, rec.id, game, results))
+        await stats_db.record_finished(tx, rec.id, game, results)
+
+    await store.db.write(redo)
     board = await store.leaderboard(1)
     assert [(e.place, e.rating, e.wins) for e in board] == [(1, rating.START, 1), (1, rating.START, 1)]
     assert (await store.player_stats(1, 31)).place == 1  # type: ignore[union-attr]

@@ -3,6 +3,7 @@ and carried over from the reminder and turn-clock tables of older databases."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -139,3 +140,24 @@ async def test_migration_carries_reminders_and_turn_clocks_over(tmp_path: Path) 
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "timers" in tables and not {"reminders", "turn_clocks"} & tables
     assert json.loads(sqlite3.connect(path).execute("SELECT payload FROM timers LIMIT 1").fetchone()[0])
+
+
+async def test_two_processes_claiming_at_once_never_share_a_timer(
+    store: Store, db_path: Path, clock: FakeClock
+) -> None:
+    games = [(await start_game(store, channel=c, seed=c))[0] for c in range(1, 13)]
+    for i, rec in enumerate(games):
+        await store.timers.set(rec.id, [nudge_at(clock.now + i), TimerSpec("turn_clock", "turn_clock", clock.now + i)])
+    other = await Store.open(db_path, clock=clock)  # a second process's store on the same file
+    try:
+        claims = await asyncio.gather(
+            *(
+                s.timers.claim_due(owner, 60, limit=5, now=clock.now + 100)
+                for s, owner in [(store, "a"), (other, "b")] * 4
+            )
+        )
+    finally:
+        await other.close()
+    ids = [t.id for batch in claims for t in batch]
+    assert len(ids) == len(set(ids)) == 2 * len(games)  # every due timer claimed, none twice
+    assert all(t.attempt == 1 for batch in claims for t in batch)

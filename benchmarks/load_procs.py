@@ -1,0 +1,269 @@
+"""The load benchmark over several bot processes (issue 19):
+
+    python -m benchmarks load --processes 2 --database postgresql
+
+The stand-in and the simulated players stay in this process; the bot runs as ``--processes``
+separate ``python -m bot --shards i --shard-count N`` processes sharing one database, with the
+guilds spread over the shards.  The same load is first offered to one bot process on SQLite,
+so the two configurations are side by side in one run, measured the same way (CPU of each bot
+process from /proc, the players' answers as in ``load_bench``).  On a machine of two cores the
+absolute gain is small: CPU per finished turn per process is the figure that shows how the
+work divides.
+
+The PostgreSQL server is a private one started for the run (the ``pgserver`` wheel of the
+test extra; fsync on, as a production server) unless ``LOAD_DATABASE_URL`` names one.
+After the load, the commit time of a move on that server (``Store.apply_move``: one
+transaction writing the move, its snapshot and what follows it) is measured on its own:
+goal p95 <= 5 ms.
+
+Settings: those of load_bench (LOAD_GAMES, LOAD_TURNS, LOAD_CONCURRENCY, LOAD_RATE...) plus
+LOAD_PROCESSES=2, LOAD_DATABASE=postgresql, LOAD_DATABASE_URL, LOAD_COMMITS=300.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, _Table, figures, route_of
+
+ROOT = Path(__file__).resolve().parents[1]
+GOAL_COMMIT_P95_MS = 5.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of a process and its reaped children (user + system), from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+
+
+class ProcessLoadRun(LoadRun):
+    """``LoadRun`` with the bot in ``processes`` shard processes on ``database``."""
+
+    def __init__(self, settings: LoadSettings, database: str, processes: int, rate: float, label: str) -> None:
+        super().__init__(settings, 0, Path("unused"), rate)
+        self.database = database
+        self.processes = processes
+        self.label = label
+        self.cpu_per_process: list[float] = []
+
+    async def run(self) -> LoadResult:
+        from bot.config import database_target
+        from bot.store import Store
+        from standin import StandIn
+        from standin.pytest_plugin import bot_environment
+
+        s = self.settings
+        server = StandIn(keep_uploads=False)
+        await server.start()
+        self.server = server
+        tables: list[tuple[Any, list[Any]]] = []
+        guild = None
+        for i in range(s.games):
+            if i % s.channels_per_guild == 0:
+                n = i // s.channels_per_guild
+                guild = server.add_guild(f"Cubist Club {n + 1}", shard=(n % self.processes, self.processes))
+            assert guild is not None
+            channel = server.add_channel(guild, f"cubist-{i + 1}")
+            tables.append((channel, [server.add_user(f"p{i + 1}-{k + 1}", guilds=[guild]) for k in range(s.players)]))
+        env = os.environ | bot_environment(server) | {
+            "PYTHONPATH": str(ROOT), "DATABASE_URL": self.database, "SHARD_COUNT": str(self.processes),
+            "LOG_LEVEL": "WARNING", "RENDER_WORKERS": "0",
+        }  # fmt: skip
+        procs = []
+        store = None
+        try:
+            for shard in range(self.processes):
+                procs.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable, "-m", "bot", env=env | {"SHARDS": str(shard)}, cwd=tempfile.gettempdir()
+                    )
+                )
+            deadline = time.perf_counter() + 120
+            while len([x for x in server.gateway.shards.values() if x.conn is not None]) < self.processes:
+                if time.perf_counter() > deadline or any(p.returncode is not None for p in procs):
+                    raise RuntimeError("the bot processes did not all connect")
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(2.0)  # guild streaming settles
+            target = database_target(self.database)
+            store = await Store.open(target.path if target.kind == "sqlite" else target.where, cache_size=0)
+            # What LoadRun reads of "the bot": the game as stored (the players' view).
+            self.bot = SimpleNamespace(store=store, service=SimpleNamespace(game=store.load_game))  # type: ignore[assignment]
+            sampler = Sampler(server.requests)
+            t0 = time.perf_counter()
+            game_ids = await self._bounded(
+                [self._open(ch, users) for ch, users in tables], s.open_concurrency, t0 + s.time_cap_s
+            )
+            self.result.open_s = time.perf_counter() - t0
+            self.result.games_opened = sum(1 for g in game_ids if g is not None)
+            cpu0 = [process_cpu(p.pid) for p in procs]
+            before = len(server.requests)
+            t1 = time.perf_counter()
+            self.deadline = t1 + s.time_cap_s
+            await self._play_all(
+                [
+                    _Table(gid, ch, {u.id: u for u in users})
+                    for gid, (ch, users) in zip(game_ids, tables, strict=True)
+                    if gid is not None
+                ]
+            )
+            self.result.play_s = time.perf_counter() - t1
+            self.cpu_per_process = [process_cpu(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
+            self.result.play_cpu_main = sum(self.cpu_per_process)
+            after = len(server.requests)
+            self.result.requests_play = after - before
+            from collections import Counter
+
+            self.result.routes = Counter(route_of(r) for r in server.requests[before:after])
+            self.result.requests_total = after
+            self.result.peak_requests_per_s = sampler.peak_rate(t1)
+        finally:
+            if store is not None:
+                await store.close()
+            for p in procs:
+                if p.returncode is None:
+                    p.terminate()
+            for p in procs:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(p.wait(), 20)
+            await server.stop()
+        for e in server.errors:
+            self._problem(f"stand-in error: {e}")
+        for v in server.violations:
+            self._problem(f"stand-in violation: {v}")
+        return self.result
+
+
+async def commit_times(database: str, commits: int, channels: int = 900_000) -> list[float]:
+    """Milliseconds per ``apply_move`` (one write transaction) on ``database``, in 10 games."""
+    from bot.store import Store
+    from engine.players import GreedyPlayer
+
+    times: list[float] = []
+    async with await Store.open(database, cache_size=64) as store:
+        games = []
+        for channel in range(10):
+            rec = await store.create_lobby(1, channels + channel, 1)
+            for i in range(2):
+                await store.join_seat(rec.id, 10 * channel + i + 1, f"p{i}")
+            rec, _ = await store.start_game(rec.id, channel)
+            games.append(rec.id)
+        player = GreedyPlayer(1)
+        while len(times) < commits and games:
+            for game_id in list(games):
+                record, game = await store.load_game(game_id)
+                if game.is_over:
+                    games.remove(game_id)
+                    continue
+                move = str(player.choose(game))
+                t = time.perf_counter()
+                await store.apply_move(game_id, record.version, move)
+                times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def _set_async_commit(url: str) -> None:
+    async def alter() -> None:
+        import asyncpg  # type: ignore[import-untyped]
+
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(
+                "ALTER DATABASE " + await conn.fetchval("SELECT current_database()") + " SET synchronous_commit = off"
+            )
+        finally:
+            await conn.close()
+
+    asyncio.run(alter())
+
+
+def _rows(tag: str, run: ProcessLoadRun) -> list[tuple[str, str]]:
+    r = run.result
+    theirs = f"w={r.render_workers}" + (f" @{r.rate:g}/s" if r.rate > 0 else "")
+    rows = [(f"{tag}{name[len(theirs) :]}", value) for name, value in figures(r)]
+    rows = [row for row in rows if "memory" not in row[0] and "render pool" not in row[1]]
+    turns = max(r.turns, 1)
+    per = ", ".join(f"{cpu / turns * 1000:.1f}" for cpu in run.cpu_per_process)
+    rows.append(
+        (f"{tag} CPU ms per finished turn, each bot process", f"{per} (sum {r.play_cpu_main / turns * 1000:.1f})")
+    )
+    return rows
+
+
+async def _measure(
+    settings: LoadSettings, processes: int, database: str, url: str | None, commits: int
+) -> list[tuple[str, str]]:
+    from bot.store.local_postgres import LocalPostgres
+
+    rows: list[tuple[str, str]] = []
+    rate = settings.rates[0] if settings.rates else 0.0
+    with tempfile.TemporaryDirectory(prefix="cubist-load-") as tmp:
+        single = ProcessLoadRun(settings, f"sqlite:///{tmp}/load.db", 1, rate, "1 process, SQLite")
+        await single.run()
+        rows += _rows("[1 process, SQLite]", single)
+        if database != "postgresql":
+            return rows
+        server = None
+        if url is None:
+            server = LocalPostgres(Path(tmp) / "pg").start()  # durable settings: commits as in production
+            url = server.create_database("load")
+        try:
+            multi = ProcessLoadRun(settings, url, processes, rate, f"{processes} processes, PostgreSQL")
+            await multi.run()
+            rows += _rows(f"[{processes} processes, PostgreSQL]", multi)
+            times = await commit_times(url, commits)
+            p95 = _p(times, 0.95)
+            rows.append(
+                (
+                    "PostgreSQL move commit ms (median / p95 / max)",
+                    f"{_p(times, 0.5):.2f} / {p95:.2f} / {max(times):.2f} over {len(times)} moves"
+                    f" (goal p95 <= {GOAL_COMMIT_P95_MS:.0f}: {'meets' if p95 <= GOAL_COMMIT_P95_MS else 'misses'})",
+                )
+            )
+            # The same loop with synchronous_commit off (WAL flushed by the server within
+            # ~0.2 s; what SQLite's synchronous=NORMAL also trades): the fsync's share.
+            await asyncio.to_thread(_set_async_commit, url)
+            relaxed = await commit_times(url, commits, channels=950_000)
+            rows.append(
+                (
+                    "PostgreSQL move commit ms, synchronous_commit=off (median / p95)",
+                    f"{_p(relaxed, 0.5):.2f} / {_p(relaxed, 0.95):.2f}",
+                )
+            )
+            lite = await commit_times(f"{tmp}/commits.db", commits)
+            rows.append(
+                ("SQLite move commit ms (median / p95), same loop", f"{_p(lite, 0.5):.2f} / {_p(lite, 0.95):.2f}")
+            )
+        finally:
+            if server is not None:
+                server.stop()
+    return rows
+
+
+def run(**overrides: Any) -> list[tuple[str, str]]:
+    env = os.environ
+    processes = int(env.get("LOAD_PROCESSES", "2"))
+    database = env.get("LOAD_DATABASE", "postgresql").lower()
+    if database not in ("postgresql", "sqlite"):
+        raise SystemExit(f"--database must be postgresql or sqlite, not {database!r}")
+    if database == "sqlite" and processes != 1:
+        raise SystemExit("several processes need a shared database: --database postgresql")
+    # Smaller defaults than load_bench's (each configuration starts real processes); the
+    # LOAD_* settings still win.
+    defaults: dict[str, Any] = {"games": 60, "turns": 3, "rates": (0.0,)}
+    named = {"games": "LOAD_GAMES", "turns": "LOAD_TURNS", "rates": "LOAD_RATE", "channels_per_guild": ""}
+    games = int(env.get("LOAD_GAMES", defaults["games"]))
+    if "LOAD_CHANNELS_PER_GUILD" not in env:  # several guilds per shard, so every process has work
+        defaults["channels_per_guild"] = max(1, games // (4 * processes))
+    settings = LoadSettings.from_env(**{k: v for k, v in defaults.items() if named[k] not in env} | overrides)
+    commits = int(env.get("LOAD_COMMITS", "300"))
+    return asyncio.run(_measure(settings, processes, database, env.get("LOAD_DATABASE_URL"), commits))
