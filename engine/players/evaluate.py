@@ -153,16 +153,21 @@ def _fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
 
 
 # Value of one's own dice lying on an artist card, by kind (what the action is worth).
+# Rozanova is a Marc that also costs an opponent a stored die; Pascin and Gris repair a
+# workroom that no offered card fits any more (the alternative is abandoning it), and the
+# 3-dice La Fresnaye cards turn a die two steps.  Valued lower, the 3-dice cards were
+# almost never taken: three equal dice are rare, and when they come a workroom took them.
 _ARTIST_VALUE = {
     ArtistKind.MARC: 0.95,
     ArtistKind.BOCCIONI: 0.7,
     ArtistKind.MALEVICH: 0.6,
     ArtistKind.POPOVA: 0.45,
-    ArtistKind.LA_FRESNAYE: 0.5,
-    ArtistKind.ROZANOVA: 0.5,
-    ArtistKind.PASCIN: 0.5,
-    ArtistKind.GRIS: 0.45,
+    ArtistKind.LA_FRESNAYE: 0.6,
+    ArtistKind.ROZANOVA: 1.0,
+    ArtistKind.PASCIN: 0.85,
+    ArtistKind.GRIS: 0.6,
 }
+ARTIST_LATE = 0.25  # share of an artist card's value kept per turn left (none at the end)
 
 
 def card_die_value(horizon: float) -> float:
@@ -171,8 +176,11 @@ def card_die_value(horizon: float) -> float:
     return CARD_DIE * min(1.0, CARD_DIE_EARLY + CARD_DIE_SLOPE * horizon)
 
 
-def artist_value(kind: ArtistKind) -> float:
-    return _ARTIST_VALUE[kind]
+def artist_value(kind: ArtistKind, horizon: float = 99.0) -> float:
+    """Dice of one's own on a card of this kind, with about ``horizon`` turns left: an action
+    is worth something only while there are turns to profit from it, so near the end the
+    player uses its cards (or bumps with them) instead of sitting on them."""
+    return _ARTIST_VALUE[kind] * min(1.0, ARTIST_LATE * (1.0 + horizon))
 
 
 def museum_room(game: Game) -> int:

@@ -47,7 +47,7 @@ KEEP_USEFUL = 0.2  # a stored die that fits a plan (placing it now is usually be
 KEEP_OTHER = 0.05
 STORAGE = 0.1
 LAST_TURN = 3.0  # points a player is expected to gain in a last turn (equal_turns)
-HELD = 0.5  # share of an artist card's value kept by own dice that could be used now
+HELD = 0.15  # share of an artist card's value kept by own dice that could be used now
 
 
 @dataclass(slots=True)
@@ -106,13 +106,13 @@ class _Context:
         return got
 
 
-def _artists_value(game: Game, seat: int, forbidden: frozenset[int]) -> float:
+def _artists_value(game: Game, seat: int, forbidden: frozenset[int], horizon: float = 99.0) -> float:
     total = 0.0
     for slot, a in enumerate(game.state.artists):
         if a.owner != seat or a.card is None or slot in forbidden:
             continue
         # Low dice are easier to bump off before they can be used.
-        value = ev.artist_value(game.deck.artist(a.card).artist) * (0.7 + 0.05 * a.value)
+        value = ev.artist_value(game.deck.artist(a.card).artist, horizon) * (0.7 + 0.05 * a.value)
         if seat == game.current_player and a.placed_turn < game.state.turn:
             # Usable now: dice kept waiting on a card are worth less than its action, so
             # the player uses its cards (every kind) instead of sitting on them.
@@ -131,7 +131,7 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
     # A die on a card is worth museum points only if there are turns left to move it there.
     card_die = ev.card_die_value(horizon) if room_left > 0 else 0.3
     value += min(p.card_dice(), room_left + 1) * card_die
-    value += _artists_value(game, seat, frozenset())
+    value += _artists_value(game, seat, frozenset(), horizon)
     value += STORAGE * len(p.storage)
     if p.supply < 4:
         value -= 0.4 * (4 - p.supply)
@@ -168,7 +168,7 @@ def evaluate(game: Game, ctx: _Context, forbidden: frozenset[int]) -> tuple[floa
     room_left = ev.museum_room(game)
     offer = ctx.offer(game)
     mine = _seat_value(game, seat, ctx, offer, horizon, room_left)
-    mine -= _artists_value(game, seat, frozenset()) - _artists_value(game, seat, forbidden)
+    mine -= _artists_value(game, seat, frozenset(), horizon) - _artists_value(game, seat, forbidden, horizon)
     opps = [_seat_value(game, o, ctx, offer, horizon, room_left) for o in ctx.opponents]
     value = mine - (0.6 * max(opps) + 0.4 * sum(opps) / len(opps)) if opps else mine
     # Being close to the end when ahead is good: the clock then works for us.

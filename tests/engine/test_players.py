@@ -175,30 +175,33 @@ def test_small_tournament_greedy_beats_random() -> None:
 
 def test_small_tournament_strong_beats_greedy_more_often_than_not() -> None:
     # Fixed seeds and deterministic players: this sample is the same on every run.  The
-    # real measure is the 400-game tournament of ``python -m benchmarks ai``.  Four deals,
-    # each played from both seats (two deals were too few: with the issue 17 deck strong
-    # won exactly half of their four games, and 5 of these 8).
-    result = run_match("strong", "greedy", 8, 2, seed=200, workers=1)
+    # real measure is the 400-game tournament of ``python -m benchmarks ai``.  Eight deals,
+    # each played from both seats (fewer were too few: with the issue 17 deck strong won
+    # exactly half of two deals, and after its artist tuning half of four, 10 of these 16).
+    result = run_match("strong", "greedy", 16, 2, seed=200, workers=1)
     assert result.win_rate > 0.5, [(r.scores, r.seat_a) for r in result.records]
     record = result.records[0]
     assert len(record.a_turn_cpu_seconds) == len(record.a_turn_seconds) > 0
 
 
 def test_explain_says_when_the_plan_ends_the_game() -> None:
-    game = Game.new(2, 21)
-    bots = [StrongPlayer(1, budget=120, turn_budget=160), GreedyPlayer(2)]
-    while not game.is_over:
-        if game.current_player == 0 and game.has_rolled() and len(game.state.players[0].completed) >= 4:
-            plan = bots[0].plan_turn(game)
-            copy = game.clone()
-            for move in plan:
-                copy.apply(move)
-            if copy.is_over:
-                text = explained(bots[0], game)
-                assert "this ends the game: you " in text, text
-                return
-        game.apply(bots[game.current_player].choose(game))
-    pytest.skip("the strong player never ended this game")
+    # Deterministic games; the first of these deals in which the strong player ends the game
+    # is checked (it is not every deal: greedy sometimes gets there first).
+    for seed in (21, 26):
+        game = Game.new(2, seed)
+        bots = [StrongPlayer(1, budget=120, turn_budget=160), GreedyPlayer(2)]
+        while not game.is_over:
+            if game.current_player == 0 and game.has_rolled() and len(game.state.players[0].completed) >= 4:
+                plan = bots[0].plan_turn(game)
+                copy = game.clone()
+                for move in plan:
+                    copy.apply(move)
+                if copy.is_over:
+                    text = explained(bots[0], game)
+                    assert "this ends the game: you " in text, text
+                    return
+            game.apply(bots[game.current_player].choose(game))
+    raise AssertionError("the strong player ended none of these games")
 
 
 def test_greedy_never_keeps_the_same_two_dice_in_storage_twice_in_a_row() -> None:
