@@ -56,7 +56,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
         return cls(int(match["game"]), match["action"], user_language(interaction))
 
@@ -92,7 +92,7 @@ class GameSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameSelect:
         return cls(int(match["game"]), match["action"], match["arg"] or "")
 

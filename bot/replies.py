@@ -157,8 +157,10 @@ async def post_turn(
     mentions = next_player_ping(record, game)
     message = await post_as_response(interaction, content, files, view, mentions) if carried and interaction else None
     if message is None:
-        extra = {"nonce": nonce} if nonce is not None else {}  # an outbox row's: sent once however often tried
-        message = await channel.send(content, files=files, view=view, allowed_mentions=mentions, **extra)
+        if nonce is not None:  # an outbox row's: sent once however often tried
+            message = await channel.send(content, files=files, view=view, allowed_mentions=mentions, nonce=nonce)
+        else:
+            message = await channel.send(content, files=files, view=view, allowed_mentions=mentions)
     await bot.reminders.after_table_post(record, game, message)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
@@ -247,11 +249,15 @@ async def studio_reply(
         else:
             await interaction.response.edit_message(content=content, attachments=[file], view=view)
         return
-    kwargs = {"view": view} if view is not None else {}
     if interaction.response.is_done():
-        await interaction.followup.send(content, file=file, ephemeral=True, **kwargs)
+        if view is not None:
+            await interaction.followup.send(content, file=file, ephemeral=True, view=view)
+        else:
+            await interaction.followup.send(content, file=file, ephemeral=True)
     else:
-        await interaction.response.send_message(content, file=file, ephemeral=True, **kwargs)
+        await interaction.response.send_message(
+            content, file=file, ephemeral=True, view=view if view is not None else discord.utils.MISSING
+        )
 
 
 async def after_move(

@@ -7,6 +7,7 @@ cubist:<game>:hintshow:<version>   picture of the studio after it
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -38,7 +39,7 @@ class HintPlayButton(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -59,7 +60,7 @@ class HintShowButton(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -53,7 +53,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -73,14 +73,14 @@ class PanelSelect(
         placeholder: str | None = None,
     ) -> None:
         custom_id = f"cubist:{game_id}:t:{version}:{'.'.join(map(str, path))}"
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=custom_id, options=options or [discord.SelectOption(label="-")], placeholder=placeholder
         )
         super().__init__(select)
         self.game_id, self.version, self.path = game_id, version, path
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), _path(match["path"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -99,7 +99,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -120,7 +120,7 @@ class EndTurnButton(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -133,7 +133,7 @@ class EndChoiceSelect(
     def __init__(
         self, game_id: int, version: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
     ) -> None:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             custom_id=f"cubist:{game_id}:endpick:{version}",
             options=options or [discord.SelectOption(label="-")],
             placeholder=placeholder or None,
@@ -142,7 +142,7 @@ class EndChoiceSelect(
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -165,7 +165,7 @@ class ConfirmEndButton(
         self.game_id, self.version, self.keep = game_id, version, keep
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), match["keep"], user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -185,7 +185,7 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Match, /):
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
         return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
