@@ -107,7 +107,7 @@ async def play_demo_game(
     options: dict[str, object] = {"players": len(users) + computers}
     if computers:
         options.update(computers=computers, level="greedy")
-    first = await users[0].slash(channel, "cubist new", **options)
+    first = await users[0].slash(channel, "cubist new", options=options)
     assert not first.failed, first
     for u in users[1:]:
         r = await u.slash(channel, "cubist join")

@@ -44,6 +44,7 @@ def pad_of(c: int) -> int:
 
 # --- sizes -----------------------------------------------------------------------------
 
+
 def panel_width(c: int, wide: bool = False) -> int:
     """A player panel's width: workrooms one above the other (table) or side by side
     (``wide``: the studio close-up, landscape like the preview box)."""
@@ -140,6 +141,7 @@ def unit(num_players: int, rows: int = MUSEUM_SIZE) -> int:
 
 # --- text helpers ------------------------------------------------------------------------
 
+
 def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
     """A display name that fits: smaller type first, then initials for the later words
     ("Bartholomew t. M."), an ellipsis only as a last resort."""
@@ -158,6 +160,7 @@ def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
 
 # --- players ---------------------------------------------------------------------------
 
+
 def mark_centre(rect: Rect, c: int) -> tuple[int, int]:
     """Where a player panel's shape mark (filled with the seat colour) is drawn."""
     return (rect[0] + pad_of(c) + round(0.28 * c), rect[1] + pad_of(c) + round(0.4 * c))
@@ -170,12 +173,27 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, c: int, wide: bool = False) 
     lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)[2]
     for room, (x, y) in enumerate(room_origins(rect, c, wide)):
         cv.layer(layer, (x, y), pname)
-        cv.text((x + lab // 2, y + lab // 2), f"w{room + 1}", font(max(12, round(0.42 * c)), bold=True),
-                pal.INK, anchor="mm", parent=pname)
+        cv.text(
+            (x + lab // 2, y + lab // 2),
+            f"w{room + 1}",
+            font(max(12, round(0.42 * c)), bold=True),
+            pal.INK,
+            anchor="mm",
+            parent=pname,
+        )
 
 
-def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] | None, hl: Highlights,
-                c: int, labels: Labels, wide: bool = False) -> None:
+def draw_player(
+    cv: Canvas,
+    game: Game,
+    seat: int,
+    rect: Rect,
+    names: list[str] | None,
+    hl: Highlights,
+    c: int,
+    labels: Labels,
+    wide: bool = False,
+) -> None:
     s = game.state
     pl = s.players[seat]
     x0, y0, x1, _y1 = rect
@@ -185,8 +203,12 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     winner = s.over and seat in game.winners()
     colour = pal.die_colour(seat)
     if current or winner:
-        cv.draw.rounded_rectangle((x0, y0, x1, y0 + round(HEAD * c) + p // 2), radius=12,
-                                  fill=pal.mix(colour, pal.PANEL, 0.7), corners=(True, True, False, False))
+        cv.draw.rounded_rectangle(
+            (x0, y0, x1, y0 + round(HEAD * c) + p // 2),
+            radius=12,
+            fill=pal.mix(colour, pal.PANEL, 0.7),
+            corners=(True, True, False, False),
+        )
         cv.draw.rounded_rectangle(rect, radius=12, outline=colour, width=max(3, c // 7))
     ts = text_size(c)
     # line 1: mark + name; line 2: p1 · points · tag
@@ -197,12 +219,19 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     text, f = fit_name(name, font(ts + 2, bold=True), x1 - x0 - 2 * p - 2 * r - 8)
     cv.text((x0 + p + 2 * r + 8, ly), text, f, pal.player_ink(seat), anchor="lm", parent=pname)
     ly2 = y0 + p + round(1.2 * c)
-    sr = cv.text((x1 - p, ly2), labels.text("points", points=game.score(seat)), font(ts, bold=True), pal.INK,
-                 anchor="rm", parent=pname)
+    sr = cv.text(
+        (x1 - p, ly2),
+        labels.text("points", points=game.score(seat)),
+        font(ts, bold=True),
+        pal.INK,
+        anchor="rm",
+        parent=pname,
+    )
     tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
     seat_text = f"p{seat + 1}" + (f"  {labels.text(tag_key)}" if tag_key else "")
-    cv.text((x0 + p, ly2), seat_text, font(ts, bold=True), pal.INK, anchor="lm",
-            max_width=sr[0] - x0 - 2 * p, parent=pname)
+    cv.text(
+        (x0 + p, ly2), seat_text, font(ts, bold=True), pal.INK, anchor="lm", max_width=sr[0] - x0 - 2 * p, parent=pname
+    )
     # workrooms
     _gw, gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
     origins = room_origins(rect, c, wide)
@@ -211,8 +240,16 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
         for cell, (value, height) in sorted(pl.workrooms[room].items()):
             y, x = divmod(cell, WORKROOM_SIZE)
             where = f"p{seat + 1} w{room + 1} {LETTERS[x]}{y + 1}"
-            paste_die(cv, (ox + x * c, oy + y * c), c, seat, value, where=where, height=height,
-                      lit=(seat, room, cell) in hl.workroom)
+            paste_die(
+                cv,
+                (ox + x * c, oy + y * c),
+                c,
+                seat,
+                value,
+                where=where,
+                height=height,
+                lit=(seat, room, cell) in hl.workroom,
+            )
     # storeroom | storage (and the abandoned dice of the current player)
     sy = origins[1][1] + gh + p + p // 2
     small = font(max(13, round(0.44 * c)))
@@ -242,8 +279,15 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     cy = dy + c + 4 + p
     chip_f = font(max(13, round(0.44 * c)), bold=True)
     if not pl.completed:
-        cv.text((x0 + p, cy + c // 2), labels.text("no_completed"), small, pal.MUTED, anchor="lm",
-                max_width=inner, parent=pname)
+        cv.text(
+            (x0 + p, cy + c // 2),
+            labels.text("no_completed"),
+            small,
+            pal.MUTED,
+            anchor="lm",
+            max_width=inner,
+            parent=pname,
+        )
     x, yrow = x0 + p, cy
     for i, comp in enumerate(pl.completed):
         card = game.deck.installation(comp.card)
@@ -254,9 +298,15 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
         if x + w > x1 - p and x > x0 + p:
             x, yrow = x0 + p, yrow + c + 6
         lit = (seat, i) in hl.completed
-        cv.panel(f"{pname} i{i + 1}", (x, yrow, x + w, yrow + c), fill=pal.CARD,
-                 outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE, width=3 if lit else 2, radius=6,
-                 parent=pname)
+        cv.panel(
+            f"{pname} i{i + 1}",
+            (x, yrow, x + w, yrow + c),
+            fill=pal.CARD,
+            outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE,
+            width=3 if lit else 2,
+            radius=6,
+            parent=pname,
+        )
         cv.text((x + 5, yrow + c // 2), label, chip_f, pal.player_ink(seat), anchor="lm", parent=pname)
         dx = x + lw
         for k, bonus in enumerate(comp.dice):
@@ -268,6 +318,7 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
 
 
 # --- museum ----------------------------------------------------------------------------
+
 
 def museum_rows(card: MuseumCard) -> int:
     _x0, y0, _x1, y1 = museum_box(card)
@@ -290,8 +341,9 @@ def museum_frame(cv: Canvas, card: MuseumCard, rect: Rect, c: int, labels: Label
     cv.text((x0 + p, tr[3] + round(0.15 * c)), title, f, pal.MUTED, anchor="la", parent=name)
     bx0, by0, bx1, by1 = museum_box(card)
     cells = frozenset((x, y) for x, y, _h in card.cells)
-    layer = grid_layer(c, bx1 - bx0 + 1, by1 - by0 + 1, cells, tuple(sorted(card.cells)), bx0, by0,
-                       floor=pal.MUSEUM_FLOOR)
+    layer = grid_layer(
+        c, bx1 - bx0 + 1, by1 - by0 + 1, cells, tuple(sorted(card.cells)), bx0, by0, floor=pal.MUSEUM_FLOOR
+    )
     gx, gy = _museum_origin(card, rect, c)
     cv.layer(layer, (gx, gy), name)
 
@@ -305,8 +357,9 @@ def _museum_origin(card: MuseumCard, rect: Rect, c: int) -> tuple[int, int]:
     return (x0 + (x1 - x0 - gw) // 2, top + max(0, (y1 - p - top - gh) // 2))
 
 
-def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, c: int, labels: Labels,
-                name: str = "museum") -> None:
+def draw_museum(
+    cv: Canvas, game: Game, rect: Rect, hl: Highlights, c: int, labels: Labels, name: str = "museum"
+) -> None:
     s = game.state
     card = game.deck.museum(s.museum_card)
     _x0, y0, x1, _y1 = rect
@@ -314,8 +367,14 @@ def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, c: int, labe
     heights = game.museum_heights()
     total = sum(heights.values())
     built = sum(len(col.owners) for col in s.museum.values())
-    cv.text((x1 - p, y0 + p + 2), labels.text("built", built=built, total=total), font(text_size(c)), pal.INK,
-            anchor="ra", parent=name)
+    cv.text(
+        (x1 - p, y0 + p + 2),
+        labels.text("built", built=built, total=total),
+        font(text_size(c)),
+        pal.INK,
+        anchor="ra",
+        parent=name,
+    )
     gx, gy = _museum_origin(card, rect, c)
     bx0, by0, _bx1, _by1 = museum_box(card)
     lab = grid_size(c, 1, 1)[2]
@@ -324,11 +383,21 @@ def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, c: int, labe
         top = col.owners[-1] if col.owners else CORNERSTONE
         key = pal.CORNER_KEY if top == CORNERSTONE else top
         h, want = len(col.owners), heights.get(cell, len(col.owners))
-        paste_die(cv, (gx + lab + (x - bx0) * c, gy + lab + (y - by0) * c), c, key, col.value,
-                  where=f"museum {LETTERS[x]}{y + 1}", height=h, target=want, lit=cell in hl.museum)
+        paste_die(
+            cv,
+            (gx + lab + (x - bx0) * c, gy + lab + (y - by0) * c),
+            c,
+            key,
+            col.value,
+            where=f"museum {LETTERS[x]}{y + 1}",
+            height=h,
+            target=want,
+            lit=cell in hl.museum,
+        )
 
 
 # --- cards -----------------------------------------------------------------------------
+
 
 def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: int, labels: Labels) -> None:
     s = game.state
@@ -339,8 +408,7 @@ def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: i
     card = game.artist_card(i)
     ts = text_size(c)
     if card is None:
-        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm",
-                parent=name)
+        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm", parent=name)
         return
     band = round(0.95 * c)
     colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
@@ -377,14 +445,28 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
     card_id = game.state.offer[i]
     ts = text_size(c)
     if card_id is None:
-        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(max(13, ts - 4)), pal.MUTED,
-                anchor="mm", max_width=x1 - x0 - 8, parent=name)
+        cv.text(
+            ((x0 + x1) // 2, (y0 + y1) // 2),
+            labels.text("no_card"),
+            font(max(13, ts - 4)),
+            pal.MUTED,
+            anchor="mm",
+            max_width=x1 - x0 - 8,
+            parent=name,
+        )
         return
     card = game.deck.installation(card_id)
     idr = cv.text((x0 + p, y0 + p), f"#{card.id}", font(ts - 1, bold=True), pal.INK, anchor="la", parent=name)
     pf = font(max(12, ts - 5), bold=True)
-    cv.text((x1 - p, idr[3]), labels.text("points", points=card.points), pf, (150, 96, 0), anchor="rd",
-            max_width=x1 - idr[2] - p - 3, parent=name)
+    cv.text(
+        (x1 - p, idr[3]),
+        labels.text("points", points=card.points),
+        pf,
+        (150, 96, 0),
+        anchor="rd",
+        max_width=x1 - idr[2] - p - 3,
+        parent=name,
+    )
     # the plan: a small top-down grid with each column's height
     q = round(0.46 * c)
     xs = [x for x, _y, _h in card.cells]
@@ -402,8 +484,14 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
     # bonus spaces: "3", "3/6" (the word "bonus" only where it fits: the values always do)
     text = " ".join("/".join(str(v) for v in space) for space in card.bonus)
     inner = x1 - x0 - 2 * p
-    bf = next((font(sz, bold=True) for sz in (round(0.5 * c), round(0.42 * c), round(0.36 * c))
-               if text_width(font(sz, bold=True), text) <= inner), font(max(10, round(0.32 * c)), bold=True))
+    bf = next(
+        (
+            font(sz, bold=True)
+            for sz in (round(0.5 * c), round(0.42 * c), round(0.36 * c))
+            if text_width(font(sz, bold=True), text) <= inner
+        ),
+        font(max(10, round(0.32 * c)), bold=True),
+    )
     r = cv.text((x1 - p, y1 - p), text, bf, pal.INK, anchor="rd", parent=name)
     sf = font(max(11, round(0.36 * c)))
     bonus = labels.text("bonus")
@@ -412,6 +500,7 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
 
 
 # --- the table -------------------------------------------------------------------------
+
 
 def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels) -> None:
     x0, y0, x1, y1 = rect
@@ -432,18 +521,26 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: 
     lines = [line] if text_width(f, line) <= width else list(wrap(line, f, width, 2))
     step = round(0.7 * c)
     for k, text in enumerate(lines):
-        cv.text((x0 + p, y1 - p // 2 - (len(lines) - 1 - k) * step), text, f, pal.INK, anchor="lb",
-                max_width=width, parent="header")
+        cv.text(
+            (x0 + p, y1 - p // 2 - (len(lines) - 1 - k) * step),
+            text,
+            f,
+            pal.INK,
+            anchor="lb",
+            max_width=width,
+            parent="header",
+        )
 
 
 def _initials(name: str) -> str:
-    """"Bartholomew the Magnificent" -> "Bartholomew t. M."."""
+    """ "Bartholomew the Magnificent" -> "Bartholomew t. M."."""
     words = name.split()
     return " ".join(words[:1] + [w[0] + "." for w in words[1:]])
 
 
-def _fitting(make, names: list[str] | None, sizes: tuple[int, ...], width: float,
-             bold: bool = True) -> tuple[str, Font]:
+def _fitting(
+    make, names: list[str] | None, sizes: tuple[int, ...], width: float, bold: bool = True
+) -> tuple[str, Font]:
     """The sentence ``make(names)`` in the largest size that fits, then with the names
     shortened to initials (only an unfittable sentence gets cut, by the caller)."""
     for candidate in (names, [_initials(n) for n in names] if names else None):

@@ -22,8 +22,13 @@ class Box:
 
 
 class Canvas:
-    def __init__(self, width: int, height: int, background: tuple[int, int, int],
-                 base: tuple[Image.Image, tuple[Box, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        background: tuple[int, int, int],
+        base: tuple[Image.Image, tuple[Box, ...]] | None = None,
+    ) -> None:
         """A blank canvas, or a copy of ``base`` (a prepared picture and its boxes)."""
         if base is not None:
             self.img = base[0].copy()
@@ -42,14 +47,32 @@ class Canvas:
     def size(self) -> tuple[int, int]:
         return self.img.size
 
-    def panel(self, name: str, rect: Rect, *, fill: tuple[int, int, int] | None, outline: tuple[int, int, int] | None,
-              width: int = 2, radius: int = 12, parent: str = "") -> None:
+    def panel(
+        self,
+        name: str,
+        rect: Rect,
+        *,
+        fill: tuple[int, int, int] | None,
+        outline: tuple[int, int, int] | None,
+        width: int = 2,
+        radius: int = 12,
+        parent: str = "",
+    ) -> None:
         if fill is not None or outline is not None:
             self.draw.rounded_rectangle(rect, radius=radius, fill=fill, outline=outline, width=width)
         self.boxes.append(Box("panel", name, rect, parent))
 
-    def text(self, xy: tuple[float, float], text: str, f: Font, fill: tuple[int, int, int], *,
-             anchor: str = "la", max_width: float | None = None, parent: str = "") -> Rect:
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        f: Font,
+        fill: tuple[int, int, int],
+        *,
+        anchor: str = "la",
+        max_width: float | None = None,
+        parent: str = "",
+    ) -> Rect:
         """Draw text (through a cached glyph mask) and record its box."""
         if max_width is not None:
             text = _fit(text, f, int(max_width))
@@ -87,14 +110,21 @@ class Layer:
 class LayerBuilder:
     """Draw a layer once, remembering where its texts went."""
 
-    def __init__(self, width: int, height: int, mode: str = "RGBA",
-                 background: tuple[int, ...] = (0, 0, 0, 0)) -> None:
+    def __init__(self, width: int, height: int, mode: str = "RGBA", background: tuple[int, ...] = (0, 0, 0, 0)) -> None:
         self.img = Image.new(mode, (width, height), background)
         self.draw = ImageDraw.Draw(self.img)
         self.texts: list[tuple[str, Rect]] = []
 
-    def text(self, xy: tuple[float, float], text: str, f: Font, fill: tuple[int, ...], *,
-             anchor: str = "la", max_width: float | None = None) -> Rect:
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        f: Font,
+        fill: tuple[int, ...],
+        *,
+        anchor: str = "la",
+        max_width: float | None = None,
+    ) -> Rect:
         if max_width is not None:
             text = fit(text, f, max_width)
         self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)

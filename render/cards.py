@@ -84,8 +84,9 @@ def artist_layer(card: ArtistCard, slot: int, w: int, h: int, labels: Labels) ->
 
 def _plan_spec(card: InstallationCard, s: int) -> GridSpec:
     cells = frozenset((x, y) for x, y, _h in card.cells)
-    return GridSpec(s=s, cells=cells, levels=max(h for _x, _y, h in card.cells), label_size=8,
-                    floor=pal.FLOOR_ALT, chequer=False)
+    return GridSpec(
+        s=s, cells=cells, levels=max(h for _x, _y, h in card.cells), label_size=8, floor=pal.FLOOR_ALT, chequer=False
+    )
 
 
 def _plan_size(card: InstallationCard, s: int) -> tuple[int, int]:
@@ -100,8 +101,9 @@ def _plan_size(card: InstallationCard, s: int) -> tuple[int, int]:
 def plan_layer(card: InstallationCard, max_w: int, max_h: int, max_s: int = 30) -> Layer:
     """The plan as small isometric cubes (heights shown by stacking), fitted into a box."""
     s = max_s
-    while s > 10 and (_plan_size(card, s)[0] + 2 * dice.MARGIN > max_w
-                      or _plan_size(card, s)[1] + 2 * dice.MARGIN > max_h):
+    while s > 10 and (
+        _plan_size(card, s)[0] + 2 * dice.MARGIN > max_w or _plan_size(card, s)[1] + 2 * dice.MARGIN > max_h
+    ):
         s -= 1
     spec = _plan_spec(card, s)
     g = iso(s)
@@ -133,10 +135,17 @@ def installation_layer(card: InstallationCard, w: int, h: int, numerals: bool, l
     b.paste(plan.image, (6 + (plan_w - 6 - pw) // 2, (h - ph) // 2))
     tx = plan_w + pad + 2
     idr = b.text((tx, pad - 2), f"#{card.id}", font(32, bold=True), pal.INK, anchor="la")
-    pr = b.text((w - pad, pad + 2), labels.text("points", points=card.points), font(28, bold=True), (150, 96, 0),
-                anchor="ra")
-    b.text((idr[2] + 12, pad + 6), labels.count("dice", card.dice), font(22), pal.MUTED, anchor="la",
-           max_width=pr[0] - idr[2] - 24)
+    pr = b.text(
+        (w - pad, pad + 2), labels.text("points", points=card.points), font(28, bold=True), (150, 96, 0), anchor="ra"
+    )
+    b.text(
+        (idr[2] + 12, pad + 6),
+        labels.count("dice", card.dice),
+        font(22),
+        pal.MUTED,
+        anchor="la",
+        max_width=pr[0] - idr[2] - 24,
+    )
     b.text((tx, idr[3] + 10), labels.installation(card), font(22), pal.INK, anchor="la", max_width=w - tx - pad)
     lf = font(22)
     bonus, or_ = labels.text("bonus"), labels.text("or")

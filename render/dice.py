@@ -56,8 +56,16 @@ def mark_points(mark: str, cx: float, cy: float, r: float) -> list[tuple[float, 
     return _shape_points(mark, cx, cy, r)
 
 
-def draw_mark(draw: ImageDraw.ImageDraw, mark: str, cx: float, cy: float, r: float,
-              fill: tuple[int, ...], outline: tuple[int, ...] | None = None, width: int = 1) -> None:
+def draw_mark(
+    draw: ImageDraw.ImageDraw,
+    mark: str,
+    cx: float,
+    cy: float,
+    r: float,
+    fill: tuple[int, ...],
+    outline: tuple[int, ...] | None = None,
+    width: int = 1,
+) -> None:
     draw.polygon(_shape_points(mark, cx, cy, r), fill=fill, outline=outline, width=width)
 
 
@@ -67,8 +75,14 @@ def _faces(g: Iso, ox: float, oy: float, k: float) -> tuple[list, list, list, li
     top = [(ox, oy), (ox + a, oy + b), (ox, oy + 2 * b), (ox - a, oy + b)]
     left = [(ox - a, oy + b), (ox, oy + 2 * b), (ox, oy + 2 * b + v), (ox - a, oy + b + v)]
     right = [(ox, oy + 2 * b), (ox + a, oy + b), (ox + a, oy + b + v), (ox, oy + 2 * b + v)]
-    hexagon = [(ox, oy), (ox + a, oy + b), (ox + a, oy + b + v), (ox, oy + 2 * b + v),
-               (ox - a, oy + b + v), (ox - a, oy + b)]
+    hexagon = [
+        (ox, oy),
+        (ox + a, oy + b),
+        (ox + a, oy + b + v),
+        (ox, oy + 2 * b + v),
+        (ox - a, oy + b + v),
+        (ox - a, oy + b),
+    ]
     return top, left, right, hexagon
 
 

@@ -32,8 +32,9 @@ def label_font(c: int) -> Font:
 
 
 @lru_cache(maxsize=2048)
-def die_tile(c: int, key: int | str, value: int, height: int = 1, target: int = 0,
-             lit: bool = False) -> tuple[Image.Image, tuple[int, int, int, int]]:
+def die_tile(
+    c: int, key: int | str, value: int, height: int = 1, target: int = 0, lit: bool = False
+) -> tuple[Image.Image, tuple[int, int, int, int]]:
     """An RGBA tile of side ``c`` (+2 px ring room each side) and its numeral's box in it.
 
     The numeral fills the left part; a narrow strip on the right holds the owner's shape
@@ -80,15 +81,26 @@ def die_tile(c: int, key: int | str, value: int, height: int = 1, target: int = 
     return img, glyph
 
 
-def paste_die(cv: Canvas, xy: tuple[int, int], c: int, key: int | str, value: int, *, where: str,
-              height: int = 1, target: int = 0, lit: bool = False) -> None:
+def paste_die(
+    cv: Canvas,
+    xy: tuple[int, int],
+    c: int,
+    key: int | str,
+    value: int,
+    *,
+    where: str,
+    height: int = 1,
+    target: int = 0,
+    lit: bool = False,
+) -> None:
     """Draw a die square with its top-left at ``xy`` and record it in the model."""
     img, (gl, gt, gr, gb) = die_tile(c, key, value, height, target, lit)
     x, y = xy[0] - 2, xy[1] - 2
     cv.paste(img, (x, y))
     if value:
-        cv.dice.append(DieGlyph(where, value, height, (x + gl, y + gt, x + gr, y + gb),
-                                (xy[0], xy[1], xy[0] + c, xy[1] + c)))
+        cv.dice.append(
+            DieGlyph(where, value, height, (x + gl, y + gt, x + gr, y + gb), (xy[0], xy[1], xy[0] + c, xy[1] + c))
+        )
 
 
 @lru_cache(maxsize=256)
@@ -96,8 +108,13 @@ def empty_place(c: int) -> Image.Image:
     """A dashed-looking empty die place (artist cards, empty bonus spaces)."""
     img = Image.new("RGBA", (c + 4, c + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((2, 2, c + 1, c + 1), radius=max(2, c // 7), fill=(0, 0, 0, 16),
-                        outline=(140, 130, 112, 200), width=max(1, c // 16))
+    d.rounded_rectangle(
+        (2, 2, c + 1, c + 1),
+        radius=max(2, c // 7),
+        fill=(0, 0, 0, 16),
+        outline=(140, 130, 112, 200),
+        width=max(1, c // 16),
+    )
     return img
 
 
@@ -108,9 +125,17 @@ def grid_size(c: int, cols: int, rows: int) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=128)
-def grid_layer(c: int, cols: int, rows: int, cells: frozenset[tuple[int, int]] | None,
-               heights: tuple[tuple[int, int, int], ...] = (), first_col: int = 0, first_row: int = 0,
-               floor: tuple[int, int, int] = pal.FLOOR, background: tuple[int, int, int] = pal.PANEL) -> Layer:
+def grid_layer(
+    c: int,
+    cols: int,
+    rows: int,
+    cells: frozenset[tuple[int, int]] | None,
+    heights: tuple[tuple[int, int, int], ...] = (),
+    first_col: int = 0,
+    first_row: int = 0,
+    floor: tuple[int, int, int] = pal.FLOOR,
+    background: tuple[int, int, int] = pal.PANEL,
+) -> Layer:
     """The floor squares with the cell names on the edges (``a``.. above, ``1``.. at the left,
     as the move notation names them), drawn once.  ``heights`` (x, y, h): a museum plan's
     target heights, printed faintly on its empty cells."""

@@ -50,12 +50,12 @@ def highlights(game: Game) -> Highlights:
                         completed.add((seat, i))
     # Keep only what is still on the table.
     work = {
-        (seat, room, cell) for seat, room, cell in work
-        if 0 <= room < 2 and cell in s.players[seat].workrooms[room]
+        (seat, room, cell) for seat, room, cell in work if 0 <= room < 2 and cell in s.players[seat].workrooms[room]
     }
     museum = {c for c in museum if c in s.museum}
     artists = {
-        i for i in artists
+        i
+        for i in artists
         if 0 <= i < len(s.artists) and s.artists[i].count and s.artists[i].owner in {t[0] for t in turns}
     }
     return Highlights(frozenset(work), frozenset(museum), frozenset(artists), frozenset(completed))

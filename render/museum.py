@@ -43,23 +43,41 @@ def _geometry(card: MuseumCard, rect: Rect, k: float) -> tuple[GridSpec, int, in
     return spec, x0 + (x1 - x0 - w) // 2, top + (y1 - pad - top - h) // 2, y0 + pad
 
 
-def museum_frame(cv: Canvas, card: MuseumCard, rect: Rect, *, k: float = 1.0, name: str = "museum",
-                 labels: Labels) -> None:
+def museum_frame(
+    cv: Canvas, card: MuseumCard, rect: Rect, *, k: float = 1.0, name: str = "museum", labels: Labels
+) -> None:
     x0, _y0, x1, _y1 = rect
     pad = round(12 * k)
     cv.panel(name, rect, fill=pal.PANEL, outline=pal.PANEL_EDGE)
     spec, gx, gy, ty = _geometry(card, rect, k)
-    tr = cv.text((x0 + pad, ty), labels.text("museum"), font(round(26 * k), bold=True), pal.INK, anchor="la",
-                 parent=name)
+    tr = cv.text(
+        (x0 + pad, ty), labels.text("museum"), font(round(26 * k), bold=True), pal.INK, anchor="la", parent=name
+    )
     cf = font(round(22 * k))
     room = cf.getlength(labels.text("built", built=88, total=88))  # space kept for the dice count
-    cv.text((tr[2] + round(12 * k), ty + round(3 * k)), labels.museum(card), cf, pal.MUTED, anchor="la",
-            max_width=x1 - pad - room - tr[2] - round(24 * k), parent=name)
+    cv.text(
+        (tr[2] + round(12 * k), ty + round(3 * k)),
+        labels.museum(card),
+        cf,
+        pal.MUTED,
+        anchor="la",
+        max_width=x1 - pad - room - tr[2] - round(24 * k),
+        parent=name,
+    )
     cv.layer(floor_layer(spec), (gx, gy), name)
 
 
-def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, *, numerals: bool = False,
-                k: float = 1.0, name: str = "museum", labels: Labels) -> None:
+def draw_museum(
+    cv: Canvas,
+    game: Game,
+    rect: Rect,
+    hl: Highlights,
+    *,
+    numerals: bool = False,
+    k: float = 1.0,
+    name: str = "museum",
+    labels: Labels,
+) -> None:
     """The dice and ghosts (call ``museum_frame`` first, or use a prepared frame)."""
     s = game.state
     card = game.deck.museum(s.museum_card)
@@ -69,8 +87,14 @@ def draw_museum(cv: Canvas, game: Game, rect: Rect, hl: Highlights, *, numerals:
     total = sum(heights.values())
     built = sum(len(c.owners) for c in s.museum.values())
     spec, gx, gy, ty = _geometry(card, rect, k)
-    cv.text((x1 - pad, ty + round(3 * k)), labels.text("built", built=built, total=total), font(round(22 * k)),
-            pal.INK, anchor="ra", parent=name)
+    cv.text(
+        (x1 - pad, ty + round(3 * k)),
+        labels.text("built", built=built, total=total),
+        font(round(22 * k)),
+        pal.INK,
+        anchor="ra",
+        parent=name,
+    )
     cols: dict[tuple[int, int], list[Die]] = {}
     for cell, col in s.museum.items():
         y, x = divmod(cell, MUSEUM_SIZE)

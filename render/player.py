@@ -77,8 +77,18 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, *, k: float = 1.0) -> None:
         cv.text((ax + round(2 * k), wy + round(2 * k)), f"w{room + 1}", wf, pal.INK, anchor="la", parent=pname)
 
 
-def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] | None,
-                hl: Highlights, *, k: float = 1.0, numerals: bool = False, labels: Labels) -> None:
+def draw_player(
+    cv: Canvas,
+    game: Game,
+    seat: int,
+    rect: Rect,
+    names: list[str] | None,
+    hl: Highlights,
+    *,
+    k: float = 1.0,
+    numerals: bool = False,
+    labels: Labels,
+) -> None:
     """The changing parts of a panel (call ``player_frame`` first, or use a prepared frame)."""
     s = game.state
     p = s.players[seat]
@@ -91,8 +101,12 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     ink = pal.player_ink(seat)
     radius = 12
     if current or winner:
-        cv.draw.rounded_rectangle((x0, y0, x1, y0 + round(44 * k)), radius=radius,
-                                  fill=pal.mix(colour, pal.PANEL, 0.78), corners=(True, True, False, False))
+        cv.draw.rounded_rectangle(
+            (x0, y0, x1, y0 + round(44 * k)),
+            radius=radius,
+            fill=pal.mix(colour, pal.PANEL, 0.78),
+            corners=(True, True, False, False),
+        )
         cv.draw.rounded_rectangle(rect, radius=radius, outline=colour, width=round(5 * k))
 
     # --- header: mark, p1, name ... tag, supply, score
@@ -102,19 +116,29 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     label, name = player_label(seat, names)
     bold = font(round(26 * k), bold=True)
     lr = cv.text((x0 + pad + 2 * r + round(8 * k), hy), label, bold, ink, anchor="lm", parent=pname)
-    sr = cv.text((x1 - pad, hy), labels.text("points", points=game.score(seat)), bold, pal.INK, anchor="rm",
-                 parent=pname)
+    sr = cv.text(
+        (x1 - pad, hy), labels.text("points", points=game.score(seat)), bold, pal.INK, anchor="rm", parent=pname
+    )
     small = font(round(22 * k))
-    right = cv.text((sr[0] - round(14 * k), hy), labels.text("supply", count=p.supply), small, pal.MUTED,
-                    anchor="rm", parent=pname)[0]
+    right = cv.text(
+        (sr[0] - round(14 * k), hy), labels.text("supply", count=p.supply), small, pal.MUTED, anchor="rm", parent=pname
+    )[0]
     tag_key = "left" if p.removed else "to_play" if current else "winner" if winner else ""
     tag = labels.text(tag_key) if tag_key else ""
     if tag:
-        right = cv.text((right - round(12 * k), hy), tag, font(round(22 * k), bold=True), pal.INK,
-                        anchor="rm", parent=pname)[0]
+        right = cv.text(
+            (right - round(12 * k), hy), tag, font(round(22 * k), bold=True), pal.INK, anchor="rm", parent=pname
+        )[0]
     if name:
-        cv.text((lr[2] + round(10 * k), hy), name, font(round(24 * k)), pal.INK, anchor="lm",
-                max_width=max(10, right - lr[2] - round(22 * k)), parent=pname)
+        cv.text(
+            (lr[2] + round(10 * k), hy),
+            name,
+            font(round(24 * k)),
+            pal.INK,
+            anchor="lm",
+            max_width=max(10, right - lr[2] - round(22 * k)),
+            parent=pname,
+        )
 
     # --- workrooms
     spec = workroom_spec(k)
@@ -166,22 +190,30 @@ def draw_player(cv: Canvas, game: Game, seat: int, rect: Rect, names: list[str] 
     bs = round(24 * k)
     bw, _bh = dice.sprite_size(bs)
     if not p.completed:
-        cv.text((x0 + pad, cy0 + mh // 2), labels.text("no_completed"), small, pal.MUTED, anchor="lm",
-                parent=pname)
+        cv.text((x0 + pad, cy0 + mh // 2), labels.text("no_completed"), small, pal.MUTED, anchor="lm", parent=pname)
     idf = font(round(22 * k), bold=True)
     for i, comp in enumerate(p.completed[:MAX_COMPLETED_SHOWN]):
         card = game.deck.installation(comp.card)
         cx = x0 + pad + i * (mw + gap)
         lit = (seat, i) in hl.completed
         cname = f"{pname} i{i + 1}"
-        cv.panel(cname, (cx, cy0, cx + mw, cy0 + mh), fill=pal.CARD,
-                 outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE, width=2, radius=8, parent=pname)
+        cv.panel(
+            cname,
+            (cx, cy0, cx + mw, cy0 + mh),
+            fill=pal.CARD,
+            outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE,
+            width=2,
+            radius=8,
+            parent=pname,
+        )
         if lit:
-            cv.draw.rounded_rectangle((cx + 2, cy0 + 2, cx + mw - 2, cy0 + mh - 2), radius=7, outline=pal.HIGHLIGHT,
-                                      width=4)
+            cv.draw.rounded_rectangle(
+                (cx + 2, cy0 + 2, cx + mw - 2, cy0 + mh - 2), radius=7, outline=pal.HIGHLIGHT, width=4
+            )
         cv.text((cx + round(8 * k), cy0 + round(6 * k)), f"i{i + 1}", idf, ink, anchor="la", parent=cname)
-        cv.text((cx + mw - round(8 * k), cy0 + round(6 * k)), f"+{card.points}", small, pal.MUTED, anchor="ra",
-                parent=cname)
+        cv.text(
+            (cx + mw - round(8 * k), cy0 + round(6 * k)), f"+{card.points}", small, pal.MUTED, anchor="ra", parent=cname
+        )
         dx = cx + round(8 * k)
         dy = cy0 + round(32 * k)
         for face in comp.dice:

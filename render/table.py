@@ -26,7 +26,6 @@ ARTIST_H = 158
 OFFER_H = 168
 
 
-
 def status_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     s = game.state
     if s.over:
@@ -100,12 +99,20 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, lab
     sf = font(26, bold=True)
     ink = pal.INK if s.over else pal.player_ink(s.current)
     cv.text((x1 - 14, y0 + 12), status, sf, ink, anchor="ra", max_width=x1 - i[2] - 40, parent="header")
-    cv.text((x0 + 14, y1 - 12), last_turn_line(game, names, labels), f, pal.INK, anchor="lb", max_width=x1 - x0 - 28,
-            parent="header")
+    cv.text(
+        (x0 + 14, y1 - 12),
+        last_turn_line(game, names, labels),
+        f,
+        pal.INK,
+        anchor="lb",
+        max_width=x1 - x0 - 28,
+        parent="header",
+    )
 
 
-def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights, numerals: bool,
-                 labels: Labels) -> None:
+def draw_artists(
+    cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights, numerals: bool, labels: Labels
+) -> None:
     s = game.state
     for i, slot in enumerate(s.artists):
         name = f"artist {i + 1}"
@@ -125,8 +132,14 @@ def draw_artists(cv: Canvas, game: Game, rects: dict[str, Rect], hl: Highlights,
                 px, py = pos[j]
                 cv.paste(dice.cube(ARTIST_DIE, slot.owner, slot.value, lit, numerals), (x0 + px, y0 + py))
             lx = x0 + pos[-1][0] + dice.sprite_size(ARTIST_DIE)[0] + 6
-            cv.text((lx, y1 - 30), f"p{slot.owner + 1}", font(24, bold=True), pal.player_ink(slot.owner),
-                    anchor="lm", parent=name)
+            cv.text(
+                (lx, y1 - 30),
+                f"p{slot.owner + 1}",
+                font(24, bold=True),
+                pal.player_ink(slot.owner),
+                anchor="lm",
+                parent=name,
+            )
 
 
 def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool, labels: Labels) -> None:
@@ -136,8 +149,9 @@ def draw_offer(cv: Canvas, game: Game, rects: dict[str, Rect], numerals: bool, l
         cv.panel(name, rects[name], fill=None, outline=None)
         if card_id is None:
             cv.draw.rounded_rectangle(rects[name], radius=12, outline=pal.PANEL_EDGE, width=2)
-            cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(22), pal.MUTED, anchor="mm",
-                    parent=name)
+            cv.text(
+                ((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(22), pal.MUTED, anchor="mm", parent=name
+            )
             continue
         card = game.deck.installation(card_id)
         cv.layer(installation_layer(card, x1 - x0, y1 - y0, numerals, labels), (x0, y0), name)
@@ -156,8 +170,7 @@ def table_frame(num_players: int, museum: MuseumCard, labels: Labels) -> tuple[I
     return cv.freeze()
 
 
-def table_canvas(game: Game, names: list[str] | None = None, *, numerals: bool = False,
-                 labels: Labels) -> Canvas:
+def table_canvas(game: Game, names: list[str] | None = None, *, numerals: bool = False, labels: Labels) -> Canvas:
     rects = layout(game.num_players)
     _x, _y, w, h = rects["table"]
     frame = table_frame(game.num_players, game.deck.museum(game.state.museum_card), labels)

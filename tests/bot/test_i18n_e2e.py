@@ -135,8 +135,9 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
     await wait_dm(t_.standin, first, reminder)
 
 
-async def test_a_server_in_french_defaults_to_french_posts(standin: StandIn, run_bot, tmp_path: Path,
-                                                          clock: FakeClock) -> None:
+async def test_a_server_in_french_defaults_to_french_posts(
+    standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock
+) -> None:
     guild = standin.add_guild("Club", locale="fr")
     channel = standin.add_channel(guild, "cubist")
     owner_role = standin.add_role(guild, "mods", permissions=MANAGE_CHANNELS)

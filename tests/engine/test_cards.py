@@ -89,8 +89,7 @@ def test_installations(deck: Deck) -> None:
 
 def test_points_rise_with_dice(deck: Deck) -> None:
     mean = {
-        n: sum(c.points for c in deck.installations if c.dice == n)
-        / sum(1 for c in deck.installations if c.dice == n)
+        n: sum(c.points for c in deck.installations if c.dice == n) / sum(1 for c in deck.installations if c.dice == n)
         for n in {c.dice for c in deck.installations}
     }
     sizes = sorted(mean)
@@ -223,9 +222,7 @@ def test_disconnected_shape(tmp_path: Path) -> None:
         card(cs, 1)["cells"] = [[0, 0, 1], [2, 0, 1], [3, 0, 1]]
 
     d = broken_copy(tmp_path, "installations.json", edit)
-    expect_error(
-        d, "installations.json, card 1: footprint is not connected (cells (0,0) and (2,0))"
-    )
+    expect_error(d, "installations.json, card 1: footprint is not connected (cells (0,0) and (2,0))")
 
 
 def test_same_shape_twice(tmp_path: Path) -> None:
@@ -263,9 +260,7 @@ def test_same_shape_twice(tmp_path: Path) -> None:
         ("museums.json", 2, "cells", [[0, 0, 1]], "1 dice, expected 9-14"),
     ],
 )
-def test_bad_field(
-    tmp_path: Path, name: str, cid: int, field: str, value: Any, message: str
-) -> None:
+def test_bad_field(tmp_path: Path, name: str, cid: int, field: str, value: Any, message: str) -> None:
     d = broken_copy(tmp_path, name, lambda cs: card(cs, cid).update({field: value}))
     expect_error(d, f"{name}, card {cid}: ", message)
 
@@ -277,9 +272,7 @@ def test_bad_value_fixed_on_a_card_is_accepted_when_consistent(tmp_path: Path) -
 
 def test_wrong_artist_count(tmp_path: Path) -> None:
     # Card 21 (Gris) becomes a third Pascin: the first card beyond the count is named.
-    d = broken_copy(
-        tmp_path, "artists.json", lambda cs: card(cs, 21).update(artist="pascin", dice=3)
-    )
+    d = broken_copy(tmp_path, "artists.json", lambda cs: card(cs, 21).update(artist="pascin", dice=3))
     msg = expect_error(d, "artists.json, card 23: 3 pascin cards, expected 2")
     assert "gris has 1, expected 2" in msg
 
@@ -288,8 +281,7 @@ def test_wrong_artist_dice_symbols(tmp_path: Path) -> None:
     d = broken_copy(tmp_path, "artists.json", lambda cs: card(cs, 17).update(dice=3))
     expect_error(
         d,
-        "artists.json, card 17: unexpected la_fresnaye card (3 dice, delta +2); "
-        "missing: 2 dice, delta +2",
+        "artists.json, card 17: unexpected la_fresnaye card (3 dice, delta +2); missing: 2 dice, delta +2",
     )
 
 
