@@ -575,14 +575,14 @@ class Game:
         s = self.state  # undo replaces the state
         ended = self._turn_finished or (s.over and not was_over)
         return Step(
-            seat=seat,
-            move=m,
-            turn=turn,
-            turn_ended=ended,
-            turn_moves=tuple(s.last_turn[1]) if self._turn_finished and s.last_turn is not None else (),
-            rolled=tuple(s.last_roll) if s.last_roll is not roll and not isinstance(m, Undo) else (),
-            next_player=s.current,
-            outcome=self.outcome() if s.over and not was_over else None,
+            seat,
+            m,
+            turn,
+            ended,
+            tuple(s.last_turn[1]) if self._turn_finished and s.last_turn is not None else (),
+            tuple(s.last_roll) if s.last_roll is not roll and not isinstance(m, Undo) else (),
+            s.current,
+            self.outcome() if s.over and not was_over else None,
         )
 
     def _apply(self, m: Move) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .moves import Move
 
@@ -33,8 +34,7 @@ class Outcome:
         return sorted(range(len(self.ranks)), key=lambda i: (self.ranks[i], i))
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):  # a tuple: one is made per applied move, and a frozen dataclass costs 4x as much
     seat: int  # whose turn it was when the move was applied (for a removal: the seat in turn)
     move: Move
     turn: int  # the 0-based turn number the move was played in
