@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
         force_sync=args.sync,
         outbox_lease=settings.outbox_lease_seconds,
+        reminder_poll_seconds=settings.timer_poll_seconds,
         shard_ids=shards.shard_ids if shards else None,
         shard_count=shards.shard_count if shards else None,
     )

@@ -35,6 +35,11 @@ class Settings(BaseSettings):
     )
     shard_count: int | None = Field(default=None, ge=1, description="Shards across all the bot's processes.")
 
+    timer_poll_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds between two looks at due timers (reminders, turn clocks); a timer is late by at most this.",
+    )
     outbox_lease_seconds: float = Field(
         default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
     )

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -30,16 +31,18 @@ from .conftest import custom_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN_DM = re.compile(r"Your turn in Cubist game (\d+) .*\(turn (\d+)\)")
+REMINDER_DM = re.compile(r"Reminder (\d)/3: it is still your turn in Cubist game (\d+)")
+CHANNEL_NOTE = re.compile(r"has not finished their turn in game (\d+) after 3 reminders")
 
 
 class Processes:
-    def __init__(self, standin: StandIn, database_url: str, cwd: Path) -> None:
+    def __init__(self, standin: StandIn, database_url: str, cwd: Path, **settings: str) -> None:
         self.standin = standin
         self.cwd = cwd
         self.env = os.environ | bot_environment(standin) | {
             "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "SHARD_COUNT": "2",
             "OUTBOX_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
-        }  # fmt: skip
+        } | settings  # fmt: skip
         self.running: dict[int, asyncio.subprocess.Process] = {}
         self.starts: list[int] = []  # shard of each process started
 
@@ -212,6 +215,66 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
             if r.channel.guild_id is None and str(r.payload.get("data", {}).get("custom_id", "")).startswith(prefix)
         ]
         assert clicks and all(r.response_type is not None for r in clicks)
+    finally:
+        await store.close()
+        await processes.stop_all()
+        standin.take_errors()
+        standin.take_violations()
+
+
+async def test_reminders_once_across_processes(standin: StandIn, postgres_url: str, tmp_path: Path) -> None:
+    """Both processes look at due timers five times a second; a game waits in each shard's
+    guild while its player in turn stays away.  Time is moved on by making the waiting
+    reminder due now in the database (the processes run on the real clock): each of the
+    three reminder DMs and the channel note after them goes out exactly once per game, sent by
+    whichever process claimed it, and one process is SIGKILLed and started again halfway."""
+    guilds = [standin.add_guild(f"Club {n}", shard=(n, 2)) for n in range(2)]
+    channels = [standin.add_channel(g, "cubist") for g in guilds]
+    users = [standin.add_user(name) for name in ("ada", "bruno", "chloe", "dmitri")]
+    processes = Processes(standin, postgres_url, tmp_path, TIMER_POLL_SECONDS="0.2")
+    store = await Store.open(postgres_url, cache_size=0)
+    try:
+        await processes.start(0)
+        await processes.start(1)
+        waiting: dict[int, Player] = {}  # game id -> its player in turn
+        for channel, pair in zip(channels, (users[:2], users[2:]), strict=True):
+            assert not (await pair[0].slash(channel, "cubist new", players=2, timeout=30)).failed
+            assert "joined" in (await pair[1].slash(channel, "cubist join", timeout=30)).content
+            assert not (await pair[0].slash(channel, "cubist start", timeout=30)).failed
+            record = await store.active_game_for_channel(channel.id)
+            assert record is not None
+            _, game = await store.load_game(record.id)
+            seated = {u.id: u for u in pair}
+            waiting[record.id] = seated[record.seats[game.current_player].user_id or 0]
+        await until(
+            lambda: all(any(TURN_DM.search(dm.content) for dm in standin.dms(u)) for u in waiting.values()),
+            "the turn-start DMs",
+        )
+
+        def reminders(game_id: int) -> list[int]:
+            found = (REMINDER_DM.search(dm.content) for dm in standin.dms(waiting[game_id]))
+            return [int(m.group(1)) for m in found if m and int(m.group(2)) == game_id]
+
+        def notes(game_id: int) -> int:
+            found = (CHANNEL_NOTE.search(m.content) for c in channels for m in standin.channel_messages(c))
+            return sum(1 for m in found if m and int(m.group(1)) == game_id)
+
+        async def make_due_now(tx: Tx) -> int:
+            return await tx.execute("UPDATE timers SET due_at = ? WHERE slot = 'nudge'", (time.time() - 1,))
+
+        for step in (1, 2, 3, 4):  # three reminders, then the channel note
+            assert await store.db.write(make_due_now) == 2
+            if step == 4:
+                await until(lambda: all(notes(g) for g in waiting), "the channel notes")
+            else:
+                await until(lambda s=step: all(len(reminders(g)) >= s for g in waiting), f"reminder {step}")
+            if step == 2:
+                await processes.kill(1)
+                await processes.start(1)
+        await asyncio.sleep(2.0)  # ten more looks by each process: nothing more may go out
+        for game_id in waiting:
+            assert reminders(game_id) == [1, 2, 3], reminders(game_id)
+            assert notes(game_id) == 1
     finally:
         await store.close()
         await processes.stop_all()
