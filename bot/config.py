@@ -38,7 +38,7 @@ class Settings(BaseSettings):
     timer_poll_seconds: float = Field(
         default=30.0,
         gt=0,
-        description="Seconds between two looks at due timers (reminders, turn clocks); a timer is late by at most this.",
+        description="Seconds between two looks at due timers (reminders, turn clocks): their greatest delay.",
     )
     outbox_lease_seconds: float = Field(
         default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
