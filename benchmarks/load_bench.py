@@ -2,7 +2,7 @@
 
 One process holds the stand-in (REST + gateway on 127.0.0.1), the real ``CubistBot`` with a
 temporary SQLite file, and the simulated players.  Games live in their own channels spread
-over several guilds; each game has two users.  Phase 1 opens every game (``/cubist new``,
+over several guilds; each game has two users.  Phase 1 opens every game (``/cubist lobby new``,
 ``join``, ``start``); phase 2 -- the measured one -- plays a fixed number of turns in each
 game: the engine's ``GreedyPlayer`` decides and the stand-in's driver types ``/cubist move``
 or ``/cubist end``, with at most ``concurrency`` games (= players acting) in flight.  A
@@ -434,19 +434,21 @@ class LoadRun:
         return result
 
     async def _open(self, channel: Any, users: list[Any]) -> int | None:
-        await self._command(users[0], channel, "cubist new", players=len(users))
+        # In the channel itself (a thread per game costs one thread per game, not per turn,
+        # and the measured phase is the turns).
+        await self._command(users[0], channel, "cubist lobby new", players=len(users), thread=False)
         for u in users[1:]:
-            r = await self._command(u, channel, "cubist join")
+            r = await self._command(u, channel, "cubist lobby join")
             if "joined" not in r.content:
                 raise _Stop(f"join refused: {r.content}")
-        r = await self._command(users[0], channel, "cubist start")
+        r = await self._command(users[0], channel, "cubist lobby start")
         if "begins" not in r.content and "posted in the channel" not in r.content:  # the post, or a word after it
             raise _Stop(f"start refused: {r.content}")
         # The bot answers first, then posts the table: the game is open once that post is there.
         deadline = time.perf_counter() + REPLY_TIMEOUT_S
         while self._latest_post(channel.id, after=r.id) is None:
             if time.perf_counter() > deadline:
-                raise _Stop(f"channel {channel.id}: no 'game begins' post after `/cubist start`")
+                raise _Stop(f"channel {channel.id}: no 'game begins' post after `/cubist lobby start`")
             await asyncio.sleep(0.01)
         record = await self.bot.store.active_game_for_channel(channel.id)
         return None if record is None else int(record.id)

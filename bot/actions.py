@@ -263,11 +263,12 @@ async def post_table(
     text, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)
     message = await post_as_response(interaction, text, files, view, mentions) if carried and interaction else None
+    answered = interaction if message is not None else None
     if message is None:
         message = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
         if interaction is not None and interaction.response.is_done():
             await send_error(interaction, Message("turnpanel.posted"))  # the deferral's answer
-    await bot.reminders.after_table_post(record, game, message)
+    await bot.reminders.after_table_post(record, game, message, answered)
     bot.computers.wake(record, game)  # the next turn may be a computer's
 
 

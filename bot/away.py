@@ -166,7 +166,7 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
 async def admin_move(
     bot: CubistBot, interaction: discord.Interaction, *, kick: discord.abc.User | None, can_manage: bool
 ) -> None:
-    """``/cubist skip`` and ``/cubist kick``: the creator or a Manage Channels member, at once."""
+    """``/cubist table skip`` and ``/cubist table kick``: the creator or a Manage Channels member, at once."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
     if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
         raise UserError(Message("away.admins_only"))

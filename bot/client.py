@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -21,6 +23,7 @@ from .i18n import catalog
 from .i18n.translator import CubistTranslator
 from .invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
 from .items import ITEMS
+from .old_posts import OldPosts
 from .outbox import LEASE_SECONDS, Outbox
 from .pictures import Pictures
 from .reminders import Reminders
@@ -94,6 +97,7 @@ class CubistBot(commands.AutoShardedBot):
         # (None: only when ``reminders.poll_once()`` is called, as the tests do with their own clock).
         self.timers = TimerPoller(self, poll_seconds=reminder_poll_seconds)
         self.reminders = Reminders(self)
+        self.old_posts = OldPosts(self)  # takes the buttons off replaced turn posts
         self.computers = Computers(self, pause=computer_pause)
         # Turn posts and turn-start DMs queued with the moves (bot/outbox.py).
         self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
@@ -142,6 +146,9 @@ class CubistBot(commands.AutoShardedBot):
         await self.timers.stop()
         await self.reminders.stop()
         await self.computers.stop()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5):
+                await self.old_posts.idle()  # the last buttons taken off before the HTTP session closes
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

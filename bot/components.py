@@ -64,7 +64,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
         from .actions import on_button
 
         bot: CubistBot = interaction.client  # type: ignore[assignment]
-        await remember(bot.store, interaction)  # later DMs follow the clicker's language
+        await remember(bot.service, interaction)  # later DMs follow the clicker's language
         await on_button(bot, interaction, self.game_id, self.action)
 
 
@@ -102,7 +102,7 @@ class GameSelect(
         data: Any = interaction.data or {}
         values = list(data.get("values") or [])
         bot: CubistBot = interaction.client  # type: ignore[assignment]
-        await remember(bot.store, interaction)
+        await remember(bot.service, interaction)
         await on_select(bot, interaction, self.game_id, self.action, self.arg, values)
 
 

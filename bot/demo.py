@@ -1,7 +1,7 @@
 """The offline demo: a whole game through the real bot on the local Discord stand-in.
 
 Simple players (the engine's greedy player deciding, the stand-in's driver clicking like a
-user) play from ``/cubist new`` to the final scores through the turn panel of their
+user) play from ``/cubist lobby new`` to the final scores through the turn panel of their
 turn-start DM: each move is found among the panel's choices by its words' place in the
 tree and picked, End turn is confirmed.  Every picture the bot posts in the channel and a
 transcript (the posts in the order they appeared) go to the output folder.
@@ -17,8 +17,9 @@ from typing import Any
 
 from engine.moves import EndTurn
 from engine.players import GreedyPlayer
-from standin import Player, StandIn
+from standin import Channel, Player, StandIn
 from standin.discord_target import point_discord_at
+from standin.models import Permission
 
 from .client import CubistBot
 from .panel import choice_tree, leaves
@@ -107,15 +108,16 @@ async def play_demo_game(
     options: dict[str, object] = {"players": len(users) + computers}
     if computers:
         options.update(computers=computers, level="greedy")
-    first = await users[0].slash(channel, "cubist new", options=options)
+    first = await users[0].slash(channel, "cubist lobby new", options=options)
     assert not first.failed, first
+    channel = await game_channel(server, channel, first)  # the game's own thread, where the bot may open one
     for u in users[1:]:
-        r = await u.slash(channel, "cubist join")
+        r = await u.slash(channel, "cubist lobby join")
         assert not r.failed and "joined" in r.content, r.content
     if not computers or len(users) > 1:  # a solo table starts by itself
-        r = await users[0].slash(channel, "cubist start")
+        r = await users[0].slash(channel, "cubist lobby start")
         assert not r.failed, r.content
-    record = await bot.store.active_game_for_channel(channel.id)
+    record = await bot.service.game_in_channel(channel.id)
     assert record is not None
     by_id = {u.id: u for u in users}
     deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats if s.user_id is not None}
@@ -150,6 +152,23 @@ async def play_demo_game(
             await wait_until(lambda n=posted: len(server.channel_messages(channel)) > n)
 
 
+async def game_channel(server: StandIn, channel: Channel, answer: Any, *, thread: object = None) -> Channel:
+    """Where the game opened in ``channel`` by the ``/cubist lobby new`` that got ``answer``
+    lives: the thread the bot opens from its answer where it may create threads (and was not
+    told ``thread:False``), else the channel.  Waits until the thread holds the lobby post."""
+    may = server.bot_permissions_in(channel) & Permission.CREATE_PUBLIC_THREADS
+    if not may or thread is False or answer.message is None:
+        return channel
+    opened = answer.message.id  # a thread started from a message takes its id
+
+    def ready() -> bool:
+        found = server.channels.get(opened)
+        return found is not None and bool(server.channel_messages(found))
+
+    await wait_until(ready)
+    return server.channels[opened]
+
+
 async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int = 7) -> int:
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.db"
@@ -170,7 +189,9 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
         )
         lines = [f"# Cubist demo: game {game_id}, {players} players ({computers} computer)\n"]
         n = 0
-        for msg in sorted(server.channel_messages(channel), key=lambda m: m.id):  # in the order they appeared
+        places = [channel, *(c for c in server.channels.values() if c.parent_id == channel.id)]
+        posts = [m for place in places for m in server.channel_messages(place)]
+        for msg in sorted(posts, key=lambda m: m.id):  # in the order they appeared, channel and thread
             lines.append(f"**{msg.author.name}**: {msg.content}\n")
             for a in msg.attachments:
                 n += 1

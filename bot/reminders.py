@@ -24,7 +24,7 @@ from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
 from .replies import clip, pings, png_file
-from .store import GameRecord, ReminderPrefs, SeatRecord, Status, Store
+from .store import GameRecord, ReminderPrefs, SeatRecord, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary
 from .timers.nudges import MAX_REMINDERS, start_turn_now
@@ -93,10 +93,6 @@ class Reminders:
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._sending: set[asyncio.Task[None]] = set()
 
-    @property
-    def store(self) -> Store:
-        return self.bot.store
-
     def now(self) -> float:
         return self.bot.clock()
 
@@ -134,7 +130,7 @@ class Reminders:
         if seat.dm_reachable is False:
             lang = await self.channel_language(record)
         else:
-            lang = await recipient_language(self.store, seat.user_id)
+            lang = await recipient_language(self.bot.service, seat.user_id)
         left = (
             t("reminders.clock_left", lang, at=int(clock.expires_at)) if clock and clock.turn == game.state.turn else ""
         )
@@ -181,12 +177,25 @@ class Reminders:
 
     # --- the turn-start DM -------------------------------------------------------------------
 
-    async def after_table_post(self, record: GameRecord, game: Game, message: discord.Message | None) -> None:
-        """Called after every table post: remembers it (reminders link to it) and sends the
-        player whose turn begins their DM."""
+    async def after_table_post(
+        self,
+        record: GameRecord,
+        game: Game,
+        message: discord.Message | None,
+        answered: discord.Interaction | None = None,
+    ) -> None:
+        """Called after every table post (``answered``: the interaction it answered):
+        remembers it (reminders link to it), sends the player whose turn begins their DM,
+        then takes the buttons off the post it replaces (bot/old_posts.py)."""
+        previous = None
         if message is not None:
+            previous = await self.bot.service.table_post(record.id)
             await self.bot.service.remember_table_post(record.id, message.id, record.version)
+            if answered is not None:
+                self.bot.old_posts.answered(message, answered)
         await start_turn_now(self.bot, record, game)
+        if message is not None and previous is not None and previous[0] != message.id:
+            self.bot.old_posts.replaced(record, previous[0])
 
     async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: object) -> int | bool | None:
         """The turn-start DM queued in the outbox with the move that began the turn (see
@@ -214,7 +223,7 @@ class Reminders:
         if user_id is None:
             return
         names = [s.display_name for s in record.seats]
-        lang = await recipient_language(self.store, user_id)
+        lang = await recipient_language(self.bot.service, user_id)
         post = await self.bot.service.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll

@@ -66,6 +66,18 @@ def png_file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
 
+THREAD_NEEDED = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
+
+
+def missing_thread_permissions(interaction: discord.Interaction) -> list[str]:
+    """What the bot lacks in this channel to give a game a thread of its own."""
+    perms = interaction.app_permissions
+    return [label for attr, label in THREAD_NEEDED.items() if not getattr(perms, attr, False)]
+
+
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
     """What the bot lacks in this channel to post turns (empty when all is well)."""
     perms = interaction.app_permissions
@@ -156,12 +168,13 @@ async def post_turn(
     content, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)
     message = await post_as_response(interaction, content, files, view, mentions) if carried and interaction else None
+    answered = interaction if message is not None else None
     if message is None:
         if nonce is not None:  # an outbox row's: sent once however often tried
             message = await channel.send(content, files=files, view=view, allowed_mentions=mentions, nonce=nonce)
         else:
             message = await channel.send(content, files=files, view=view, allowed_mentions=mentions)
-    await bot.reminders.after_table_post(record, game, message)
+    await bot.reminders.after_table_post(record, game, message, answered)
     bot.computers.wake(record, game)  # the next turn may be a computer's
     return message
 

@@ -29,6 +29,8 @@ from .store import (
     ChannelBusy,
     GameRecord,
     GameStateError,
+    MoveRecord,
+    ReminderPrefs,
     SeatError,
     SeatRecord,
     StaleGame,
@@ -299,6 +301,10 @@ class GameService:
             wait = (last or 0.0) + limits.lobby_cooldown - self.clock()
             if last is not None and wait > 0:
                 raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(wait))))
+
+    async def move_lobby(self, game_id: int, channel_id: int) -> GameRecord:
+        """Moves a lobby into the thread opened for it (``/cubist lobby new`` with a thread)."""
+        return await self.store.move_lobby(game_id, channel_id)
 
     async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
@@ -712,3 +718,56 @@ class GameService:
         if snoozed_until is not None and record.current_seat == seat.seat:
             await self.store.timers.reschedule(game_id, NUDGE, snoozed_until, (REMINDER, CHANNEL_NOTE))
         return seat
+
+    # --- what the /cubist commands read and write (bot/commands/ reaches the store only here) ---
+
+    async def game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (lobby or in play), or None: no refusal (autocomplete)."""
+        return await self.store.active_game_for_channel(channel_id)
+
+    async def open_games_of(self, user_id: int) -> list[GameRecord]:
+        return await self.store.open_games_of(user_id)
+
+    async def change_reminders(
+        self, user_id: int, changes: dict[str, object]
+    ) -> tuple[list[GameRecord], ReminderPrefs]:
+        """Applies ``changes`` to the user's reminder settings in every open game of theirs;
+        returns those games and the settings now in force (the last game's)."""
+        records = await self.store.open_games_of(user_id)
+        if not records:
+            raise UserError(Message("commands.no_open_game"))
+        prefs: ReminderPrefs | None = None
+        for record in records:
+            seat = record.seat_of(user_id)
+            assert seat is not None
+            prefs = dataclasses.replace(seat.prefs, **changes)  # type: ignore[arg-type]
+            await self.store.set_seat_preferences(record.id, seat.seat, prefs)
+        assert prefs is not None
+        return records, prefs
+
+    async def games_waiting_with_posts(self, user_id: int, links: int = 20) -> list[tuple[GameRecord, int | None]]:
+        """Games where it is the user's turn, each with its newest table post's message id
+        (looked up for the first ``links`` games only, None for the rest)."""
+        records = await self.store.games_waiting_on(user_id)
+        found: list[tuple[GameRecord, int | None]] = []
+        for i, record in enumerate(records):
+            post = await self.store.table_post(record.id) if i < links else None
+            found.append((record, post[0] if post else None))
+        return found
+
+    async def last_moves(self, game_id: int, n: int) -> list[MoveRecord]:
+        return await self.store.last_moves(game_id, n)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        await self.store.set_guild_language(guild_id, language)
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language chosen for the server's posts (None: not chosen)."""
+        return await self.store.guild_language(guild_id)
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        """The user's Discord locale as last seen (their DMs follow it)."""
+        await self.store.set_user_locale(user_id, locale)
+
+    async def user_locale(self, user_id: int) -> str | None:
+        return await self.store.user_locale(user_id)

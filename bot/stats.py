@@ -1,4 +1,4 @@
-"""Texts of ``/cubist stats`` and ``/cubist leaderboard``, and the score chart of a finished game.
+"""Texts of ``/cubist stats games`` and ``/cubist stats leaderboard``, and the score chart of a finished game.
 
 Their words are the ``stats`` group of the catalogues (``bot/i18n/locales/*.stats.json``).
 Pure functions: the commands fetch the numbers from the store and pass them in, with the

@@ -6,7 +6,7 @@ games = server.add_channel(guild, "games")
 alice = server.add_user("alice", locale="fr")
 point_discord_at(server.url)            # standin.discord_target
 ... start the bot with server.token ...
-result = await alice.slash(games, "cubist new", players=3)
+result = await alice.slash(games, "cubist lobby new", players=3)
 """
 
 from .clock import AdjustableClock, Clock, ManualClock

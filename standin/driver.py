@@ -87,7 +87,7 @@ class Player:
         timeout: float = DEFAULT_TIMEOUT,
         **kwargs: Any,
     ) -> InteractionResult:
-        """Run `/command sub opt:value` (e.g. "cubist new", players=3) and wait for the answer.
+        """Run `/command sub opt:value` (e.g. "cubist lobby new", players=3) and wait for the answer.
 
         Returns once the user sees something: a message, a modal, an update, or a refusal
         (`result.failed`). A deferral alone is not an answer: it waits for the edit/follow-up.

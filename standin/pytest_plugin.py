@@ -8,7 +8,7 @@ Enable with `pytest_plugins = ["standin.pytest_plugin"]` in the top-level confte
         games = standin.add_channel(guild, "games")
         alice = standin.add_user("alice")
         await run_bot(make_my_bot())          # in-process discord.Client / commands.Bot
-        result = await alice.slash(games, "cubist new", players=3)
+        result = await alice.slash(games, "cubist lobby new", players=3)
         assert not result.ephemeral
 
 Teardown fails the test if the stand-in recorded unknown endpoints/errors or limit

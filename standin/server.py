@@ -68,6 +68,8 @@ class StandIn:
         self.owner = User(self.snowflake(), "app-owner")
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.guilds: dict[int, Guild] = {}
+        # (the bot's role, @everyone) of guilds added without explicit permissions.
+        self.guild_permissions: tuple[int, int] = (Permission.BOT_DEFAULT, Permission.EVERYONE_DEFAULT)
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.attachments: dict[int, Attachment] = {}
@@ -157,12 +159,16 @@ class StandIn:
         name: str = "Test Guild",
         *,
         locale: str = "en-US",
-        bot_permissions: int = Permission.BOT_DEFAULT,
-        everyone_permissions: int = Permission.EVERYONE_DEFAULT,
+        bot_permissions: int | None = None,
+        everyone_permissions: int | None = None,
         shard: tuple[int, int] | None = None,
     ) -> Guild:
         """A guild with the bot in it; ``shard=(shard_id, shard_count)`` picks an id whose
-        events go to that shard."""
+        events go to that shard.  Permissions not given are ``guild_permissions``'."""
+        if bot_permissions is None:
+            bot_permissions = self.guild_permissions[0]
+        if everyone_permissions is None:
+            everyone_permissions = self.guild_permissions[1]
         guild = Guild(self._guild_id(shard), name, owner_id=self.owner.id, locale=locale)
         guild.roles[guild.id] = Role(guild.id, "@everyone", everyone_permissions)
         bot_role = Role(self.snowflake(), self.bot_user.name, bot_permissions, position=1, managed=True)

@@ -9,7 +9,7 @@
 Which language:
 * ephemeral replies and DMs: the user's own Discord locale (``interaction.locale``; for DMs
   outside an interaction, the last locale we saw from them: ``choose.user_language``);
-* channel posts: the server's language (``/cubist language``, stored per guild; by default
+* channel posts: the server's language (``/cubist settings language``, stored per guild; by default
   the server's own locale when we have a catalogue for it, else English:
   ``choose.guild_language``).
 
@@ -76,7 +76,7 @@ def language(locale: object) -> str:
 
 def language_choices() -> list[tuple[str, str]]:
     """(code, name in itself) for every language with a catalogue: the choices of
-    ``/cubist language``."""
+    ``/cubist settings language``."""
     return [(code, own_name(code)) for code in languages()]
 
 

@@ -4,7 +4,7 @@
 * DMs: the recipient's last seen Discord locale, stored by ``remember`` on each
   interaction (``recipient_language``); English until we have seen them.
 * Channel posts: the server's language (``guild_language``): the one chosen with
-  ``/cubist language``, else the server's own locale when we have a catalogue for it,
+  ``/cubist settings language``, else the server's own locale when we have a catalogue for it,
   else English.
 """
 
@@ -19,7 +19,7 @@ from .catalog import languages
 if TYPE_CHECKING:
     import discord
 
-    from ..store import Store
+    from ..service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def user_language(interaction: discord.Interaction) -> str:
     return language(interaction.locale)
 
 
-async def remember(store: Store, interaction: discord.Interaction) -> None:
+async def remember(service: GameService, interaction: discord.Interaction) -> None:
     """Stores the user's Discord locale (DMs sent later, e.g. reminders, use it).  Never
     raises: a failed write must not fail the command that triggered it."""
     locale = getattr(interaction.locale, "value", None) or str(interaction.locale or "")
@@ -37,16 +37,16 @@ async def remember(store: Store, interaction: discord.Interaction) -> None:
         return
     user_id = interaction.user.id
     try:
-        await store.set_user_locale(user_id, locale)  # a write only when it changed
+        await service.set_user_locale(user_id, locale)  # a write only when it changed
     except Exception:
         log.exception("could not store the locale of user %s", user_id)
 
 
-async def recipient_language(store: Store, user_id: int | None) -> str:
+async def recipient_language(service: GameService, user_id: int | None) -> str:
     """For DMs: the language of the user's client when we last saw them (English before)."""
     if user_id is None:
         return language(None)
-    return language(await store.user_locale(user_id))
+    return language(await service.user_locale(user_id))
 
 
 async def guild_language(bot: Any, guild_id: int | None, guild_locale: object = None) -> str:
@@ -55,7 +55,7 @@ async def guild_language(bot: Any, guild_id: int | None, guild_locale: object = 
     cache look-up; without it the bot's guild cache gives the server's preferred locale."""
     if guild_id is None:
         return language(guild_locale)
-    chosen = await bot.store.guild_language(guild_id)
+    chosen = await bot.service.guild_language(guild_id)
     if chosen in languages():
         return str(chosen)
     if guild_locale is None:

@@ -57,7 +57,7 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
         return cls(int(match["game"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await remember(interaction.client.store, interaction)  # type: ignore[attr-defined]
+        await remember(interaction.client.service, interaction)  # type: ignore[attr-defined]
         await _panel().open_panel(interaction, self.game_id)
 
 

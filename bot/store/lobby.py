@@ -125,8 +125,27 @@ class LobbyRoom(Room):
 
         return await self.db.write(tx)
 
+    async def move_lobby(self, game_id: int, channel_id: int) -> GameRecord:
+        """Moves a lobby to another channel (the thread opened for it), remembering where it
+        was opened.  Raises ChannelBusy if that channel has an open game already."""
+        now = self.clock()
+
+        async def tx(tx: Tx) -> GameRecord:
+            row = await game_row(tx, game_id)
+            need(row, Status.LOBBY)
+            busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
+            if busy is not None:
+                raise ChannelBusy(channel_id, busy["id"])
+            await tx.execute(
+                "UPDATE games SET opened_in = channel_id, channel_id = ?, updated_at = ? WHERE id = ?",
+                (channel_id, now, game_id),
+            )
+            return await record(tx, game_id)
+
+        return await self.db.write(tx)
+
     async def last_lobby_opened(self, channel_id: int) -> float | None:
-        """When the newest game of this channel was opened (None: never)."""
-        sql = "SELECT max(created_at) AS at FROM games WHERE channel_id = ?"
-        row = await self.db.read(lambda tx: tx.one(sql, (channel_id,)))
+        """When the newest game opened in this channel was opened, wherever it lives now (None: never)."""
+        sql = "SELECT max(created_at) AS at FROM games WHERE channel_id = ? OR opened_in = ?"
+        row = await self.db.read(lambda tx: tx.one(sql, (channel_id, channel_id)))
         return None if row is None or row["at"] is None else float(row["at"])

@@ -59,6 +59,7 @@ class Store:
         self.leave_seat = self.lobby.leave_seat
         self.hand_seat_to_computer = self.lobby.hand_seat_to_computer
         self.last_lobby_opened = self.lobby.last_lobby_opened
+        self.move_lobby = self.lobby.move_lobby
 
         self.get_game = self.games.get_game
         self.load_game = self.games.load_game

@@ -12,9 +12,23 @@ from bot.client import CubistBot
 from bot.service import Limits
 from engine import Game
 from standin import Channel, Guild, Player, StandIn
+from standin.models import Permission
 
 # Tests open game after game in one channel: no cooldown between lobbies (tested on its own).
 TEST_LIMITS = Limits(lobby_cooldown=0)
+# Most tests play in the channel itself: their servers do not let anyone (the bot included)
+# create threads, so games stay where they were opened.  test_threads.py gives the
+# permission back and plays in a thread per game.
+NO_THREADS = ~Permission.CREATE_PUBLIC_THREADS
+
+
+@pytest.fixture(autouse=True)
+def servers_without_threads(request: pytest.FixtureRequest) -> None:
+    if "standin" in request.fixturenames:
+        standin = request.getfixturevalue("standin")
+        standin.guild_permissions = (Permission.BOT_DEFAULT & NO_THREADS, Permission.EVERYONE_DEFAULT & NO_THREADS)
+
+
 NAMES = ("ada", "bruno", "chloe", "dmitri", "eve")
 
 
@@ -73,10 +87,10 @@ def custom_ids(message) -> list[str]:
 async def started(table: Table, players: int = 2, **options: object) -> tuple[int, Game, list[Player]]:
     """A started game; returns its id, the engine game and the users in seat order."""
     a = table.users[0]
-    await a.slash(table.channel, "cubist new", players=players, **options)
+    await a.slash(table.channel, "cubist lobby new", players=players, **options)
     for u in table.users[1:players]:
-        await u.slash(table.channel, "cubist join")
-    r = await a.slash(table.channel, "cubist start")
+        await u.slash(table.channel, "cubist lobby join")
+    r = await a.slash(table.channel, "cubist lobby start")
     assert not r.failed
     await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
     record = await table.bot.store.active_game_for_channel(table.channel.id)

@@ -150,16 +150,16 @@ async def test_admin_skip_and_kick_and_the_replay_gif(ctable: Table, clock: Fake
     gid, _game, seated = await start_game(t, players=2)
     creator, mod, outsider = t.users[0], t.users[5], t.users[3]
     joiner = t.users[1]
-    await refused(t, joiner, "cubist skip", "Only the game's creator")
-    await refused(t, joiner, "cubist kick", "Only the game's creator", player=creator.user)
-    await refused(t, creator, "cubist kick", "not playing in this game", player=outsider.user)
-    r = await creator.slash(t.channel, "cubist skip")
+    await refused(t, joiner, "cubist table skip", "Only the game's creator")
+    await refused(t, joiner, "cubist table kick", "Only the game's creator", player=creator.user)
+    await refused(t, creator, "cubist table kick", "not playing in this game", player=outsider.user)
+    r = await creator.slash(t.channel, "cubist table skip")
     assert not r.ephemeral and "skipped" in r.content
-    r = await mod.slash(t.channel, "cubist skip")  # Manage Channels may too
+    r = await mod.slash(t.channel, "cubist table skip")  # Manage Channels may too
     assert not r.ephemeral and "skipped" in r.content
     _record, mid = await t.bot.service.game(gid)
     assert mid.state.turn == 2
-    r = await mod.slash(t.channel, "cubist kick", player=joiner.user)
+    r = await mod.slash(t.channel, "cubist table kick", player=joiner.user)
     assert not r.ephemeral and "removed" in r.content
     final = await t.standin.wait_for_message(t.channel, lambda m: "The game is over" in m.content)
     record, over = await t.bot.service.game(gid)
@@ -171,7 +171,7 @@ async def test_admin_skip_and_kick_and_the_replay_gif(ctable: Table, clock: Fake
     im = Image.open(io.BytesIO(gif.data))
     assert im.format == "GIF" and im.n_frames == over.state.turn + 2  # the start, 2 turns, the removal
     assert 300 <= im.size[0] <= 640
-    await refused(t, creator, "cubist skip", "no Cubist game in this channel")
+    await refused(t, creator, "cubist table skip", "no Cubist game in this channel")
     del seated
 
 
@@ -196,42 +196,42 @@ async def test_recap_history_and_mygames(ctable: Table, clock: FakeClock) -> Non
     low = min(game.state.players[game.current_player].storeroom)
     await first.slash(t.channel, "cubist move", move=f"place {low} w1 c3")
     await first.slash(t.channel, "cubist end", keep="")
-    r = await second.slash(t.channel, "cubist recap")
+    r = await second.slash(t.channel, "cubist look recap")
     assert r.ephemeral and f"placed a {low} in workroom 1" in r.content and "It is your turn now" in r.content
-    r = await first.slash(t.channel, "cubist recap")
+    r = await first.slash(t.channel, "cubist look recap")
     assert r.ephemeral and "Nothing has happened" in r.content
-    r = await second.slash(t.channel, "cubist mygames")
+    r = await second.slash(t.channel, "cubist look mygames")
     post = t.standin.channel_messages(t.channel)[-1]
     assert r.ephemeral and f"https://discord.com/channels/{t.guild.id}/{t.channel.id}/{post.id}" in r.content
-    r = await first.slash(t.channel, "cubist mygames")
+    r = await first.slash(t.channel, "cubist look mygames")
     assert "not your turn in any game" in r.content
-    r = await first.slash(t.channel, "cubist history", n=1)
+    r = await first.slash(t.channel, "cubist look history", n=1)
     assert r.ephemeral and "`2`" in r.content and "ended the turn" in r.content and "`1`" not in r.content
-    r = await second.slash(t.channel, "cubist history")
+    r = await second.slash(t.channel, "cubist look history")
     assert "`1`" in r.content and f"place {low} w1 c3" in r.content and first.name in r.content
-    await refused(t, t.users[3], "cubist recap", "not playing in this game")
+    await refused(t, t.users[3], "cubist look recap", "not playing in this game")
     del gid
 
 
 async def test_bad_inputs_to_the_new_commands(ctable: Table, clock: FakeClock) -> None:
     t = ctable
     a = t.users[0]
-    await refused(t, a, "cubist reminders", "not in any open Cubist game", every_hours=3)
-    await refused(t, a, "cubist recap", "no Cubist game in this channel")
-    await refused(t, a, "cubist history", "no Cubist game in this channel")
-    await refused(t, a, "cubist skip", "no Cubist game in this channel")
-    await refused(t, a, "cubist kick", "no Cubist game in this channel", player=t.users[1].user)
-    r = await a.slash(t.channel, "cubist mygames")
+    await refused(t, a, "cubist settings reminders", "not in any open Cubist game", every_hours=3)
+    await refused(t, a, "cubist look recap", "no Cubist game in this channel")
+    await refused(t, a, "cubist look history", "no Cubist game in this channel")
+    await refused(t, a, "cubist table skip", "no Cubist game in this channel")
+    await refused(t, a, "cubist table kick", "no Cubist game in this channel", player=t.users[1].user)
+    r = await a.slash(t.channel, "cubist look mygames")
     assert r.ephemeral and "not your turn" in r.content
     gid, _game, _seated = await start_game(t, players=2)
-    await refused(t, a, "cubist reminders", "not a time zone", time_zone="Mars/Olympus")
-    await refused(t, a, "cubist reminders", "not a time range", quiet="noon")
-    await refused(t, a, "cubist reminders", "hours go from 0 to 23", quiet="25-7")
-    await refused(t, a, "cubist reminders", "different times", quiet="7-7")
-    await refused(t, a, "cubist reminders", "not a time zone", every_hours=2, time_zone="Nowhere")
-    r = await a.slash(t.channel, "cubist reminders")
+    await refused(t, a, "cubist settings reminders", "not a time zone", time_zone="Mars/Olympus")
+    await refused(t, a, "cubist settings reminders", "not a time range", quiet="noon")
+    await refused(t, a, "cubist settings reminders", "hours go from 0 to 23", quiet="25-7")
+    await refused(t, a, "cubist settings reminders", "different times", quiet="7-7")
+    await refused(t, a, "cubist settings reminders", "not a time zone", every_hours=2, time_zone="Nowhere")
+    r = await a.slash(t.channel, "cubist settings reminders")
     assert r.ephemeral and "reminders on" in r.content
-    choices = await a.autocomplete(t.channel, "cubist reminders", option="time_zone", value="paris")
+    choices = await a.autocomplete(t.channel, "cubist settings reminders", option="time_zone", value="paris")
     assert [c["value"] for c in choices] == ["Europe/Paris"]
-    await refused(t, t.users[1], "cubist skip", "Only the game's creator")
+    await refused(t, t.users[1], "cubist table skip", "Only the game's creator")
     del gid

@@ -21,14 +21,14 @@ async def test_no_game_here(table: Table) -> None:
     a = table.users[0]
     for command, options in [
         ("cubist move", {"move": "end"}),
-        ("cubist join", {}),
-        ("cubist leave", {}),
-        ("cubist start", {}),
-        ("cubist cancel", {}),
+        ("cubist lobby join", {}),
+        ("cubist lobby leave", {}),
+        ("cubist lobby start", {}),
+        ("cubist table cancel", {}),
         ("cubist board", {}),
         ("cubist studio", {}),
-        ("cubist museum", {}),
-        ("cubist cards", {}),
+        ("cubist look museum", {}),
+        ("cubist look cards", {}),
         ("cubist status", {}),
         ("cubist turn", {}),
         ("cubist end", {}),
@@ -40,18 +40,18 @@ async def test_no_game_here(table: Table) -> None:
 
 async def test_lobby_mistakes(table: Table) -> None:
     a, b, c = table.users[:3]
-    await a.slash(table.channel, "cubist new", players=2)
-    await refused(table, a, "cubist new", "already in its lobby")
-    await refused(table, a, "cubist join", "already in this game's lobby")
-    await refused(table, a, "cubist start", "at least 2 players")
-    await refused(table, b, "cubist leave", "not in this game's lobby")
-    await refused(table, a, "cubist leave", "cancel it")
+    await a.slash(table.channel, "cubist lobby new", players=2)
+    await refused(table, a, "cubist lobby new", "already in its lobby")
+    await refused(table, a, "cubist lobby join", "already in this game's lobby")
+    await refused(table, a, "cubist lobby start", "at least 2 players")
+    await refused(table, b, "cubist lobby leave", "not in this game's lobby")
+    await refused(table, a, "cubist lobby leave", "cancel it")
     await refused(table, a, "cubist move", "not started", move="end")
     await refused(table, a, "cubist board", "not started")
-    await b.slash(table.channel, "cubist join")
-    await refused(table, c, "cubist join", "table is full (2 players)")
-    await refused(table, b, "cubist start", "Only the player who created the game")
-    await refused(table, b, "cubist cancel", "Only the game's creator")
+    await b.slash(table.channel, "cubist lobby join")
+    await refused(table, c, "cubist lobby join", "table is full (2 players)")
+    await refused(table, b, "cubist lobby start", "Only the player who created the game")
+    await refused(table, b, "cubist table cancel", "Only the game's creator")
 
 
 async def test_started_game_mistakes(table: Table) -> None:
@@ -59,8 +59,8 @@ async def test_started_game_mistakes(table: Table) -> None:
     current = seated[game.current_player]
     other = seated[1 - game.current_player]
     outsider = table.users[3]
-    await refused(table, outsider, "cubist join", "already started")
-    await refused(table, table.users[0], "cubist start", "already started")
+    await refused(table, outsider, "cubist lobby join", "already started")
+    await refused(table, table.users[0], "cubist lobby start", "already started")
     await refused(table, other, "cubist move", "not your turn", move=str(game.legal_moves()[0]))
     await refused(table, outsider, "cubist move", "not playing in this game", move="end")
     await refused(table, other, "cubist end", "not your turn")
@@ -74,7 +74,7 @@ async def test_started_game_mistakes(table: Table) -> None:
     absent = next(v for v in range(1, 7) if v not in game.state.players[game.current_player].storeroom)
     await refused(table, current, "cubist end", "keep only dice from your storeroom", keep=str(absent))
     await refused(table, outsider, "cubist studio", "not playing", player=outsider.user)
-    await refused(table, table.users[0], "cubist new", "already in play")
+    await refused(table, table.users[0], "cubist lobby new", "already in play")
 
 
 async def test_illegal_placement_gives_the_engine_reason(table: Table) -> None:

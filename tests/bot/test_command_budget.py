@@ -37,3 +37,17 @@ async def test_every_synced_command_fits_discords_character_budget(
         if used > budget:
             over.append(line)
     assert not over, "commands over Discord's budget:\n" + "\n".join(over)
+
+
+async def test_cubist_keeps_room_to_grow_and_a_turns_commands_one_level_deep(table: Table) -> None:
+    """Discord allows 25 subcommands or groups per level: /cubist uses few, so features fit later,
+    while the commands typed during a turn are not pushed into a group."""
+    cubist = next(c for c in table.standin.registered_commands() if c["name"] == "cubist")
+    entries = {o["name"]: o for o in cubist["options"]}
+    assert len(entries) <= 15, sorted(entries)
+    for name in ("turn", "move", "end", "undo", "hint", "board", "studio", "status"):
+        assert entries[name]["type"] == 1, name  # SUB_COMMAND: /cubist move
+    groups = {name: [o["name"] for o in e["options"]] for name, e in entries.items() if e["type"] == 2}
+    assert groups["lobby"] == ["new", "join", "leave", "start"]
+    assert set(groups) == {"lobby", "table", "look", "stats", "settings"}
+    assert all(len(children) <= 10 for children in groups.values()), groups

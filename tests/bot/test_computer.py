@@ -50,13 +50,13 @@ async def test_a_solo_game_against_a_computer_is_played_to_the_end(table: Table)
 async def test_new_with_computers_keeps_the_lobby_open_while_seats_remain(table: Table) -> None:
     t = table
     ada, bruno = t.users[:2]
-    r = await ada.slash(t.channel, "cubist new", players=3, computers=1, level="strong")
+    r = await ada.slash(t.channel, "cubist lobby new", players=3, computers=1, level="strong")
     assert not r.failed and not r.ephemeral and "Computer 1 (strong)" in r.content, r.content
     record = await t.bot.store.active_game_for_channel(t.channel.id)
     assert record is not None and record.status == Status.LOBBY
     assert [s.is_computer for s in record.seats] == [False, True]
-    await bruno.slash(t.channel, "cubist join")
-    r = await ada.slash(t.channel, "cubist start")
+    await bruno.slash(t.channel, "cubist lobby join")
+    r = await ada.slash(t.channel, "cubist lobby start")
     assert not r.failed, r.content
     await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
 
@@ -64,9 +64,9 @@ async def test_new_with_computers_keeps_the_lobby_open_while_seats_remain(table:
 async def test_start_fill_seats_computer_players_in_the_empty_seats(table: Table) -> None:
     t = table
     ada, bruno = t.users[:2]
-    await ada.slash(t.channel, "cubist new", players=4)
-    await bruno.slash(t.channel, "cubist join")
-    r = await ada.slash(t.channel, "cubist start", fill="random")
+    await ada.slash(t.channel, "cubist lobby new", players=4)
+    await bruno.slash(t.channel, "cubist lobby join")
+    r = await ada.slash(t.channel, "cubist lobby start", fill="random")
     assert not r.failed and "The game begins" in r.content and "◆ p4" in r.content, r.content  # 4 seats
     record = await t.bot.store.active_game_for_channel(t.channel.id)
     assert record is not None
@@ -84,10 +84,10 @@ async def test_start_fill_seats_computer_players_in_the_empty_seats(table: Table
 async def test_bad_computer_options_are_refused_and_change_nothing(table: Table) -> None:
     t = table
     ada, bruno = t.users[:2]
-    await refused(t, ada, "cubist new", "no seat for you", players=2, computers=3)
+    await refused(t, ada, "cubist lobby new", "no seat for you", players=2, computers=3)
     assert await t.bot.store.active_game_for_channel(t.channel.id) is None
-    await ada.slash(t.channel, "cubist new", players=2)
-    await refused(t, bruno, "cubist start", "only the player who created", fill="greedy")
+    await ada.slash(t.channel, "cubist lobby new", players=2)
+    await refused(t, bruno, "cubist lobby start", "only the player who created", fill="greedy")
     with sqlite3.connect(t.db) as conn:
         assert conn.execute("SELECT count(*) FROM seats WHERE is_computer = 1").fetchone() == (0,)
 

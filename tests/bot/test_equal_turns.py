@@ -1,4 +1,4 @@
-"""/cubist new offers the equal_turns option (RULES.md "option equal_turns")."""
+"""/cubist lobby new offers the equal_turns option (RULES.md "option equal_turns")."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from .conftest import Table, started
 
 async def test_new_game_with_equal_turns_says_so_and_plays_with_it(table: Table) -> None:
     ada = table.users[0]
-    r = await ada.slash(table.channel, "cubist new", players=2, equal_turns=True)
+    r = await ada.slash(table.channel, "cubist lobby new", players=2, equal_turns=True)
     assert not r.failed
     opened = await table.standin.wait_for_message(table.channel, lambda m: "opened a game" in m.content)
     assert t("commands.opened_equal_turns", "en").strip() in opened.content
-    await table.users[1].slash(table.channel, "cubist join")
-    assert not (await ada.slash(table.channel, "cubist start")).failed
+    await table.users[1].slash(table.channel, "cubist lobby join")
+    assert not (await ada.slash(table.channel, "cubist lobby start")).failed
     record = await table.bot.store.active_game_for_channel(table.channel.id)
     assert record is not None
     _record, game = await table.bot.service.game(record.id)

@@ -1,4 +1,4 @@
-"""Whole games through the real bot and the stand-in, from /cubist new to the final scores."""
+"""Whole games through the real bot and the stand-in, from /cubist lobby new to the final scores."""
 
 from __future__ import annotations
 

@@ -249,10 +249,12 @@ async def test_the_translator_answers_french_only_and_keeps_names() -> None:
     payload = await group.get_translated_payload(tree, translator)  # type: ignore[union-attr]
     assert payload["name"] == "cubist" and not payload.get("name_localizations")
     assert payload["description_localizations"] == {"fr": t("app.cubist.description", "fr")}
-    new = next(o for o in payload["options"] if o["name"] == "new")
-    assert new["description_localizations"]["fr"] == t("app.cubist.new.description", "fr")
+    lobby = next(o for o in payload["options"] if o["name"] == "lobby")
+    assert lobby["description_localizations"]["fr"] == t("app.cubist.lobby.description", "fr")
+    new = next(o for o in lobby["options"] if o["name"] == "new")
+    assert new["description_localizations"]["fr"] == t("app.cubist.lobby.new.description", "fr")
     players = next(o for o in new["options"] if o["name"] == "players")
-    assert players["description_localizations"]["fr"] == t("app.cubist.new.option.players", "fr")
+    assert players["description_localizations"]["fr"] == t("app.cubist.lobby.new.option.players", "fr")
     rules = next(o for o in payload["options"] if o["name"] == "rules")
     topic = rules["options"][0]
     turn = next(c for c in topic["choices"] if c["value"] == "turn")

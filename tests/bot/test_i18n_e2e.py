@@ -1,9 +1,9 @@
 """Two languages at one table, through the real bot and the stand-in: a French-locale user
 and an English-locale user play one game; each gets DMs and private answers in their own
-language, and channel posts follow the server's language (``/cubist language``).
+language, and channel posts follow the server's language (``/cubist settings language``).
 
 Covers the parts converted to the catalogues so far (reminders, turn summaries, buttons,
-command descriptions, /cubist language); more will follow as other modules convert."""
+command descriptions, /cubist settings language); more will follow as other modules convert."""
 
 from __future__ import annotations
 
@@ -46,11 +46,23 @@ async def test_commands_are_registered_with_french_descriptions(mixed: Table) ->
     commands = mixed.standin.registered_commands()
     cubist = next(c for c in commands if c["name"] == "cubist")
     assert cubist["description_localizations"]["fr"] == t("app.cubist.description", "fr")
-    for sub in cubist["options"]:
-        assert sub["description_localizations"]["fr"] == t(f"app.cubist.{sub['name']}.description", "fr"), sub["name"]
-        assert "name_localizations" not in sub or not sub["name_localizations"]  # names stay English
-        for option in sub.get("options", []):
-            assert option["description_localizations"]["fr"], (sub["name"], option["name"])
+    groups = 0
+
+    def walk(node: dict, path: str) -> None:  # subcommands and subcommand groups (types 1 and 2)
+        nonlocal groups
+        for sub in node["options"]:
+            key = f"{path}.{sub['name']}"
+            assert sub["description_localizations"]["fr"] == t(f"{key}.description", "fr"), key
+            assert "name_localizations" not in sub or not sub["name_localizations"]  # names stay English
+            if sub["type"] == 2:
+                groups += 1
+                walk(sub, key)
+                continue
+            for option in sub.get("options", []):
+                assert option["description_localizations"]["fr"], (key, option["name"])
+
+    walk(cubist, "app.cubist")
+    assert groups == 5
     rules = next(s for s in cubist["options"] if s["name"] == "rules")
     assert {c["name_localizations"]["fr"] for c in rules["options"][0]["choices"]} >= {"tour", "musée", "fin"}
 
@@ -59,9 +71,9 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
     t_ = mixed
     amelie, bob = t_.users
     french = {amelie.id: True, bob.id: False}
-    await amelie.slash(t_.channel, "cubist new", players=2)
-    await bob.slash(t_.channel, "cubist join")
-    r = await amelie.slash(t_.channel, "cubist start")
+    await amelie.slash(t_.channel, "cubist lobby new", players=2)
+    await bob.slash(t_.channel, "cubist lobby join")
+    r = await amelie.slash(t_.channel, "cubist lobby start")
     assert not r.failed
     await t_.standin.wait_for_message(t_.channel, lambda m: "The game begins" in m.content)
     # Every interaction recorded the user's Discord locale (DMs use it later).
@@ -87,9 +99,9 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
     assert options[0].startswith("Poser le " if french[first.id] else "Place the ")
 
     # Private answers follow each user's own client: the language command, asked by both.
-    asked = await bob.slash(t_.channel, "cubist language", language="fr")
+    asked = await bob.slash(t_.channel, "cubist settings language", language="fr")
     assert asked.ephemeral and asked.content == t("language.not_allowed", "en")
-    shown = await amelie.slash(t_.channel, "cubist language")
+    shown = await amelie.slash(t_.channel, "cubist settings language")
     assert shown.ephemeral and shown.content == t("language.current", "fr", language="anglais")
 
     # The first player ends the turn; the other's turn-start DM tells them, in their language.
@@ -103,7 +115,7 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
         assert "Since your last turn:" in dm.content and "ended the turn" in dm.content
 
     # The server switches to French: an admin's confirmation, privately, in the new language.
-    r = await amelie.slash(t_.channel, "cubist language", language="fr")
+    r = await amelie.slash(t_.channel, "cubist settings language", language="fr")
     assert r.ephemeral and r.content == t("language.set", "fr")
     assert await t_.bot.store.guild_language(t_.guild.id) == "fr"
 
@@ -144,9 +156,9 @@ async def test_a_server_in_french_defaults_to_french_posts(
     bob = standin.add_user("bob", locale="en-GB", roles=[owner_role])
     bot = make_clocked_bot(tmp_path / "c.db", clock)
     await run_bot(bot)
-    shown = await bob.slash(channel, "cubist language")
+    shown = await bob.slash(channel, "cubist settings language")
     assert shown.content == t("language.current", "en", language="French")  # English answer, French server
-    r = await bob.slash(channel, "cubist language", language="en")
+    r = await bob.slash(channel, "cubist settings language", language="en")
     assert r.content == t("language.set", "en")
-    shown = await bob.slash(channel, "cubist language")
+    shown = await bob.slash(channel, "cubist settings language")
     assert shown.content == t("language.current", "en", language="English")

@@ -1,7 +1,7 @@
 """Interaction replies in two languages, through the real bot and the stand-in: a French-locale
 user and an English-locale user at one table.  Refusals (ephemeral) come in the language of
 whoever asked and change nothing; the public answers of lobby commands, votes and admin
-moves follow the server's language (its locale, or ``/cubist language``)."""
+moves follow the server's language (its locale, or ``/cubist settings language``)."""
 
 from __future__ import annotations
 
@@ -66,9 +66,9 @@ async def public(table: Table, user: Player, command: str, **options: object) ->
 async def start(table: Table) -> tuple[int, Game, dict[int, Player]]:
     """amélie opens, bob joins, amélie starts; returns the game id, the game and users by seat."""
     amelie, bob = table.users[:2]
-    await public(table, amelie, "cubist new", players=2)
-    await public(table, bob, "cubist join")
-    await public(table, amelie, "cubist start")
+    await public(table, amelie, "cubist lobby new", players=2)
+    await public(table, bob, "cubist lobby join")
+    await public(table, amelie, "cubist lobby start")
     await table.standin.wait_for_message(table.channel, lambda m: bool(m.attachments))  # the table is posted
     record = await table.bot.store.active_game_for_channel(table.channel.id)
     assert record is not None
@@ -81,33 +81,35 @@ async def test_lobby_refusals_privately_in_each_language_and_answers_in_the_serv
     t_ = mixed
     amelie, bob, carla = t_.users
     # The server is English: amélie's lobby is announced in English, her own refusals are French.
-    opened = await public(t_, amelie, "cubist new", players=2)
+    opened = await public(t_, amelie, "cubist lobby new", players=2)
     assert opened.startswith("**amelie** opened a game of Cubist for up to 2 players")
-    await refused(t_, amelie, "cubist new", t("service.busy_lobby", FR))
-    await refused(t_, bob, "cubist new", t("service.busy_lobby", EN))
-    await refused(t_, amelie, "cubist join", t("service.already_joined", FR))
-    await refused(t_, bob, "cubist leave", "You are not in this game's lobby.")
-    await refused(t_, amelie, "cubist leave", t("service.creator_leave", FR))
-    await refused(t_, amelie, "cubist start", t("service.two_players", FR))
+    await refused(t_, amelie, "cubist lobby new", t("service.busy_lobby", FR))
+    await refused(t_, bob, "cubist lobby new", t("service.busy_lobby", EN))
+    await refused(t_, amelie, "cubist lobby join", t("service.already_joined", FR))
+    await refused(t_, bob, "cubist lobby leave", "You are not in this game's lobby.")
+    await refused(t_, amelie, "cubist lobby leave", t("service.creator_leave", FR))
+    await refused(t_, amelie, "cubist lobby start", t("service.two_players", FR))
     await refused(t_, amelie, "cubist turn", t("service.not_started", FR, count=1))
-    joined = await public(t_, bob, "cubist join")
+    joined = await public(t_, bob, "cubist lobby join")
     assert joined.startswith("**bob** joined. Players: amelie, bob (2/2).")
-    await refused(t_, carla, "cubist join", "The table is full (2 players).")
-    await refused(t_, bob, "cubist start", "Only the player who created the game can start it.")
-    await refused(t_, bob, "cubist cancel", "Only the game's creator or a member with Manage Channels can cancel it.")
+    await refused(t_, carla, "cubist lobby join", "The table is full (2 players).")
+    await refused(t_, bob, "cubist lobby start", "Only the player who created the game can start it.")
+    await refused(
+        t_, bob, "cubist table cancel", "Only the game's creator or a member with Manage Channels can cancel it."
+    )
 
     # The server switches to French: public answers turn French, bob's refusals stay English.
-    assert (await amelie.slash(t_.channel, "cubist language", language="fr")).ephemeral
-    assert await public(t_, bob, "cubist leave") == "**bob** a quitté la partie en attente. Joueurs : amelie."
-    joined = await public(t_, bob, "cubist join")
+    assert (await amelie.slash(t_.channel, "cubist settings language", language="fr")).ephemeral
+    assert await public(t_, bob, "cubist lobby leave") == "**bob** a quitté la partie en attente. Joueurs : amelie."
+    joined = await public(t_, bob, "cubist lobby join")
     assert joined.startswith("**bob** a rejoint la partie. Joueurs : amelie, bob (2/2).")
-    await refused(t_, bob, "cubist join", "You are already in this game's lobby.")
+    await refused(t_, bob, "cubist lobby join", "You are already in this game's lobby.")
     record = await t_.bot.store.active_game_for_channel(t_.channel.id)
     assert record is not None
-    assert (await public(t_, amelie, "cubist start")).startswith("La partie commence ! Places : ")  # one post
-    await refused(t_, carla, "cubist join", t("service.already_started_watch", EN))
-    await refused(t_, amelie, "cubist start", t("service.already_started", FR))
-    cancelled = await public(t_, amelie, "cubist cancel")
+    assert (await public(t_, amelie, "cubist lobby start")).startswith("La partie commence ! Places : ")  # one post
+    await refused(t_, carla, "cubist lobby join", t("service.already_started_watch", EN))
+    await refused(t_, amelie, "cubist lobby start", t("service.already_started", FR))
+    cancelled = await public(t_, amelie, "cubist table cancel")
     assert cancelled == f"La partie {record.id} a été annulée par **amelie**."
 
 
@@ -119,15 +121,15 @@ async def test_a_french_server_answers_an_english_player_in_french_publicly(
     bob = standin.add_user("bob", locale="en-GB")
     bot = make_clocked_bot(tmp_path / "c.db", clock)
     await run_bot(bot)
-    r = await bob.slash(channel, "cubist new", players=3, computers=1)
+    r = await bob.slash(channel, "cubist lobby new", players=3, computers=1)
     assert not r.ephemeral
     assert r.content.startswith("**bob** a ouvert une partie de Cubist pour 3 joueurs au plus")
     assert " Joueurs ordinateur : Ordinateur 1 (glouton)." in r.content and "(`fill` installe" in r.content
-    r = await bob.slash(channel, "cubist new")  # his refusal: English
+    r = await bob.slash(channel, "cubist lobby new")  # his refusal: English
     assert r.ephemeral and r.content == t("service.busy_lobby", EN)
-    r = await bob.slash(channel, "cubist cancel")
+    r = await bob.slash(channel, "cubist table cancel")
     assert not r.ephemeral and r.content.startswith("La partie ") and r.content.endswith(" a été annulée par **bob**.")
-    r = await bob.slash(channel, "cubist new", players=2, computers=2)
+    r = await bob.slash(channel, "cubist lobby new", players=2, computers=2)
     assert r.ephemeral and r.content == t("service.computers_no_seat", EN, computers=2, max=2, most=1)
 
 
@@ -153,24 +155,26 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
     assert r.ephemeral and r.content.startswith("Turn 1: ") and " is playing.\n" in r.content
     r = await amelie.slash(t_.channel, "cubist rules", topic="museum")
     assert r.ephemeral and r.content == t("rules.museum", FR)
-    r = await bob.slash(t_.channel, "cubist cards")
+    r = await bob.slash(t_.channel, "cubist look cards")
     assert r.ephemeral and r.content.startswith("**Artists**\n1. **")
-    r = await amelie.slash(t_.channel, "cubist cards")
+    r = await amelie.slash(t_.channel, "cubist look cards")
     assert r.ephemeral and r.content.startswith("**Artistes**\n1. **") and "**Installations disponibles**" in r.content
 
     # Bad reminder settings: refused in each language, nothing stored.
     for user in (amelie, bob):
         mine = lang[user.id]
-        await refused(t_, user, "cubist reminders", t("commands.bad_zone", mine, zone="Mars/Olympus"),
+        await refused(t_, user, "cubist settings reminders", t("commands.bad_zone", mine, zone="Mars/Olympus"),
                       time_zone="Mars/Olympus")  # fmt: skip
-        await refused(t_, user, "cubist reminders", t("commands.bad_quiet", mine, text="noon"), quiet="noon")
-        await refused(t_, user, "cubist reminders", t("commands.bad_quiet_range", mine, text="25-7"), quiet="25-7")
-        await refused(t_, user, "cubist reminders", t("commands.quiet_same", mine), quiet="7-7")
-    r = await amelie.slash(t_.channel, "cubist reminders")
+        await refused(t_, user, "cubist settings reminders", t("commands.bad_quiet", mine, text="noon"), quiet="noon")
+        await refused(
+            t_, user, "cubist settings reminders", t("commands.bad_quiet_range", mine, text="25-7"), quiet="25-7"
+        )
+        await refused(t_, user, "cubist settings reminders", t("commands.quiet_same", mine), quiet="7-7")
+    r = await amelie.slash(t_.channel, "cubist settings reminders")
     assert (
         r.ephemeral and r.content.startswith("Vos réglages pour la ou les parties") and "rappels activés" in r.content
     )
-    r = await bob.slash(t_.channel, "cubist reminders")
+    r = await bob.slash(t_.channel, "cubist settings reminders")
     assert r.ephemeral and r.content.startswith("Your settings for game(s)") and "reminders on" in r.content
 
 
@@ -249,9 +253,9 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
     assert r.ephemeral and r.content == t("away.own_turn", lang[away.id])
     r = await carla.click(post, f"cubist:{gid}:v:skip:{turn}")
     assert r.ephemeral and r.content == t("away.players_only", EN)
-    await refused(t_, carla, "cubist skip", t("away.admins_only", EN))
+    await refused(t_, carla, "cubist table skip", t("away.admins_only", EN))
     # The server goes French; bob (English) votes: the public answer is French.
-    assert (await amelie.slash(t_.channel, "cubist language", language="fr")).ephemeral
+    assert (await amelie.slash(t_.channel, "cubist settings language", language="fr")).ephemeral
     r = await voter.click(post, f"cubist:{gid}:v:skip:{turn}")
     assert not r.ephemeral and r.content == t("away.skipped_by_vote", FR, name=away.name)
     r = await voter.click(post, f"cubist:{gid}:v:remove:{turn}")
@@ -259,9 +263,9 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
     # An admin's skip: a public French headline.
     _record, game = await t_.bot.service.game(gid)
     now = by_seat[game.current_player]
-    r = await amelie.slash(t_.channel, "cubist skip")
+    r = await amelie.slash(t_.channel, "cubist table skip")
     assert not r.ephemeral and r.content == f"**amelie** a passé le tour de **{now.name}**."
-    await refused(t_, amelie, "cubist kick", t("away.not_playing", FR, name="carla"), player=carla.user)
+    await refused(t_, amelie, "cubist table kick", t("away.not_playing", FR, name="carla"), player=carla.user)
 
 
 def test_user_errors_are_english_as_text_and_translated_when_shown() -> None:

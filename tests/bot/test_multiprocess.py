@@ -27,8 +27,6 @@ from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
 from standin.pytest_plugin import bot_environment
 
-from .conftest import custom_ids
-
 ROOT = Path(__file__).resolve().parents[2]
 TURN_DM = re.compile(r"Your turn in Cubist game (\d+) .*\(turn (\d+)\)")
 REMINDER_DM = re.compile(r"Reminder (\d)/3: it is still your turn in Cubist game (\d+)")
@@ -101,10 +99,10 @@ async def play_game(
     """Plays a 2-player game in ``channel`` to its end, typing moves; with ``panel_turns``
     every other turn through the DM panel.  ``interrupt(turn)`` is awaited once, in the middle
     of turn 4.  Returns the game id."""
-    first = await users[0].slash(channel, "cubist new", players=2, timeout=30)
+    first = await users[0].slash(channel, "cubist lobby new", players=2, timeout=30)
     assert not first.failed, first
-    assert "joined" in (await users[1].slash(channel, "cubist join", timeout=30)).content
-    assert not (await users[0].slash(channel, "cubist start", timeout=30)).failed
+    assert "joined" in (await users[1].slash(channel, "cubist lobby join", timeout=30)).content
+    assert not (await users[0].slash(channel, "cubist lobby start", timeout=30)).failed
     record = await store.active_game_for_channel(channel.id)
     assert record is not None
     by_id = {u.id: u for u in users}
@@ -145,7 +143,7 @@ def turn_posts(standin: StandIn, channel: Channel) -> list[Any]:
     return [
         m
         for m in standin.channel_messages(channel)
-        if any(c.endswith(":play") for c in custom_ids(m)) or "The game is over" in m.content
+        if m.attachments  # the table picture (only the newest post keeps its Play button)
     ]
 
 
@@ -238,9 +236,9 @@ async def test_reminders_once_across_processes(standin: StandIn, postgres_url: s
         await processes.start(1)
         waiting: dict[int, Player] = {}  # game id -> its player in turn
         for channel, pair in zip(channels, (users[:2], users[2:]), strict=True):
-            assert not (await pair[0].slash(channel, "cubist new", players=2, timeout=30)).failed
-            assert "joined" in (await pair[1].slash(channel, "cubist join", timeout=30)).content
-            assert not (await pair[0].slash(channel, "cubist start", timeout=30)).failed
+            assert not (await pair[0].slash(channel, "cubist lobby new", players=2, timeout=30)).failed
+            assert "joined" in (await pair[1].slash(channel, "cubist lobby join", timeout=30)).content
+            assert not (await pair[0].slash(channel, "cubist lobby start", timeout=30)).failed
             record = await store.active_game_for_channel(channel.id)
             assert record is not None
             _, game = await store.load_game(record.id)

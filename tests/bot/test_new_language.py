@@ -1,5 +1,5 @@
 """A new language is new catalogue files only: a German catalogue dropped into a folder of
-catalogues is offered (``/cubist language``, Discord's German locale) and used, with
+catalogues is offered (``/cubist settings language``, Discord's German locale) and used, with
 German plural rules and names of languages from CLDR, without a line of code."""
 
 from __future__ import annotations

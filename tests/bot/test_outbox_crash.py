@@ -46,9 +46,9 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
     answers = []
     try:
         await start()
-        await ada.slash(channel, "cubist new", players=2, timeout=30)
-        await bruno.slash(channel, "cubist join", timeout=30)
-        await ada.slash(channel, "cubist start", timeout=30)
+        await ada.slash(channel, "cubist lobby new", players=2, timeout=30)
+        await bruno.slash(channel, "cubist lobby join", timeout=30)
+        await ada.slash(channel, "cubist lobby start", timeout=30)
         await standin.wait_for_message(channel, lambda m: "The game begins" in m.content, timeout=30)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
@@ -72,7 +72,8 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
         await asyncio.sleep(1.0)
         (turn,) = _db(db, "SELECT turn FROM games")[0]
         assert _db(db, "SELECT count(*) FROM outbox WHERE failed = 1") == [(0,)]
-        posts = [m for m in standin.channel_messages(channel) if any(c.endswith(":play") for c in custom_ids(m))]
+        # Table posts carry the table picture (only the newest keeps its Play button).
+        posts = [m for m in standin.channel_messages(channel) if m.attachments]
         turn_posts = [m for m in posts if "The game begins" not in m.content]
         dms = [m for u in (ada, bruno) for m in standin.dms(u) if "Your turn in Cubist" in m.content]
         counts = f"{turn} turns finished, {len(turn_posts)} turn posts, {len(dms)} turn-start DMs"

@@ -1,5 +1,5 @@
 """The pictures the bot sends are drawn in the reader's language: a French-locale and an
-English-locale player each get `/cubist board`, `/cubist museum` and the turn-start DM's
+English-locale player each get `/cubist board`, `/cubist look museum` and the turn-start DM's
 studio drawn with their own words (byte for byte the picture render draws for that
 language: same game, same bytes)."""
 
@@ -32,9 +32,9 @@ async def mixed(standin: StandIn, run_bot, tmp_path: Path) -> Table:
 async def test_each_reader_gets_pictures_in_their_language(mixed: Table) -> None:
     t_ = mixed
     amelie, bob = t_.users
-    await amelie.slash(t_.channel, "cubist new", players=2)
-    await bob.slash(t_.channel, "cubist join")
-    assert not (await amelie.slash(t_.channel, "cubist start")).failed
+    await amelie.slash(t_.channel, "cubist lobby new", players=2)
+    await bob.slash(t_.channel, "cubist lobby join")
+    assert not (await amelie.slash(t_.channel, "cubist lobby start")).failed
     await t_.standin.wait_for_message(t_.channel, lambda m: "The game begins" in m.content)
     record = await t_.bot.store.active_game_for_channel(t_.channel.id)
     assert record is not None
@@ -46,7 +46,7 @@ async def test_each_reader_gets_pictures_in_their_language(mixed: Table) -> None
     for user, labels in ((amelie, fr), (bob, en)):
         board = await user.slash(t_.channel, "cubist board")
         assert board.attachments[0].data == render.table_png(game, names, labels=labels), user
-        museum = await user.slash(t_.channel, "cubist museum")
+        museum = await user.slash(t_.channel, "cubist look museum")
         assert museum.attachments[0].data == render.museum_png(game, labels=labels), user
 
     first = next(u for u in t_.users if u.id == record.seats[game.current_player].user_id)

@@ -144,9 +144,9 @@ async def test_quiet_hours_in_each_players_time_zone(ctable: Table, clock: FakeC
     t = ctable
     gid, game, seated = await start_game(t)  # 14:00 UTC
     current, other = seated[game.current_player], seated[1 - game.current_player]
-    r = await current.slash(t.channel, "cubist reminders", quiet="22-7", time_zone="America/New_York")
+    r = await current.slash(t.channel, "cubist settings reminders", quiet="22-7", time_zone="America/New_York")
     assert r.ephemeral and "quiet 22:00-07:00 (America/New_York)" in r.content and "I can DM you" in r.content
-    r = await other.slash(t.channel, "cubist reminders", quiet="22:00-07:00", time_zone="Asia/Tokyo")
+    r = await other.slash(t.channel, "cubist settings reminders", quiet="22:00-07:00", time_zone="Asia/Tokyo")
     assert "Asia/Tokyo" in r.content
     # The reminder falls due at 02:00 UTC = 22:00 in New York: it waits for 07:00 there (11:00 UTC).
     clock.set(utc(2024, 5, 2, 2, 0, 1))
@@ -176,12 +176,12 @@ async def test_closed_dms_are_remembered_and_the_channel_is_used(
     caplog.set_level(logging.INFO)
     t = ctable
     closed = t.standin.add_user("zoe", dms_closed=True)
-    await t.users[0].slash(t.channel, "cubist new", players=2)
-    r = await closed.slash(t.channel, "cubist join")
+    await t.users[0].slash(t.channel, "cubist lobby new", players=2)
+    r = await closed.slash(t.channel, "cubist lobby join")
     assert "cannot DM them" in r.content
     forbidden = [x for x in t.standin.invalid_requests if x.startswith("403")]
     assert len(forbidden) == 1
-    await t.users[0].slash(t.channel, "cubist start")
+    await t.users[0].slash(t.channel, "cubist lobby start")
     await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
     record = await t.bot.store.active_game_for_channel(t.channel.id)
     assert record is not None
@@ -198,7 +198,7 @@ async def test_closed_dms_are_remembered_and_the_channel_is_used(
     assert [m for m in t.standin.channel_messages(t.channel) if closed.mention in m.content and "Reminder" in m.content]
     # Changing a setting does not try again (issue 16: one 403 per person and week, not one
     # per command); the answer still says the DMs are closed.
-    r = await closed.slash(t.channel, "cubist reminders", every_hours=6)
+    r = await closed.slash(t.channel, "cubist settings reminders", every_hours=6)
     assert "cannot DM you" in r.content
     assert len([x for x in t.standin.invalid_requests if x.startswith("403")]) == 1
     # A player who closes their DMs later is found out at the next DM, once.
@@ -234,7 +234,7 @@ async def test_a_restart_between_reminders_loses_and_repeats_nothing(ctable: Tab
     await poll(t)
     assert len(dms(t.standin, current, "⏰ Reminder 2/")) == 1  # the schedule survived
     # A cancelled game is not reminded.
-    await t.users[0].slash(t.channel, "cubist cancel")
+    await t.users[0].slash(t.channel, "cubist table cancel")
     clock.advance(48 * HOUR)
     assert await poll(t) == 0
     assert len(dms(t.standin, current, "⏰ Reminder")) == 2

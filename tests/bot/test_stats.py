@@ -1,4 +1,4 @@
-"""/cubist stats and /cubist leaderboard through the stand-in, checked against games played to
+"""/cubist stats games and /cubist stats leaderboard through the stand-in, checked against games played to
 the end (numbers recomputed here from the engine games, not read back from the bot's tables)."""
 
 from __future__ import annotations
@@ -82,11 +82,11 @@ async def _game(table: Table, game_id: int) -> tuple[Game, list[str]]:
 async def test_stats_and_leaderboard_follow_finished_games(table: Table) -> None:
     ada, bruno, chloe = table.users[:3]
     # Before any game: clear private answers.
-    r = await ada.slash(table.channel, "cubist stats")
+    r = await ada.slash(table.channel, "cubist stats games")
     assert r.ephemeral and "not finished a Cubist game on this server yet" in r.content
-    r = await ada.slash(table.channel, "cubist stats", player=chloe.user)
+    r = await ada.slash(table.channel, "cubist stats games", player=chloe.user)
     assert r.ephemeral and r.content.startswith("chloe has not finished")
-    r = await ada.slash(table.channel, "cubist leaderboard")
+    r = await ada.slash(table.channel, "cubist stats leaderboard")
     assert r.ephemeral and "no leaderboard" in r.content
 
     expected = Expected()
@@ -102,7 +102,7 @@ async def test_stats_and_leaderboard_follow_finished_games(table: Table) -> None
     for asker, subject in ((ada, None), (chloe, ada), (ada, bruno)):
         who: Player = subject or asker
         options = {"player": subject.user} if subject else {}
-        r = await asker.slash(table.channel, "cubist stats", **options)
+        r = await asker.slash(table.channel, "cubist stats games", **options)
         assert not r.failed and not r.ephemeral, r.content  # public: people like to show them
         assert r.content.startswith(f"**Cubist statistics of {who.name}**")
         want = expected.stats_lines(f"user:{who.id}")
@@ -112,7 +112,7 @@ async def test_stats_and_leaderboard_follow_finished_games(table: Table) -> None
         assert re.search(want["installation"], r.content), r.content
         assert re.search(want["artist"], r.content), r.content
 
-    r = await chloe.slash(table.channel, "cubist leaderboard")
+    r = await chloe.slash(table.channel, "cubist stats leaderboard")
     assert not r.failed and not r.ephemeral
     lines = r.content.split("\n")[1:]
     order = sorted(expected.ratings, key=lambda k: (-expected.ratings[k], -expected.games[k], k))

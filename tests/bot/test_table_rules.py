@@ -46,7 +46,7 @@ async def test_a_skip_racing_the_end_of_that_turn_is_refused(ctable: Table) -> N
     lock = t.bot.service._lock(gid)
     await lock.acquire()  # the skip reads the game, then waits here to be stored
     try:
-        skip = await t.users[0].slash(t.channel, "cubist skip", wait=False)
+        skip = await t.users[0].slash(t.channel, "cubist table skip", wait=False)
         await wait_until(lambda: bool(lock._waiters))  # the skip has read turn `turn`
         end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
         await t.bot.store.apply_move(gid, 0, str(end), seated[game.current_player].id)  # the player was quicker
@@ -66,21 +66,23 @@ async def test_powers_pass_to_the_next_seated_person_when_the_creator_is_removed
     t = ctable
     gid, _game, seated = await start_game(t, players=3)
     creator, mod = t.users[0], t.users[5]
-    r = await mod.slash(t.channel, "cubist kick", player=creator.user)
+    r = await mod.slash(t.channel, "cubist table kick", player=creator.user)
     assert not r.ephemeral and "removed" in r.content
     record, game = await t.bot.service.game(gid)
     holder = t.bot.service.powers_holder(record, game)
     assert holder is not None and holder.user_id != creator.id
     post = await t.standin.wait_for_message(t.channel, lambda m: "now holds the creator's powers" in m.content)
     assert holder.display_name in post.content
-    for command in ("cubist skip", "cubist cancel"):
+    for command in ("cubist table skip", "cubist table cancel"):
         r = await creator.slash(t.channel, command)
         assert r.ephemeral and "Only the game's creator" in r.content, r.content
-    r = await creator.slash(t.channel, "cubist kick", player=seated[0].user if seated[0] != creator else seated[1].user)
+    r = await creator.slash(
+        t.channel, "cubist table kick", player=seated[0].user if seated[0] != creator else seated[1].user
+    )
     assert r.ephemeral and "Only the game's creator" in r.content
     assert (await t.bot.service.game(gid))[1].state.turn == game.state.turn  # nothing changed
     by_id = {u.id: u for u in t.users}
-    r = await by_id[holder.user_id].slash(t.channel, "cubist skip")
+    r = await by_id[holder.user_id].slash(t.channel, "cubist table skip")
     assert not r.ephemeral and "skipped" in r.content
 
 
@@ -89,7 +91,7 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
     seats nobody who was removed."""
     t = ctable
     gid, _game, seated = await start_game(t, players=2)
-    r = await t.users[5].slash(t.channel, "cubist kick", player=seated[1].user)
+    r = await t.users[5].slash(t.channel, "cubist table kick", player=seated[1].user)
     assert not r.ephemeral
     record, game = await t.bot.service.game(gid)
     assert game.is_over and record.status == "finished"
@@ -99,7 +101,7 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
     # Three players, one kicked at once; the other two play the game to its end.
     gid, game, seated = await start_game(t, players=3)
     kicked = seated[(game.current_player + 1) % 3]
-    r = await t.users[5].slash(t.channel, "cubist kick", player=kicked.user)
+    r = await t.users[5].slash(t.channel, "cubist table kick", player=kicked.user)
     assert not r.ephemeral
     players = {i: GreedyPlayer(i) for i in range(3)}
     by_seat = dict(enumerate(seated))
@@ -155,18 +157,18 @@ async def test_dm_games_are_solo_and_dm_stats_show_only_your_own(ctable: Table) 
     t = ctable
     ada, bruno = t.users[0], t.users[1]
     dm = ada.dm_channel()
-    r = await ada.slash(dm, "cubist new", players=2)
+    r = await ada.slash(dm, "cubist lobby new", players=2)
     assert r.ephemeral and "Nobody can join a game in a DM" in r.content and "computers:1" in r.content
     assert _db(t, "SELECT count(*) FROM games") == [(0,)]
-    r = await ada.slash(dm, "cubist new", players=3, computers=1)
+    r = await ada.slash(dm, "cubist lobby new", players=3, computers=1)
     assert r.ephemeral and "computers:2" in r.content
-    r = await ada.slash(dm, "cubist new", players=2, computers=1)
+    r = await ada.slash(dm, "cubist lobby new", players=2, computers=1)
     assert not r.ephemeral and not r.failed, r.content
-    r = await ada.slash(dm, "cubist leaderboard")
+    r = await ada.slash(dm, "cubist stats leaderboard")
     assert r.ephemeral and "per server" in r.content
-    r = await ada.slash(dm, "cubist stats", player=bruno.user)
+    r = await ada.slash(dm, "cubist stats games", player=bruno.user)
     assert r.ephemeral and "only show your own results" in r.content
-    r = await ada.slash(dm, "cubist stats")  # no finished game yet: the usual answer, about ada
+    r = await ada.slash(dm, "cubist stats games")  # no finished game yet: the usual answer, about ada
     assert r.ephemeral and "bruno" not in r.content.lower()
     await asyncio.sleep(0)
 
@@ -178,8 +180,8 @@ async def test_two_members_joining_at_once_both_sit_with_different_colours(ctabl
     """Item 8: joins at once are both seated while seats are free, colours chosen with the
     seat; the one who misses the last seat reads that the table is full."""
     t = ctable
-    await t.users[0].slash(t.channel, "cubist new", players=3)
-    answers = await asyncio.gather(*(u.slash(t.channel, "cubist join") for u in t.users[1:4]))
+    await t.users[0].slash(t.channel, "cubist lobby new", players=3)
+    answers = await asyncio.gather(*(u.slash(t.channel, "cubist lobby join") for u in t.users[1:4]))
     texts = [a.content for a in answers]
     assert not any(GENERIC in x for x in texts), texts
     joined = [a for a in answers if not a.ephemeral]
@@ -195,10 +197,10 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
     t = ctable
     for _round in range(3):
         creator = t.users[0]
-        await creator.slash(t.channel, "cubist new", players=3)
-        await t.users[1].slash(t.channel, "cubist join")
+        await creator.slash(t.channel, "cubist lobby new", players=3)
+        await t.users[1].slash(t.channel, "cubist lobby join")
         start, join = await asyncio.gather(
-            creator.slash(t.channel, "cubist start"), t.users[2].slash(t.channel, "cubist join")
+            creator.slash(t.channel, "cubist lobby start"), t.users[2].slash(t.channel, "cubist lobby join")
         )
         assert not start.failed and not join.failed
         record = await t.bot.store.active_game_for_channel(t.channel.id)
@@ -220,7 +222,7 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
         ask = await current.click(panel.message, endask)
         confirm = next(i for i in custom_ids(ask.message) if i.startswith(f"cubist:{record.id}:endok:"))
         cancel, end = await asyncio.gather(
-            creator.slash(t.channel, "cubist cancel"), current.click(ask.message, confirm)
+            creator.slash(t.channel, "cubist table cancel"), current.click(ask.message, confirm)
         )
         assert not cancel.failed and not end.failed, (cancel.content, end.content)
         assert GENERIC not in end.content and GENERIC not in cancel.content

@@ -54,16 +54,16 @@ async def test_open_game_cap_and_lobby_cooldown(standin: StandIn, run_bot, tmp_p
     )  # fmt: skip
     await run_bot(bot)
     for c in channels[:2]:
-        r = await ada.slash(c, "cubist new")
+        r = await ada.slash(c, "cubist lobby new")
         assert not r.ephemeral, r.content
-    r = await ada.slash(channels[2], "cubist new")
+    r = await ada.slash(channels[2], "cubist lobby new")
     assert r.ephemeral and "You already have 2 open Cubist games" in r.content and "the most is 2" in r.content
-    r = await ada.slash(channels[0], "cubist cancel")
+    r = await ada.slash(channels[0], "cubist table cancel")
     assert not r.ephemeral
-    r = await ada.slash(channels[0], "cubist new")
+    r = await ada.slash(channels[0], "cubist lobby new")
     assert r.ephemeral and "opened in this channel moments ago" in r.content and "60 s" in r.content
     clock.advance(61)
-    r = await ada.slash(channels[0], "cubist new")
+    r = await ada.slash(channels[0], "cubist lobby new")
     assert not r.ephemeral, r.content
     with sqlite3.connect(tmp_path / "c.db") as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 3
@@ -168,23 +168,23 @@ async def test_closed_dms_cost_one_403_per_person_and_week_across_commands_games
         return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None)
 
     first = await run_bot(bot())
-    r = await shy.slash(channels[0], "cubist new")
+    r = await shy.slash(channels[0], "cubist lobby new")
     assert not r.ephemeral and "DMs" in r.content
     assert _forbidden(standin) == 1
-    await shy.slash(channels[0], "cubist reminders", enabled=True)
-    await ada.slash(channels[1], "cubist new")
-    r = await shy.slash(channels[1], "cubist join")
+    await shy.slash(channels[0], "cubist settings reminders", enabled=True)
+    await ada.slash(channels[1], "cubist lobby new")
+    r = await shy.slash(channels[1], "cubist lobby join")
     assert not r.ephemeral
     assert _forbidden(standin) == 1  # remembered: no second 403
     await first.close()
     await run_bot(bot())  # a restart: still remembered (in the database)
-    r = await shy.slash(channels[2], "cubist new")
+    r = await shy.slash(channels[2], "cubist lobby new")
     assert not r.ephemeral
-    await shy.slash(channels[2], "cubist reminders", enabled=True)
+    await shy.slash(channels[2], "cubist settings reminders", enabled=True)
     assert _forbidden(standin) == 1
     clock.advance(8 * 24 * 3600)  # a week later the bot tries once more
-    await shy.slash(channels[2], "cubist reminders", enabled=True)
-    await shy.slash(channels[2], "cubist reminders", enabled=True)
+    await shy.slash(channels[2], "cubist settings reminders", enabled=True)
+    await shy.slash(channels[2], "cubist settings reminders", enabled=True)
     assert _forbidden(standin) == 2
     standin.take_errors()
     standin.take_violations()
@@ -200,7 +200,7 @@ async def test_the_invalid_request_guard_stops_dms_before_the_limit(standin: Sta
     )
     await run_bot(bot)
     for person, channel in zip(people, channels, strict=True):
-        r = await person.slash(channel, "cubist new")
+        r = await person.slash(channel, "cubist lobby new")
         assert not r.ephemeral, r.content
     assert _forbidden(standin) == 2 and bot.invalid_requests.total == 2 and bot.invalid_requests.tripped
     standin.take_errors()

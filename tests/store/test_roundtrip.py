@@ -121,6 +121,24 @@ async def test_one_open_game_per_channel(store: Store, db_path: Path) -> None:
     assert (await store.active_game_for_channel(500)).id == again.id  # type: ignore[union-attr]
 
 
+async def test_a_lobby_moves_into_its_thread(store: Store, clock: FakeClock) -> None:
+    """``/cubist lobby new`` with a thread: the lobby moves from the channel (500) to the
+    thread (600); the channel is free again but still remembers when a lobby was opened in it
+    (its cooldown), and a thread holds one open game like any channel."""
+    rec = await store.create_lobby(1, 500, 1)
+    opened = clock.now
+    clock.now += 5
+    moved = await store.move_lobby(rec.id, 600)
+    assert moved.id == rec.id and moved.channel_id == 600
+    assert await store.active_game_for_channel(500) is None
+    assert (await store.active_game_for_channel(600)).id == rec.id  # type: ignore[union-attr]
+    assert await store.last_lobby_opened(500) == opened
+    other = await store.create_lobby(1, 500, 2)
+    with pytest.raises(ChannelBusy):
+        await store.move_lobby(other.id, 600)
+    assert (await store.active_game_for_channel(500)).id == other.id  # type: ignore[union-attr]  # unchanged
+
+
 async def test_moves_snapshots_and_history(store: Store, db_path: Path, clock: FakeClock) -> None:
     rec, game = await start_game(store, channel=1, players=3, seed=5)
     player = GreedyPlayer(3)
