@@ -9,7 +9,7 @@ text = dump_game(game)       # JSON; load_game(text) == game
 """
 
 from .cards import ArtistCard, ArtistKind, CardDataError, Deck, InstallationCard, MuseumCard, default_deck, load_deck
-from .errors import IllegalMove, SavedGameError
+from .errors import IllegalMove, PositionError, SavedGameError
 from .game import Game
 from .moves import (
     Abandon,
@@ -51,6 +51,7 @@ __all__ = [
     "MuseumCard",
     "Outcome",
     "Place",
+    "PositionError",
     "Release",
     "Remove",
     "SavedGameError",

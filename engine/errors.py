@@ -17,3 +17,7 @@ class IllegalMove(RuleError):
 
 class SavedGameError(ValueError):
     """A saved game that cannot be read (bad JSON, wrong version, inconsistent data)."""
+
+
+class PositionError(ValueError):
+    """A position built by hand (``Game.set_position``) that breaks the game's invariants."""

@@ -17,9 +17,9 @@ from functools import lru_cache
 from itertools import combinations
 
 from . import rng as rand
-from .cards import ArtistCard, ArtistKind, Deck, default_deck
-from .errors import IllegalMove
-from .geometry import MUSEUM_SIZE, WORKROOM_SIZE, cell_name, neighbour_table, normalize, rotations, shape_of
+from .cards import ArtistCard, Deck, default_deck
+from .errors import IllegalMove, PositionError
+from .geometry import MUSEUM_SIZE, WORKROOM_SIZE, normalize, rotations, shape_of
 from .moves import (
     CARD,
     POOL,
@@ -42,7 +42,8 @@ from .moves import (
     parse_move,
 )
 from .rule_texts import RuleText, listed
-from .solver import completable
+from .rules import museum, workroom
+from .rules.artists import ARTIST_RULES
 from .state import (
     ARTIST_SLOTS,
     CORNERSTONE,
@@ -58,7 +59,7 @@ from .state import (
     PlayerState,
 )
 from .step import Outcome, Step, Termination
-from .structure import legal_cells, placement_problem, put, removable_tops, split_problem, take_top
+from .structure import put
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -306,9 +307,10 @@ class Game:
 
     # --- legal moves ---------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Every move the current player may make now (table moves excluded)."""
-        if self._legal is None:
+    def legal_moves(self, *, fresh: bool = False) -> list[Move]:
+        """Every move the current player may make now (table moves excluded).  They are
+        worked out once per position; ``fresh`` works them out again (benchmarks)."""
+        if self._legal is None or fresh:
             self._legal = self._generate()
         return list(self._legal)
 
@@ -338,8 +340,8 @@ class Game:
             out.extend(self._gen_abandons())
             out.extend(self._gen_uses())
         else:
-            out.extend(self._gen_places())
-            out.extend(self._gen_museum())
+            out.extend(workroom.place_moves(self))
+            out.extend(museum.museum_moves(self))
             out.extend(self._gen_artist_placements())
             out.extend(self._gen_uses())
             out.extend(self._gen_completions())
@@ -360,56 +362,6 @@ class Game:
             for si, v in enumerate(c.dice)
             if v is not None
         ]
-
-    def _gen_places(self) -> list[Move]:
-        me = self._me()
-        sources: list[tuple[DieRef, int]] = [(DieRef.storeroom(v), v) for v in sorted(set(me.storeroom))]
-        sources += self._card_dice()
-        out: list[Move] = []
-        cells_for: dict[tuple[int, int], list[int]] = {}
-        for die, v in sources:
-            for room in (0, 1):
-                key = (room, v)
-                if key not in cells_for:
-                    cells_for[key] = legal_cells(me.workrooms[room], v, WORKROOM_SIZE)
-                out.extend(Place(die, room, c) for c in cells_for[key])
-        return out
-
-    def _museum_columns(self) -> dict[int, tuple[int, int]]:
-        return {c: (col.value, len(col.owners)) for c, col in self.state.museum.items()}
-
-    def _museum_cells(self, value: int, columns: dict[int, tuple[int, int]]) -> list[int]:
-        heights = self.museum_heights()
-        out = []
-        for c in legal_cells(columns, value, MUSEUM_SIZE):
-            target = heights.get(c)
-            if target is None:
-                continue
-            col = columns.get(c)
-            if col is not None:
-                if col[1] < target:
-                    out.append(c)  # stacking keeps values, so completability is unchanged
-            elif self._museum_completable(columns, c, value):
-                out.append(c)
-        return out
-
-    def _museum_completable(self, columns: dict[int, tuple[int, int]], cell: int, value: int) -> bool:
-        fixed = {c: v for c, (v, _h) in columns.items()}
-        fixed[cell] = value
-        return completable(list(self.museum_heights()), fixed, neighbour_table(MUSEUM_SIZE))
-
-    def _gen_museum(self) -> list[Move]:
-        dice = self._card_dice()
-        if not dice:
-            return []
-        columns = self._museum_columns()
-        cells_for: dict[int, list[int]] = {}
-        out: list[Move] = []
-        for die, v in dice:
-            if v not in cells_for:
-                cells_for[v] = self._museum_cells(v, columns)
-            out.extend(ToMuseum(die, c) for c in cells_for[v])
-        return out
 
     def _gen_artist_placements(self) -> list[Move]:
         s = self.state
@@ -447,56 +399,7 @@ class Game:
         return out
 
     def _use_options(self, slot: int, card: ArtistCard) -> list[UseArtist]:
-        s = self.state
-        me = self._me()
-        kind = card.artist
-        if kind is ArtistKind.MALEVICH:
-            return [UseArtist(slot)]
-        if kind is ArtistKind.BOCCIONI:
-            assert card.values is not None
-            return [UseArtist(slot, die=DieRef.storeroom(v)) for v in sorted(card.values)]
-        if kind is ArtistKind.MARC:
-            return [UseArtist(slot, die=DieRef.storeroom(v)) for v in range(1, 7)]
-        if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE):
-            assert card.delta is not None
-            out = [
-                UseArtist(slot, die=DieRef.storeroom(v)) for v in sorted(set(me.storeroom)) if 1 <= v + card.delta <= 6
-            ]
-            out += [UseArtist(slot, die=d) for d, v in self._card_dice() if 1 <= v + card.delta <= 6]
-            return out
-        if kind is ArtistKind.GRIS:
-            return [
-                UseArtist(slot, source=(room, c))
-                for room in (0, 1)
-                for c in removable_tops(me.workrooms[room], WORKROOM_SIZE)
-            ]
-        if kind is ArtistKind.PASCIN:
-            out = []
-            for room in (0, 1):
-                for c in removable_tops(me.workrooms[room], WORKROOM_SIZE):
-                    for to_room, to_cell in self._pascin_targets(room, c):
-                        out.append(UseArtist(slot, source=(room, c), target=(to_room, to_cell)))
-            return out
-        if kind is ArtistKind.ROZANOVA:
-            return [
-                UseArtist(slot, die=DieRef.storeroom(v), seat=seat)
-                for seat, p in enumerate(s.players)
-                if seat != s.current and not p.removed
-                for v in sorted(set(p.storage))
-            ]
-        raise AssertionError(kind)
-
-    def _pascin_targets(self, room: int, cell: int) -> list[tuple[int, int]]:
-        me = self._me()
-        after = dict(me.workrooms[room])
-        value = take_top(after, cell)
-        out = []
-        for to_room in (0, 1):
-            cols = after if to_room == room else me.workrooms[to_room]
-            for c in legal_cells(cols, value, WORKROOM_SIZE):
-                if (to_room, c) != (room, cell):
-                    out.append((to_room, c))
-        return out
+        return ARTIST_RULES[card.artist].options(self, slot, card)
 
     def _matches(self, room: int, card: int) -> bool:
         cols = self._me().workrooms[room]
@@ -643,7 +546,7 @@ class Game:
         elif isinstance(m, Complete):
             self._check_complete(m)
         elif isinstance(m, Abandon):
-            self._check_room(m.room)
+            workroom.check_room(m.room)
             if not self._me().workrooms[m.room]:
                 raise IllegalMove(RuleText("abandon_empty", room=f"w{m.room + 1}"), m)
         elif isinstance(m, Release):
@@ -655,14 +558,6 @@ class Game:
             self._check_end(m)
         else:  # pragma: no cover - every Move type is handled above
             raise IllegalMove(RuleText("unknown_move", move=repr(m)), m)
-
-    def _check_room(self, room: int) -> None:
-        if room not in (0, 1):
-            raise IllegalMove(RuleText("no_workroom", room=f"w{room + 1}"))
-
-    def _check_cell(self, cell: int, size: int) -> None:
-        if not 0 <= cell < size * size:
-            raise IllegalMove(RuleText("off_grid", cell=cell))
 
     def _storeroom_text(self) -> str | RuleText:
         return listed([str(v) for v in self._me().storeroom])
@@ -693,31 +588,10 @@ class Game:
         raise IllegalMove(RuleText("unknown_die", die=str(die)))
 
     def _check_place(self, m: Place) -> None:
-        self._check_room(m.room)
-        self._check_cell(m.cell, WORKROOM_SIZE)
-        v = self._die_value(m.die)
-        problem = placement_problem(self._me().workrooms[m.room], m.cell, v, WORKROOM_SIZE)
-        if problem:
-            raise IllegalMove(RuleText("in_workroom", room=f"w{m.room + 1}", problem=problem), m)
+        workroom.check_place(self, m)
 
     def _check_museum(self, m: ToMuseum) -> None:
-        if m.die.kind != CARD:
-            raise IllegalMove(RuleText("museum_from_storeroom"), m)
-        self._check_cell(m.cell, MUSEUM_SIZE)
-        v = self._die_value(m.die)
-        name = cell_name(m.cell, MUSEUM_SIZE)
-        target = self.museum_heights().get(m.cell)
-        if target is None:
-            raise IllegalMove(RuleText("outside_museum", cell=name), m)
-        columns = self._museum_columns()
-        col = columns.get(m.cell)
-        if col is not None and col[1] >= target:
-            raise IllegalMove(RuleText("museum_full_column", cell=name, height=target), m)
-        problem = placement_problem(columns, m.cell, v, MUSEUM_SIZE)
-        if problem:
-            raise IllegalMove(RuleText("in_museum", problem=problem), m)
-        if col is None and not self._museum_completable(columns, m.cell, v):
-            raise IllegalMove(RuleText("museum_impossible", value=v, cell=name), m)
+        museum.check_museum(self, m)
 
     def _artist_at(self, m: ToArtist | UseArtist) -> tuple[ArtistSlot, ArtistCard]:
         """The slot a move names and its card, or IllegalMove."""
@@ -774,66 +648,10 @@ class Game:
 
     def _use_problem(self, m: UseArtist, card: ArtistCard) -> RuleText:
         """Explain why a use of an artist is not possible (the move is known to be illegal)."""
-        kind, name, slot = card.artist, card.artist, m.slot + 1
-        me = self._me()
-        if kind is ArtistKind.MALEVICH:
-            return RuleText("use_malevich", artist=name, slot=slot)
-        if kind is ArtistKind.BOCCIONI:
-            assert card.values is not None
-            a, b = card.values
-            return RuleText("use_boccioni", artist=name, a=a, b=b, slot=slot)
-        if kind is ArtistKind.MARC:
-            return RuleText("use_marc", artist=name, slot=slot)
-        if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE):
-            assert card.delta is not None
-            if m.die is None or m.source or m.target or m.seat is not None:
-                return RuleText("use_change", artist=name, delta=f"{card.delta:+d}", slot=slot)
-            try:
-                v = self._die_value(m.die)
-            except IllegalMove as e:
-                return e.rule
-            return RuleText("use_change_range", artist=name, value=v, result=v + card.delta)
-        if kind in (ArtistKind.GRIS, ArtistKind.PASCIN):
-            usage = f"'use {slot} w1 c3'" if kind is ArtistKind.GRIS else f"'use {slot} w1 c3 w2 d4'"
-            if (
-                m.source is None
-                or m.die is not None
-                or m.seat is not None
-                or ((m.target is None) != (kind is ArtistKind.GRIS))
-            ):
-                return RuleText("use_write", artist=name, usage=usage)
-            room, cell = m.source
-            if room not in (0, 1) or not 0 <= cell < WORKROOM_SIZE**2:
-                return RuleText("use_write_cells", artist=name, usage=usage)
-            problem = split_problem(me.workrooms[room], cell, WORKROOM_SIZE)
-            if problem:
-                return RuleText("use_in_workroom", artist=name, room=f"w{room + 1}", problem=problem)
-            if kind is ArtistKind.GRIS or m.target is None:
-                return RuleText("use_write", artist=name, usage=usage)
-            to_room, to_cell = m.target
-            if to_room not in (0, 1) or not 0 <= to_cell < WORKROOM_SIZE**2:
-                return RuleText("use_write_cells", artist=name, usage=usage)
-            if (to_room, to_cell) == (room, cell):
-                return RuleText("use_same_place", artist=name)
-            after = dict(me.workrooms[room])
-            value = take_top(after, cell)
-            cols = after if to_room == room else me.workrooms[to_room]
-            problem = placement_problem(cols, to_cell, value, WORKROOM_SIZE)
-            return RuleText("use_in_workroom", artist=name, room=f"w{to_room + 1}", problem=problem)
-        if kind is ArtistKind.ROZANOVA:
-            if m.seat is None or m.die is None or m.die.kind != STOREROOM:
-                return RuleText("use_rozanova", artist=name, slot=slot)
-            seat = f"p{m.seat + 1}"
-            if not 0 <= m.seat < self.num_players or m.seat == self.state.current:
-                return RuleText("use_not_opponent", artist=name, seat=seat)
-            if self.state.players[m.seat].removed:
-                return RuleText("use_left", artist=name, seat=seat)
-            storage = listed([str(v) for v in self.state.players[m.seat].storage])
-            return RuleText("use_no_storage_die", artist=name, seat=seat, value=m.die.value, storage=storage)
-        return RuleText("use_other", artist=name)
+        return ARTIST_RULES[card.artist].problem(self, m, card)
 
     def _check_complete(self, m: Complete) -> None:
-        self._check_room(m.room)
+        workroom.check_room(m.room)
         s = self.state
         if m.card not in s.offer:
             offer = ", ".join(f"#{c}" for c in s.offer if c is not None) or RuleText("none")
@@ -970,38 +788,7 @@ class Game:
         card = self.deck.artist(a.card)
         me.supply += a.count
         a.clear()
-        kind = card.artist
-        if kind is ArtistKind.MALEVICH:
-            assert card.value is not None
-            self._from_supply(card.value)
-        elif kind in (ArtistKind.BOCCIONI, ArtistKind.MARC):
-            assert m.die is not None
-            self._from_supply(m.die.value)
-        elif kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE):
-            assert m.die is not None and card.delta is not None
-            if m.die.kind == STOREROOM:
-                me.storeroom.remove(m.die.value)
-                me.storeroom.append(m.die.value + card.delta)
-                me.storeroom.sort()
-            else:
-                c = me.completed[m.die.card]
-                v = c.dice[m.die.space]
-                assert v is not None
-                c.dice[m.die.space] = v + card.delta
-        elif kind is ArtistKind.GRIS:
-            assert m.source is not None
-            take_top(me.workrooms[m.source[0]], m.source[1])
-            me.supply += 1
-        elif kind is ArtistKind.PASCIN:
-            assert m.source is not None and m.target is not None
-            v = take_top(me.workrooms[m.source[0]], m.source[1])
-            put(me.workrooms[m.target[0]], m.target[1], v)
-        elif kind is ArtistKind.ROZANOVA:
-            assert m.seat is not None and m.die is not None
-            victim = s.players[m.seat]
-            victim.storage.remove(m.die.value)
-            victim.supply += 1
-            self._from_supply(m.die.value)
+        ARTIST_RULES[card.artist].apply(self, m, card)
         s.artist_deck.append(a.card)
         a.card = s.artist_deck.pop(0)
         return True
@@ -1152,6 +939,19 @@ class Game:
             self._finish_turn()
 
     # --- invariants (used by tests and self-play) -------------------------------------
+
+    def set_position(self) -> None:
+        """Makes the state as edited in place (``game.state``: studios, storage, museum,
+        artist row, supplies, whose turn...) this game's position, the start of a turn: no
+        undo history, legal moves worked out afresh.  For tests and tools that build
+        positions (load a saved game with ``engine.saved.load_game``).  Raises
+        ``PositionError`` naming the first broken invariant (say a player owning 21 dice)."""
+        problems = self.check_invariants()
+        if problems:
+            raise PositionError(f"not a position of this game: {'; '.join(problems)}")
+        self._checkpoint = self.state.clone()
+        self._since = []
+        self._legal = None
 
     def check_invariants(self) -> list[str]:
         """Broken invariants, as readable strings (empty when all hold)."""

@@ -39,9 +39,7 @@ def rebalance(game: Game) -> None:
         p.supply = 0
         p.supply = DICE_PER_PLAYER - s.dice_owned(seat)
         assert p.supply >= 0, f"p{seat + 1} would need {-p.supply} dice more than 20"
-    game._checkpoint = s.clone()
-    game._since = []
-    game._legal = None
+    game.set_position()
 
 
 def setup(
