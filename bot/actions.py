@@ -20,6 +20,7 @@ from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
 from .replies import (
     after_move,
+    answer,
     build_in_time,
     missing_permissions,
     next_player_ping,
@@ -102,7 +103,7 @@ async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: i
         names = bot.service.names(record)
         lang = user_language(interaction)
         png = await bot.pictures.table(record.id, record.version, game, names, lang)
-        await interaction.followup.send(t("actions.table", lang), file=png_file(png, "table.png"), ephemeral=True)
+        await answer(interaction, t("actions.table", lang), files=[png_file(png, "table.png")])
         return
     if action == "rematch":
         lang = await channel_language(bot, interaction)

@@ -19,7 +19,7 @@ from engine.moves import EndTurn
 from .i18n import Message, t
 from .i18n.choose import user_language
 from .items.hint import HintPlayButton, HintShowButton
-from .replies import png_file, send_error
+from .replies import answer, png_file, send_error
 from .service import UserError
 from .store import CorruptGame, GameNotFound
 from .turnpanel import in_place, in_time, show
@@ -98,7 +98,4 @@ async def show_me(interaction: discord.Interaction, game_id: int, version: int) 
     drawing = bot.pictures.studio(record.id, -1 - record.version, after, names, game.current_player, lang)
     png = await in_time(interaction, drawing, edit=False)
     text = t("hints.shown", lang)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, file=png_file(png, "hint.png"), ephemeral=True)
-    else:
-        await interaction.response.send_message(text, file=png_file(png, "hint.png"), ephemeral=True)
+    await answer(interaction, text, files=[png_file(png, "hint.png")])

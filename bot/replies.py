@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
+from discord.utils import MISSING
 
 from engine import Game
 from engine.moves import Undo
@@ -88,16 +89,39 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     return [label for attr, label in needed.items() if not getattr(perms, attr, False)]
 
 
+async def answer(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+) -> None:
+    """The one way to answer a command or a click with a message: the interaction's
+    response when it has none yet; after a deferral ("thinking..."), that deferred message
+    edited into the answer (Discord's way: a follow-up after a deferral is deprecated); after
+    that, a follow-up message."""
+    content = clip(content)
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(content, files=list(files), view=view or MISSING, ephemeral=ephemeral)
+        return
+    if response.type is discord.InteractionResponseType.deferred_channel_message and not interaction.extras.get(
+        "deferral_answered"
+    ):
+        interaction.extras["deferral_answered"] = True
+        await interaction.edit_original_response(content=content, attachments=list(files), view=view)
+        return
+    await interaction.followup.send(content, files=list(files), view=view or MISSING, ephemeral=ephemeral)
+
+
 async def send_error(interaction: discord.Interaction, message: object) -> None:
     """An ephemeral answer, whether or not the interaction was deferred already.  ``message``
     is text, or a ``bot.i18n.Message`` (e.g. a ``UserError``'s ``args[0]``), which is written
     in the user's own language (their Discord locale)."""
     text = clip(localize(message, interaction.locale))
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text)
     except discord.NotFound:
         # The interaction expired (answered after Discord's 3 s): nobody can see an answer
         # now, and raising here only turns one late reply into a traceback storm.
@@ -262,15 +286,7 @@ async def studio_reply(
         else:
             await interaction.response.edit_message(content=content, attachments=[file], view=view)
         return
-    if interaction.response.is_done():
-        if view is not None:
-            await interaction.followup.send(content, file=file, ephemeral=True, view=view)
-        else:
-            await interaction.followup.send(content, file=file, ephemeral=True)
-    else:
-        await interaction.response.send_message(
-            content, file=file, ephemeral=True, view=view if view is not None else discord.utils.MISSING
-        )
+    await answer(interaction, content, files=[file], view=view)
 
 
 async def after_move(
@@ -325,7 +341,4 @@ async def panel_reply(
         else:
             await interaction.response.edit_message(content=content, attachments=[], view=view)
         return
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, view=view)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, view=view)
+    await answer(interaction, content, view=view)

@@ -12,7 +12,7 @@ from engine import GameOptions
 from ..actions import announce_start
 from ..i18n import t
 from ..i18n.choose import channel_language, user_language
-from ..replies import missing_permissions, missing_thread_permissions, send_error
+from ..replies import answer, missing_permissions, missing_thread_permissions, send_error
 from ..service import TableSettings
 from ..store import GameRecord
 from .common import LEVEL_CHOICES, Feature, display_name, missing_text
@@ -123,7 +123,7 @@ class LobbyCommands(Feature):
         if where is not None:
             await where.send(text)
         elif interaction.response.is_done():  # the thread could not be opened: the lobby stays here
-            await interaction.followup.send(text)
+            await answer(interaction, text, ephemeral=False)
         else:
             await interaction.response.send_message(text)
 
@@ -141,7 +141,7 @@ class LobbyCommands(Feature):
             )
         except discord.HTTPException as e:
             log.warning("game %s: could not open a thread in channel %s: %s", record.id, record.channel_id, e)
-            await interaction.followup.send(t("commands.thread_failed", lang))
+            await answer(interaction, t("commands.thread_failed", lang), ephemeral=False)
             return None, record
         return opened, await self.service.move_lobby(record.id, opened.id)
 

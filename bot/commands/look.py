@@ -12,7 +12,7 @@ from ..history import move_line, recap_lines, seats_of_moves
 from ..i18n import Message, artist_action, artist_name, card_name, t
 from ..i18n.choose import user_language
 from ..reminders import table_link
-from ..replies import clip, png_file, studio_reply
+from ..replies import answer, clip, png_file, studio_reply
 from ..service import UserError
 from ..store import Status
 from ..texts import MARKS, RULES_TOPICS, rules_text, scores_lines
@@ -28,10 +28,10 @@ class LookCommands(Feature):
         png = await self.bot.pictures.table(
             record.id, record.version, game, self.service.names(record), user_language(interaction)
         )
-        await interaction.followup.send(
+        await answer(
+            interaction,
             t("commands.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
-            file=png_file(png, "table.png"),
-            ephemeral=True,
+            files=[png_file(png, "table.png")],
         )
 
     @app_commands.command()
@@ -88,8 +88,8 @@ class LookCommands(Feature):
         )
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)
-        await interaction.followup.send(
-            t("commands.museum", interaction.locale, name=name), file=png_file(png, "museum.png"), ephemeral=True
+        await answer(
+            interaction, t("commands.museum", interaction.locale, name=name), files=[png_file(png, "museum.png")]
         )
 
     @look.command()

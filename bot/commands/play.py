@@ -14,7 +14,7 @@ from ..hints import hint_view
 from ..i18n import Message, t
 from ..i18n.choose import user_language
 from ..i18n.rules import reasons_text
-from ..replies import clip
+from ..replies import answer, clip
 from ..service import UserError
 from ..store import Status
 from ..texts import turn_summary
@@ -66,7 +66,7 @@ class PlayCommands(Feature):
         mine = user_language(interaction)
         moves, reason = await asyncio.to_thread(advise, game, (record.seed or 0) + game.state.turn)
         if not moves:
-            await interaction.followup.send(t("commands.hint_none", mine), ephemeral=True)
+            await answer(interaction, t("commands.hint_none", mine))
             return
         texts = [str(m) for m in moves]
         plan = turn_summary(texts, game, mine, self.service.names(record))  # in words, from this position

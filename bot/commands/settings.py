@@ -12,6 +12,7 @@ from discord import app_commands
 from ..i18n import Message, language_choices, language_name, t, words_in_any_language
 from ..i18n.choose import channel_language, user_language
 from ..reminders import prefs_text
+from ..replies import answer
 from ..service import UserError
 from .common import Feature
 
@@ -87,7 +88,7 @@ class SettingsCommands(Feature):
         games = t("common.list_sep", mine).join(str(r.id) for r in records)
         dm = t("commands.dm_ok" if reachable else "commands.dm_closed", mine)
         head = "commands.saved" if changes else "commands.settings"
-        await interaction.followup.send(t(head, mine, games=games, prefs=shown, dm=dm), ephemeral=True)
+        await answer(interaction, t(head, mine, games=games, prefs=shown, dm=dm))
 
     @reminders.autocomplete("time_zone")
     async def time_zone_autocomplete(
