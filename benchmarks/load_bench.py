@@ -103,6 +103,21 @@ class LoadSettings:
         return cls(**values)
 
 
+def build_world(server: Any, s: LoadSettings, shards: int = 1) -> list[tuple[Any, list[Any]]]:
+    """One channel per game, ``channels_per_guild`` to a guild (guilds spread evenly over
+    ``shards`` shards), and each game's players: (channel, users) per game."""
+    tables: list[tuple[Any, list[Any]]] = []
+    guild = None
+    for i in range(s.games):
+        if i % s.channels_per_guild == 0:
+            n = i // s.channels_per_guild
+            guild = server.add_guild(f"Cubist Club {n + 1}", shard=(n % shards, shards) if shards > 1 else None)
+        assert guild is not None
+        channel = server.add_channel(guild, f"cubist-{i + 1}")
+        tables.append((channel, [server.add_user(f"p{i + 1}-{k + 1}", guilds=[guild]) for k in range(s.players)]))
+    return tables
+
+
 @dataclass
 class Sample:
     t: float
@@ -340,15 +355,7 @@ class LoadRun:
         server = StandIn(keep_uploads=False)
         await server.start()
         self.server = server
-        tables: list[tuple[Any, list[Any]]] = []
-        guild = None
-        for i in range(s.games):
-            if i % s.channels_per_guild == 0:
-                guild = server.add_guild(f"Cubist Club {i // s.channels_per_guild + 1}")
-            assert guild is not None
-            channel = server.add_channel(guild, f"cubist-{i + 1}")
-            users = [server.add_user(f"p{i + 1}-{k + 1}", guilds=[guild]) for k in range(s.players)]
-            tables.append((channel, users))
+        tables = build_world(server, s)
         bot = CubistBot(self.db, guild_ready_timeout=0.05, seed=s.seed, render_workers=self.render_workers)
         self.bot = bot
         point_discord_at(server.url)
@@ -653,6 +660,11 @@ def figures(r: LoadResult) -> list[tuple[str, str]]:
             f"{tag} REST requests per finished turn",
             f"{per_turn:.1f} all, {limited_per_turn:.1f} under the global limit"
             f" -> {DISCORD_GLOBAL_LIMIT / limited_per_turn if limited else float('inf'):.0f} turns/s max on Discord",
+        ),
+        (
+            f"{tag} finished turns per s per CPU core",
+            f"{turns_s / max((r.play_cpu_main + r.play_cpu_pool) / play, 1e-9):.1f} (goal >= 25; counts the stand-in"
+            " and the players in this process too: the bot alone is in `load --processes 1`)",
         ),
         (
             f"{tag} CPU in play phase (cores busy)",

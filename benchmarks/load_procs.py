@@ -32,7 +32,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, _Table, figures, route_of
+from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, _Table, build_world, figures, route_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_COMMIT_P95_MS = 5.0
@@ -66,15 +66,7 @@ class ProcessLoadRun(LoadRun):
         server = StandIn(keep_uploads=False)
         await server.start()
         self.server = server
-        tables: list[tuple[Any, list[Any]]] = []
-        guild = None
-        for i in range(s.games):
-            if i % s.channels_per_guild == 0:
-                n = i // s.channels_per_guild
-                guild = server.add_guild(f"Cubist Club {n + 1}", shard=(n % self.processes, self.processes))
-            assert guild is not None
-            channel = server.add_channel(guild, f"cubist-{i + 1}")
-            tables.append((channel, [server.add_user(f"p{i + 1}-{k + 1}", guilds=[guild]) for k in range(s.players)]))
+        tables = build_world(server, s, self.processes)
         env = os.environ | bot_environment(server) | {
             "PYTHONPATH": str(ROOT), "DATABASE_URL": self.database, "SHARD_COUNT": str(self.processes),
             "LOG_LEVEL": "WARNING", "RENDER_WORKERS": "0",
@@ -195,6 +187,13 @@ def _rows(tag: str, run: ProcessLoadRun) -> list[tuple[str, str]]:
     per = ", ".join(f"{cpu / turns * 1000:.1f}" for cpu in run.cpu_per_process)
     rows.append(
         (f"{tag} CPU ms per finished turn, each bot process", f"{per} (sum {r.play_cpu_main / turns * 1000:.1f})")
+    )
+    per_core = turns / max(r.play_cpu_main, 1e-9)
+    rows.append(
+        (
+            f"{tag} finished turns per bot CPU second (per core)",
+            f"{per_core:.1f} (goal >= 25: {'meets' if per_core >= 25 else 'misses'})",
+        )
     )
     return rows
 
