@@ -14,8 +14,8 @@ import discord
 
 from engine.moves import Undo
 
-from . import panel, turnpanel
-from .components import dest_view, game_buttons
+from . import turnpanel
+from .components import game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
 from .replies import (
@@ -93,79 +93,115 @@ async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
     return None
 
 
-async def on_button(bot: CubistBot, interaction: discord.Interaction, game_id: int, action: str) -> None:
+# --- what the game's buttons do (bot/items/game.py) ---------------------------------------
+
+
+def _bot(interaction: discord.Interaction) -> CubistBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def show_board(interaction: discord.Interaction, game_id: int) -> None:
+    """The whole table, privately."""
+    bot = _bot(interaction)
     loaded = await _load(bot, interaction, game_id)
     if loaded is None:
         return
     record, game = loaded
-    if action == "board":
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        names = bot.service.names(record)
-        lang = user_language(interaction)
-        png = await bot.pictures.table(record.id, record.version, game, names, lang)
-        await answer(interaction, t("actions.table", lang), files=[png_file(png, "table.png")])
-        return
-    if action == "rematch":
-        lang = await channel_language(bot, interaction)
-        try:
-            new_record, new_game = await bot.service.rematch(game_id, interaction.user.id, lang)
-        except UserError as e:
-            await send_error(interaction, e.args[0])
-            return
-        names = bot.service.names(new_record)
-        seats = ", ".join(t("actions.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
-        await interaction.response.send_message(t("actions.rematch", lang, seats=seats))
-        channel = interaction.channel
-        assert channel is not None
-        await post_table(bot, channel, new_record, new_game, lang, whose_turn(new_record, new_game, lang))  # type: ignore[arg-type]
-        return
-    if action in ("snooze", "stop"):
-        await reminder_button(bot, interaction, record, action)
-        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
     lang = user_language(interaction)
-    if record.status != Status.ACTIVE:
-        await send_error(interaction, Message("actions.not_in_play"))
+    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+    await answer(interaction, t("actions.table", lang), files=[png_file(png, "table.png")])
+
+
+async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+    """A new game with the same players, announced in the channel."""
+    bot = _bot(interaction)
+    if await _load(bot, interaction, game_id) is None:
         return
+    lang = await channel_language(bot, interaction)
+    try:
+        new_record, new_game = await bot.service.rematch(game_id, interaction.user.id, lang)
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return
+    names = bot.service.names(new_record)
+    seats = ", ".join(t("actions.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
+    await interaction.response.send_message(t("actions.rematch", lang, seats=seats))
+    channel = interaction.channel
+    assert channel is not None
+    await post_table(bot, channel, new_record, new_game, lang, whose_turn(new_record, new_game, lang))  # type: ignore[arg-type]
+
+
+async def _seated(interaction: discord.Interaction, game_id: int):
+    """The game, the clicker's seat in it: None (and a refusal said) when they have none."""
+    bot = _bot(interaction)
+    loaded = await _load(bot, interaction, game_id)
+    if loaded is None:
+        return None
+    record, game = loaded
     seat = record.seat_of(interaction.user.id)
     if seat is None:
         await send_error(interaction, Message("actions.not_playing"))
+        return None
+    return bot, record, game, seat
+
+
+async def snooze(interaction: discord.Interaction, game_id: int) -> None:
+    """The reminders of this game wait a few hours."""
+    found = await _seated(interaction, game_id)
+    if found is None:
         return
-    if action == "studio":
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        note = t("actions.your_studio", lang, name=seat.display_name)
-        await studio_reply(bot, interaction, record, game, seat.seat, note)
+    bot, record, _game, _seat = found
+    until = await bot.reminders.snooze(record.id, interaction.user.id)
+    if until is None:
+        await send_error(interaction, Message("actions.nothing_to_snooze"))
+        return
+    await send_error(interaction, Message("actions.snoozed", game=record.id, until=int(until)))
+
+
+async def stop_reminders(interaction: discord.Interaction, game_id: int) -> None:
+    """No more reminders for this game."""
+    found = await _seated(interaction, game_id)
+    if found is None:
+        return
+    bot, record, _game, _seat = found
+    if not await bot.reminders.stop_game(record.id, interaction.user.id):
+        await send_error(interaction, Message("actions.not_in_play"))
+        return
+    await send_error(interaction, Message("actions.stopped", game=record.id))
+
+
+async def show_studio(interaction: discord.Interaction, game_id: int) -> None:
+    """The clicker's studio, privately (with the turn panel when it is their turn)."""
+    found = await _seated(interaction, game_id)
+    if found is None:
+        return
+    bot, record, game, seat = found
+    if record.status != Status.ACTIVE:
+        await send_error(interaction, Message("actions.not_in_play"))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    note = t("actions.your_studio", user_language(interaction), name=seat.display_name)
+    await studio_reply(bot, interaction, record, game, seat.seat, note)
+
+
+async def old_panel_button(interaction: discord.Interaction, game_id: int, *, ask_end: bool) -> None:
+    """Buttons and selects of posts from before the turn panel open it (End turn asks first)."""
+    found = await _seated(interaction, game_id)
+    if found is None:
+        return
+    _, record, game, seat = found
+    if record.status != Status.ACTIVE:
+        await send_error(interaction, Message("actions.not_in_play"))
         return
     if seat.seat != game.current_player:
         playing = record.seats[game.current_player].display_name
         await send_error(interaction, Message("service.not_your_turn", name=playing))
         return
-    if action in ("turn", "undo"):
-        # Posts from before the panel had Turn panel / End turn / Undo buttons that acted at
-        # once; they now open the private panel like the Play button.
-        await turnpanel.open_panel(interaction, game_id)
-        return
-    if action == "end":
+    if ask_end:
         await turnpanel.ask_end(interaction, game_id, record.version)
-        return
-    await send_error(interaction, Message("actions.unknown_button", action=repr(action)))
-
-
-async def reminder_button(bot: CubistBot, interaction: discord.Interaction, record, action: str) -> None:
-    """The buttons under a reminder DM: snooze a few hours, or stop this game's reminders."""
-    if record.seat_of(interaction.user.id) is None:
-        await send_error(interaction, Message("actions.not_playing"))
-        return
-    if action == "snooze":
-        until = await bot.reminders.snooze(record.id, interaction.user.id)
-        if until is None:
-            await send_error(interaction, Message("actions.nothing_to_snooze"))
-            return
-        await send_error(interaction, Message("actions.snoozed", game=record.id, until=int(until)))
-        return
-    if not await bot.reminders.stop_game(record.id, interaction.user.id):
-        await send_error(interaction, Message("actions.not_in_play"))
-        return
-    await send_error(interaction, Message("actions.stopped", game=record.id))
+    else:
+        await turnpanel.open_panel(interaction, game_id)
 
 
 def _why_no_end(game) -> Message:
@@ -174,47 +210,6 @@ def _why_no_end(game) -> Message:
     if not game.has_rolled():
         return Message("actions.why_short")
     return Message("actions.why_none")
-
-
-async def on_select(
-    bot: CubistBot, interaction: discord.Interaction, game_id: int, action: str, arg: str, values: list[str]
-) -> None:
-    if not values:
-        await send_error(interaction, Message("actions.nothing_chosen"))
-        return
-    value = values[0]
-    loaded = await _load(bot, interaction, game_id)
-    if loaded is None:
-        return
-    record, game = loaded
-    seat = record.seat_of(interaction.user.id)
-    if seat is None or record.status != Status.ACTIVE or seat.seat != game.current_player:
-        await send_error(interaction, Message("actions.not_your_turn"))
-        return
-    lang = user_language(interaction)
-    edit = interaction.message is not None and interaction.message.flags.ephemeral
-    if action == "pick":
-        moves = panel.groups(game).get(value)
-        if not moves:
-            await send_error(interaction, Message("actions.gone_choice", value=value))
-            return
-        if len(moves) == 1:
-            await play_move(bot, interaction, game_id, moves[0], edit=edit)
-            return
-        view, n = dest_view(game_id, game, value, lang)
-        more = ""
-        if n > panel.MAX_OPTIONS:
-            more = t("actions.only_first", lang, max=panel.MAX_OPTIONS, count=n, value=value)
-        note = t("actions.choose_where", lang, label=panel.group_label(game, value, lang), more=more)
-        if edit:
-            await interaction.response.edit_message(content=note, view=view)
-        else:
-            await interaction.response.send_message(note, view=view, ephemeral=True)
-        return
-    if action in ("dest", "end"):
-        await play_move(bot, interaction, game_id, value, edit=edit)
-        return
-    await send_error(interaction, Message("actions.unknown_choice", action=repr(action)))
 
 
 async def announce_start(
@@ -273,4 +268,14 @@ async def post_table(
     bot.computers.wake(record, game)  # the next turn may be a computer's
 
 
-__all__ = ["announce_start", "on_button", "on_select", "play_move", "post_turn"]
+__all__ = [
+    "announce_start",
+    "old_panel_button",
+    "play_move",
+    "post_turn",
+    "rematch",
+    "show_board",
+    "show_studio",
+    "snooze",
+    "stop_reminders",
+]

@@ -99,9 +99,9 @@ class VoteButton(
 
 def vote_view(record: GameRecord, game: Game, locale: object) -> discord.ui.View:
     """The vote's buttons, labelled in ``locale`` (the server's language; English when not given)."""
-    from .components import _view
+    from .components import view_of
 
-    return _view(*(VoteButton(record.id, c, game.state.turn, locale) for c in CHOICES))
+    return view_of(*(VoteButton(record.id, c, game.state.turn, locale) for c in CHOICES))
 
 
 async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int, choice: str, turn: int) -> None:

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from .away import VoteButton
 from .commands import CubistCog
-from .components import GameButton, GameSelect
 from .computer import Computers
 from .i18n import catalog
 from .i18n.translator import CubistTranslator
@@ -109,7 +108,7 @@ class CubistBot(commands.AutoShardedBot):
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
-        self.add_dynamic_items(GameButton, GameSelect, VoteButton, *ITEMS)
+        self.add_dynamic_items(VoteButton, *ITEMS)
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()

@@ -422,18 +422,16 @@ class Reminders:
 
 
 def reminder_view(game_id: int, locale: str) -> discord.ui.View:
-    from .components import GameButton, _view
+    from .components import reminder_buttons, view_of
 
-    return _view(
-        PlayButton(game_id, locale), GameButton(game_id, "snooze", locale), GameButton(game_id, "stop", locale)
-    )
+    return view_of(PlayButton(game_id, locale), *reminder_buttons(game_id, locale))
 
 
 def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop."""
-    from .components import GameButton
+    from .components import reminder_buttons
 
     view = panel_view(record, game, locale)
-    view.add_item(GameButton(record.id, "snooze", locale))
-    view.add_item(GameButton(record.id, "stop", locale))
+    for item in reminder_buttons(record.id, locale):
+        view.add_item(item)
     return view

@@ -15,10 +15,8 @@ import discord
 from discord.utils import MISSING
 
 from engine import Game
-from engine.moves import Undo
 
-from . import panel
-from .components import GameButton, game_buttons, panel_view, rematch_view
+from .components import game_buttons, rematch_view
 from .i18n import join, localize, t
 from .i18n.choose import guild_language, user_language
 from .i18n.pictures import render_labels
@@ -27,7 +25,7 @@ from .service import MoveOutcome
 from .stats import score_chart
 from .store import GameRecord
 from .story import before_last_turn
-from .texts import MARKS, describe, scores_lines, tie_break_text, turn_summary
+from .texts import MARKS, scores_lines, tie_break_text, turn_summary
 
 if TYPE_CHECKING:
     from .client import CubistBot
@@ -262,6 +260,12 @@ async def post_as_response(
     return None
 
 
+def turnpanel_view(record: GameRecord, game: Game, lang: str) -> discord.ui.View:
+    from .turnpanel import panel_view  # the panel imports this module
+
+    return panel_view(record, game, lang)
+
+
 async def studio_reply(
     bot: CubistBot,
     interaction: discord.Interaction,
@@ -278,7 +282,7 @@ async def studio_reply(
     png = await bot.pictures.studio(record.id, record.version, game, names, seat, lang)
     file = png_file(png, "studio.png")
     mine = game.current_player == seat and not game.is_over
-    view = panel_view(record.id, game, lang) if mine else None
+    view = turnpanel_view(record, game, lang) if mine else None
     content = clip(note)
     if edit:
         if interaction.response.is_done():
@@ -292,53 +296,24 @@ async def studio_reply(
 async def after_move(
     bot: CubistBot, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool = False
 ) -> None:
-    """Answer a move: the panel privately while the turn goes on; the channel post when it ends."""
-    if outcome.turn_ended:
-        # Post first, so that the player's answer arrives after the table is in the channel.
-        # The post was queued in the outbox with the move: if it fails here, the outbox
-        # worker posts it, and the player reads that their move is saved.
-        from .outbox import deliver_turn
+    """Answer the move that ended a turn: the channel post first (so that the player's answer
+    arrives after the table is in the channel), then a private note.  The post was queued in
+    the outbox with the move: if it fails here, the outbox worker posts it, and the player
+    reads that their move is saved.  (A move inside a turn is answered with the turn panel:
+    ``bot.turnpanel.show``.)"""
+    from .outbox import deliver_turn
 
-        channel = interaction.channel
-        assert channel is not None
-        carry = carries_post(interaction, outcome.record) and not edit
-        try:
-            await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
-        except Exception:
-            log.exception("turn post of game %s failed; the outbox will post it", outcome.record.id)
-            await send_error(interaction, t("trust.saved_post_follows", user_language(interaction)))
-            return
-        note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
-        if edit and not interaction.response.is_done():
-            await interaction.response.edit_message(content=note, attachments=[], view=None)
-        else:
-            await send_error(interaction, note)
+    channel = interaction.channel
+    assert channel is not None
+    carry = carries_post(interaction, outcome.record) and not edit
+    try:
+        await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
+    except Exception:
+        log.exception("turn post of game %s failed; the outbox will post it", outcome.record.id)
+        await send_error(interaction, t("trust.saved_post_follows", user_language(interaction)))
         return
-    lang = user_language(interaction)
-    if isinstance(outcome.move, Undo):
-        what = t("replies.undone", lang)
+    note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
+    if edit and not interaction.response.is_done():
+        await interaction.response.edit_message(content=note, attachments=[], view=None)
     else:
-        what = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
-    groups = panel.groups(outcome.game)
-    hint = t("replies.moves_possible", lang, count=len(outcome.game.legal_moves())) if groups else ""
-    await panel_reply(interaction, outcome.record, outcome.game, what + hint, edit=edit)
-
-
-async def panel_reply(
-    interaction: discord.Interaction, record: GameRecord, game: Game, note: str, *, edit: bool = False
-) -> None:
-    """Answer a move inside a turn: text and the turn panel, with a "My studio" button for the
-    picture.  Drawing and uploading the studio after every move was half of the bot's work
-    per turn in the load benchmark (issue 6), for a picture the player rarely needs mid-turn;
-    the studio still comes at the start of the turn (DM, ``/cubist turn``) and on request."""
-    lang = user_language(interaction)
-    view = panel_view(record.id, game, lang)
-    view.add_item(GameButton(record.id, "studio", lang))
-    content = clip(note)
-    if edit:  # the panel message showed a studio picture: drop it, it is out of date now
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=content, attachments=[], view=view)
-        else:
-            await interaction.response.edit_message(content=content, attachments=[], view=view)
-        return
-    await answer(interaction, content, view=view)
+        await send_error(interaction, note)

@@ -19,9 +19,9 @@ import discord
 from engine import Game, parse_move
 from engine.moves import EndTurn, Undo
 
-from .components import GameButton
 from .i18n import Message, join, t
 from .i18n.choose import user_language
+from .items import BoardButton
 from .items.turn import (
     BackButton,
     ConfirmEndButton,
@@ -159,7 +159,7 @@ def panel_view(
         view.add_item(UndoButton(record.id, record.version, lang))
     if any(isinstance(m, EndTurn) for m in game.legal_moves()):
         view.add_item(EndTurnButton(record.id, record.version, lang))
-    view.add_item(GameButton(record.id, "board", lang))
+    view.add_item(BoardButton(record.id, lang))
     return view
 
 

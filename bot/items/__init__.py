@@ -5,6 +5,15 @@ keep working after a restart; a panel drawn before the last move answers with th
 as it stands now.  ``ITEMS`` is what ``setup_hook`` registers.
 """
 
+from .game import (
+    BoardButton,
+    OldPanelButton,
+    OldPanelSelect,
+    RematchButton,
+    SnoozeButton,
+    StopButton,
+    StudioButton,
+)
 from .hint import HintPlayButton, HintShowButton
 from .turn import (
     BackButton,
@@ -26,17 +35,31 @@ ITEMS = (
     UndoButton,
     HintPlayButton,
     HintShowButton,
+    StudioButton,
+    BoardButton,
+    RematchButton,
+    SnoozeButton,
+    StopButton,
+    OldPanelButton,
+    OldPanelSelect,
 )
 
 __all__ = [
     "ITEMS",
     "BackButton",
+    "BoardButton",
     "ConfirmEndButton",
     "EndChoiceSelect",
     "EndTurnButton",
     "HintPlayButton",
     "HintShowButton",
+    "OldPanelButton",
+    "OldPanelSelect",
     "PanelSelect",
     "PlayButton",
+    "RematchButton",
+    "SnoozeButton",
+    "StopButton",
+    "StudioButton",
     "UndoButton",
 ]

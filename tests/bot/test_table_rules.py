@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.away import VoteButton
-from bot.components import GameButton, _view
+from bot.components import view_of
+from bot.items import OldPanelButton, OldPanelSelect
 from engine.moves import EndTurn
 from engine.players import GreedyPlayer
 from standin import StandIn
@@ -134,8 +135,10 @@ async def test_buttons_of_another_channels_game_and_overflowing_ids_are_refused(
     other = t.standin.add_channel(t.guild, "elsewhere")
     current = seated[game.current_player]
     # A message in another channel carrying this game's buttons (a forged or copied custom_id).
-    view = _view(
-        GameButton(gid, "end", "en"), GameButton(2**64 + 5, "end", "en"), VoteButton(gid, "skip", game.state.turn, "en")
+    view = view_of(
+        OldPanelButton(gid, "en", "end"),
+        OldPanelButton(2**64 + 5, "en", "end"),
+        VoteButton(gid, "skip", game.state.turn, "en"),
     )
     await t.bot.get_partial_messageable(other.id, guild_id=t.guild.id).send("forged", view=view)
     forged = t.standin.last_message(other)
@@ -232,3 +235,24 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
             assert "was cancelled" in end.content, end.content
         r = await current.slash(t.channel, "cubist move", move="end")
         assert r.ephemeral and GENERIC not in r.content
+
+
+async def test_buttons_of_posts_from_before_the_panel_open_the_panel(ctable: Table) -> None:
+    """Posts from before the turn panel carried Turn panel / End turn buttons and a two-step
+    select; clicked today, each opens the private panel (End turn asks first) and changes
+    nothing by itself."""
+    t = ctable
+    gid, game, seated = await start_game(t, players=2)
+    current = seated[game.current_player]
+    view = view_of(OldPanelButton(gid, "en", "turn"), OldPanelButton(gid, "en", "end"), OldPanelSelect(gid))
+    await t.bot.get_partial_messageable(t.channel.id, guild_id=t.guild.id).send("an old post", view=view)
+    old = t.standin.last_message(t.channel)
+    assert old is not None
+    before = _db(t, "SELECT version FROM games WHERE id = ?", gid)
+    opened = await current.click(old, f"cubist:{gid}:b:turn")
+    assert opened.ephemeral and any(":t:" in c for c in custom_ids(opened.message)), opened.content
+    asked = await current.click(old, f"cubist:{gid}:b:end")
+    assert asked.ephemeral and any(":endok:" in c or ":endpick:" in c for c in custom_ids(asked.message)), asked.content
+    picked = await current.select(old, f"cubist:{gid}:s:pick", ["-"])
+    assert picked.ephemeral and any(":t:" in c for c in custom_ids(picked.message))
+    assert _db(t, "SELECT version FROM games WHERE id = ?", gid) == before
