@@ -112,7 +112,8 @@ def _artists_value(game: Game, seat: int, forbidden: frozenset[int], horizon: fl
         if a.owner != seat or a.card is None or slot in forbidden:
             continue
         # Low dice are easier to bump off before they can be used.
-        value = ev.artist_value(game.deck.artist(a.card).artist, horizon) * (0.7 + 0.05 * a.value)
+        card = game.deck.artist(a.card)
+        value = ev.artist_value(card.artist, horizon, card.dice) * (0.7 + 0.05 * a.value)
         if seat == game.current_player and a.placed_turn < game.state.turn:
             # Usable now: dice kept waiting on a card are worth less than its action, so
             # the player uses its cards (every kind) instead of sitting on them.
