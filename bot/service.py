@@ -162,6 +162,11 @@ class GameService:
     async def channel_record(self, channel_id: int) -> GameRecord:
         record = await self.store.active_game_for_channel(channel_id)
         if record is None:
+            # Games opened here may live in threads of their own: say where.
+            threads = await self.store.open_games_opened_in(channel_id)
+            if threads:
+                where = ", ".join(f"<#{thread}>" for _game, thread in threads)  # the thread names say which game
+                raise UserError(Message("service.no_game_threads", threads=where))
             raise UserError(Message("service.no_game"))
         return record
 

@@ -71,6 +71,13 @@ class GamesRoom(Room):
 
         return await self.db.read(tx)
 
+    async def open_games_opened_in(self, channel_id: int, limit: int = 5) -> list[tuple[int, int]]:
+        """(game id, the channel it lives in) of open games opened in this channel that moved
+        to a thread of their own, newest first."""
+        sql = f"SELECT id, channel_id FROM games WHERE opened_in = ? AND status IN {OPEN_SQL} ORDER BY id DESC LIMIT ?"
+        rows = await self.db.read(lambda tx: tx.all(sql, (channel_id, limit)))
+        return [(int(r["id"]), int(r["channel_id"])) for r in rows]
+
     async def games_waiting_on(self, user_id: int) -> list[GameRecord]:
         """Games in play whose current seat is this user's, longest-waiting first."""
         sql = (

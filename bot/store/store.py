@@ -65,6 +65,7 @@ class Store:
         self.load_game = self.games.load_game
         self.game_at = self.games.game_at
         self.active_game_for_channel = self.games.active_game_for_channel
+        self.open_games_opened_in = self.games.open_games_opened_in
         self.games_waiting_on = self.games.games_waiting_on
         self.open_games_of = self.games.open_games_of
         self.list_games = self.games.list_games

@@ -105,3 +105,12 @@ async def test_threads_speak_the_servers_language(standin: StandIn, run_bot, tmp
     (announcement,) = standin.channel_messages(channel)
     assert "rejoignez-la dans le fil ci-dessous" in announcement.content
     assert "/cubist lobby join" in standin.channel_messages(thread)[0].content
+
+
+async def test_a_command_typed_in_the_channel_points_to_the_games_threads(standin: StandIn, run_bot, tmp_path):
+    bot, channel, (ada, bruno, *_) = await threaded_server(standin, run_bot, tmp_path)
+    thread = await open_game(standin, bot, channel, ada)
+    refused = await bruno.slash(channel, "cubist lobby join")  # in the channel, not the thread
+    assert refused.ephemeral and f"<#{thread.id}>" in refused.content and "threads" in refused.content
+    assert await bot.service.game_in_channel(thread.id) is not None
+    assert len((await bot.service.game_in_channel(thread.id)).seats) == 1  # type: ignore[union-attr]  # nobody joined
