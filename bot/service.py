@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable
@@ -47,6 +48,7 @@ from .timers.clock import TurnClock
 from .timers.nudges import CHANNEL_NOTE, REMINDER, turn_timers
 from .timers.registry import NUDGE
 
+log = logging.getLogger(__name__)
 MAX_TEXT_CHOICES = 25
 MAX_ID = 2**63 - 1  # SQLite's integers (and Discord's snowflakes) fit in a signed 64-bit integer
 
@@ -343,7 +345,9 @@ class GameService:
         except SeatError as e:
             if record.seat_of(user_id) is None and (await self.store.get_game(record.id)).seat_of(user_id):
                 raise UserError(Message("service.already_joined")) from None  # a double click
-            raise UserError(Message("service.cannot_join", reason=str(e))) from None
+            # The store's own words are for logs, not players (and English only).
+            log.info("join refused for game %s: %s", record.id, e)
+            raise UserError(Message("service.cannot_join", reason=Message("service.join_changed"))) from None
         return await self.store.get_game(record.id)
 
     async def leave(self, channel_id: int, user_id: int) -> GameRecord:
@@ -470,8 +474,8 @@ class GameService:
                 return await self.store.hand_seat_to_computer(
                     game_id, seat, LEVELS.index(level), t("play.taken_over", lang, name=old.display_name)
                 )
-            except SeatError as e:
-                raise UserError(Message("service.computer_cannot_take_over", reason=str(e))) from None
+            except SeatError:  # another process handed the seat over first
+                raise UserError(Message("service.already_computer", name=old.display_name)) from None
 
     @staticmethod
     def table_settings(record: GameRecord) -> TableSettings:

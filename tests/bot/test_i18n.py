@@ -96,6 +96,11 @@ def test_placeholders_plurals_and_lazy_messages() -> None:
     assert localize("plain text", "fr") == "plain text"
     nested = Message("service.cannot_join", reason=Message("render.nothing"))
     assert nested.render("fr") == "Vous ne pouvez pas rejoindre la partie : rien."
+    # What the service says when the store refuses a seat: the reason is words of the
+    # catalogue too, never the store's English.
+    refused = Message("service.cannot_join", reason=Message("service.join_changed"))
+    assert refused.render("fr").startswith("Vous ne pouvez pas rejoindre la partie : la table a changé")
+    assert refused.render("en").startswith("You cannot join: the lobby changed")
     assert join(["a", "b", "c"], "fr") == "a, b et c" and join(["a", "b"], "en") == "a and b"
 
 
