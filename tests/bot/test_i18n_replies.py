@@ -106,7 +106,8 @@ async def test_lobby_refusals_privately_in_each_language_and_answers_in_the_serv
     await refused(t_, bob, "cubist lobby join", "You are already in this game's lobby.")
     record = await t_.bot.store.active_game_for_channel(t_.channel.id)
     assert record is not None
-    assert (await public(t_, amelie, "cubist lobby start")).startswith("La partie commence ! Dans l'ordre du tour : ")  # one post
+    started = await public(t_, amelie, "cubist lobby start")  # one post
+    assert started.startswith("La partie commence ! Dans l'ordre du tour : ")
     await refused(t_, carla, "cubist lobby join", t("service.already_started_watch", EN))
     await refused(t_, amelie, "cubist lobby start", t("service.already_started", FR))
     cancelled = await public(t_, amelie, "cubist table cancel")
