@@ -91,6 +91,7 @@ class ProcessLoadRun(LoadRun):
             # What LoadRun reads of "the bot": the game as stored (the players' view).
             self.bot = SimpleNamespace(store=store, service=SimpleNamespace(game=store.load_game))  # type: ignore[assignment]
             sampler = Sampler(server.requests)
+            sampler.start()  # samples the requests count for the peak 1 s window
             t0 = time.perf_counter()
             game_ids = await self._bounded(
                 [self._open(ch, users) for ch, users in tables], s.open_concurrency, t0 + s.time_cap_s
@@ -117,6 +118,7 @@ class ProcessLoadRun(LoadRun):
 
             self.result.routes = Counter(route_of(r) for r in server.requests[before:after])
             self.result.requests_total = after
+            await sampler.stop()
             self.result.peak_requests_per_s = sampler.peak_rate(t1)
         finally:
             if store is not None:

@@ -31,7 +31,8 @@ from .moves import CARD, Complete, EndTurn, Move, ToArtist, ToMuseum, UseArtist
 from .players.factory import Player, make_player
 from .players.strong import StrongPlayer
 from .players.tournament import parallel_map, play_table, wilson
-from .state import GameOptions
+from .rules import museum as museum_rules
+from .state import Completed, GameOptions
 from .step import Termination
 
 FIVE, MUSEUM, BOTH, STALLED, LAST = "five installations", "museum", "both", "stalled", "last player"
@@ -76,6 +77,7 @@ class GameStats:
     museum_moves: list[int]  # per seat
     card_dice_to_artists: list[int]  # per seat: placements using dice from completed cards
     unused_bonus: list[int]  # per seat: dice still on completed cards at the end
+    unused_placeable: list[int]  # ... of which the museum could still have taken (legal cell)
     longest_hoard: list[int]  # per seat: most turns in a row ending with the same two stored dice
     turn_seconds: list[float] = field(default_factory=list)  # every whole turn of every seat
 
@@ -151,9 +153,17 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         museum_moves=museum,
         card_dice_to_artists=card_to_artist,
         unused_bonus=[p.card_dice() for p in s.players],
+        unused_placeable=[_museum_could_take(g, p.completed) for p in s.players],
         longest_hoard=longest,
         turn_seconds=[t for seat in played.turn_seconds for t in seat],
     )
+
+
+def _museum_could_take(game: Game, completed: list[Completed]) -> int:
+    """Dice on these cards that have a legal museum cell in the final position (a player who
+    left them there could have scored 2 points each)."""
+    cols = museum_rules.columns(game)
+    return sum(1 for c in completed for v in c.dice if v is not None and museum_rules.cells_for(game, v, cols))
 
 
 def _job(args: tuple[int, int, int, list[str], GameOptions]) -> GameStats:
@@ -278,6 +288,19 @@ class BalanceReport:
             lambda g: [c for c, seat in g.artist_uses if level is None or g.levels[seat] == level],
         )
 
+    def artist_kind_uses(self, level: str | None = None) -> dict[str, tuple[int, int]]:
+        """(uses, face-up games) summed over the cards of one kind and dice count (``marc 3``,
+        ``la_fresnaye 2``...): samples too small to judge each card still show a kind
+        nobody uses."""
+        deck = default_deck()
+        out: dict[str, tuple[int, int]] = {}
+        for r in self.artist_rates(level):
+            card = deck.artist(r.card)
+            key = f"{card.artist.value} {card.dice}"
+            uses, games = out.get(key, (0, 0))
+            out[key] = (uses + r.count, games + r.games)
+        return out
+
     def installation_rates(self) -> list[CardRate]:
         return self._rates(lambda g: g.installations_seen, lambda g: [c for c, _seat in g.completions])
 
@@ -338,6 +361,12 @@ class BalanceReport:
                 (
                     f"{label}: {level}: bonus dice left on cards at the end, per player",
                     _mean([g.unused_bonus[s] for g, s in seats]),
+                )
+            )
+            rows.append(
+                (
+                    f"{label}: {level}: ... of which the museum could still take, per player",
+                    _mean([g.unused_placeable[s] for g, s in seats]),
                 )
             )
             rows.append((f"{label}: {level}: museum dice per player", _mean([g.museum_moves[s] for g, s in seats])))
@@ -464,7 +493,12 @@ def deck_goals(report: BalanceReport) -> list[Goal]:
 
 def mean_interval_count(r: CardRate) -> float:
     """Upper end of a 95% interval for a card's uses per face-up game (Poisson counts)."""
-    return (r.count + 1.96 * math.sqrt(r.count + 1) + 1) / r.games if r.games else math.inf
+    return rate_upper(r.count, r.games)
+
+
+def rate_upper(count: int, games: int) -> float:
+    """Upper end of a 95% interval for ``count`` uses in ``games`` games (Poisson counts)."""
+    return (count + 1.96 * math.sqrt(count + 1) + 1) / games if games else math.inf
 
 
 def completion_goals(reports: list[BalanceReport], installation_ids: list[int], museum_ids: list[int]) -> list[Goal]:

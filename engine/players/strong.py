@@ -23,6 +23,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..cards import ArtistKind
 from ..game import Game
 from ..geometry import WORKROOM_SIZE
 from ..moves import (
@@ -48,6 +49,12 @@ KEEP_OTHER = 0.05
 STORAGE = 0.1
 LAST_TURN = 3.0  # points a player is expected to gain in a last turn (equal_turns)
 HELD = 0.15  # share of an artist card's value kept by own dice that could be used now
+# A pair kept in storage becomes three of a kind when either of next turn's two dice
+# matches (11 rolls in 36), for a 3-dice card in the row; otherwise it still fits a
+# 2-dice card.  Worth this share of the 3-dice card (tuned on 2 players: at 0.18 Marc
+# was still used 0.09 times per face-up game, at 0.75 the 2-dice Popova cards 0.12-0.14).
+PAIR = 0.45
+NOTHING_TO_DO = 0.5  # an artist card whose action has nothing to work on yet
 
 
 @dataclass(slots=True)
@@ -114,12 +121,25 @@ def _artists_value(game: Game, seat: int, forbidden: frozenset[int], horizon: fl
         # Low dice are easier to bump off before they can be used.
         card = game.deck.artist(a.card)
         value = ev.artist_value(card.artist, horizon, card.dice) * (0.7 + 0.05 * a.value)
+        value *= _prospect(game, seat, card.artist)
         if seat == game.current_player and a.placed_turn < game.state.turn:
             # Usable now: dice kept waiting on a card are worth less than its action, so
             # the player uses its cards (every kind) instead of sitting on them.
             value *= HELD
         total += value
     return total
+
+
+def _prospect(game: Game, seat: int, kind: ArtistKind) -> float:
+    """Whether the card's action will have something to work on, as far as the position
+    shows now: Rozanova needs an opponent's stored die, Pascin a workroom die that can move."""
+    s = game.state
+    if kind is ArtistKind.ROZANOVA:
+        stored = any(p.storage for i, p in enumerate(s.players) if i != seat and not p.removed)
+        return 1.0 if stored else NOTHING_TO_DO
+    if kind is ArtistKind.PASCIN:
+        return 1.0 if sum(len(w) for w in s.players[seat].workrooms) >= 2 else NOTHING_TO_DO
+    return 1.0
 
 
 def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon: float, room_left: int) -> float:
@@ -187,9 +207,36 @@ def _keep(game: Game, ctx: _Context, offer: list[int], horizon: float, room_left
         return 0.0, ()
     _v, plans = ev.rooms_value(game, ctx.seat, offer, horizon, None, room_left)
     useful = ev.useful_values(game, ctx.seat, plans)
+
+    def worth(v: int) -> float:
+        return KEEP_USEFUL if v in useful else KEEP_OTHER
+
     ranked = sorted(store, key=lambda v: (v in useful, v), reverse=True)[:STORAGE_SLOTS]
-    value = sum(KEEP_USEFUL if v in useful else KEEP_OTHER for v in ranked)
-    return value, tuple(ranked)
+    best = (sum(worth(v) for v in ranked), tuple(ranked))
+    # Three equal dice are rare, so the 3-dice cards were seldom taken (two players
+    # especially): a pair kept toward one of them may be worth more than two loose dice.
+    triples = _triple_targets(game, ctx.seat, horizon)
+    for v in {v for v in store if store.count(v) >= 2 and v in triples}:
+        value = 2 * worth(v) + PAIR * triples[v]
+        if value > best[0]:
+            best = (value, (v, v))
+    return best
+
+
+def _triple_targets(game: Game, seat: int, horizon: float) -> dict[int, float]:
+    """Per die value: the best 3-dice artist card that three such dice could take next
+    turn (free, or holding an opponent's lower or equal dice), valued one turn later."""
+    out: dict[int, float] = {}
+    for a in game.state.artists:
+        if a.card is None or a.owner == seat:
+            continue
+        card = game.deck.artist(a.card)
+        if card.dice != 3:
+            continue
+        value = ev.artist_value(card.artist, horizon - 1, card.dice)
+        for v in range(max(1, a.value if a.owner is not None else 1), 7):
+            out[v] = max(out.get(v, 0.0), value)
+    return out
 
 
 def _die_value(game: Game, move: Place | ToMuseum) -> int:

@@ -223,3 +223,56 @@ def test_greedy_uses_every_kind_of_artist_when_it_pays() -> None:
         kinds |= {deck.artist(card).artist for card, _seat in stats.artist_uses}
     # Before, greedy used only the four kinds that give dice.
     assert {ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE, ArtistKind.GRIS} <= kinds, kinds
+
+
+def test_strong_keeps_a_pair_toward_a_three_dice_card_it_could_take() -> None:
+    """Three equal dice are rare, so the strong player stores a pair when a 3-dice card it
+    could take next turn is in the row (a third die of that value comes in 11 rolls of 36),
+    and two loose dice when none is: a free Marc, La Fresnaye or Pascin, but not a Marc
+    holding an opponent's higher dice (a pair of 5s cannot bump 6s)."""
+    from engine.players.strong import _Context, evaluate
+    from engine.state import ArtistSlot
+
+    from .helpers import setup
+
+    def kept(row: list[ArtistSlot]) -> tuple[int, ...]:
+        game = Game.new(2, 5)
+        s = game.state
+        shown = {a.card for a in row}
+        s.artist_deck = [c for c in [a.card for a in s.artists] + s.artist_deck if c not in shown]
+        s.artists = row
+        for a in row:
+            a.owner = None if a.owner is None else 1 - s.current  # the opponent's dice
+        setup(game, w1="1 2", w2="2 1", storeroom=[5, 5, 3, 6])  # no 5 fits either workroom
+        return evaluate(game, _Context(game, s.current), frozenset())[1]
+
+    others = [ArtistSlot(1), ArtistSlot(7), ArtistSlot(12)]
+    for three_dice in (10, 16, 22):  # Marc, La Fresnaye +2, Pascin
+        assert kept([ArtistSlot(three_dice), *others]) == (5, 5), three_dice
+    assert kept([ArtistSlot(2), *others]) != (5, 5)
+    assert kept([ArtistSlot(10, owner=0, value=6, count=3, placed_turn=0), *others]) != (5, 5)
+    assert kept([ArtistSlot(10, owner=0, value=4, count=3, placed_turn=0), *others]) == (5, 5)
+
+
+def test_the_clock_runs_short_when_a_rival_is_one_die_from_a_fifth_installation() -> None:
+    """The strong player's estimate of the turns left: four installations alone leave about
+    two turns; a rival whose workroom lacks one die of an offered card ends the game on
+    their next turn, so a player cashes in (museum, artists) now rather than later."""
+    from engine.players import evaluate as ev
+    from engine.state import Completed
+
+    from .helpers import grid, rebalance
+
+    def clock(rival_room: str) -> float:
+        game = Game.new(3, 4)
+        s = game.state
+        rival = (s.current + 1) % 3
+        s.offer = [1, 7, 8, 9]  # 1: three dice in a row
+        s.installation_deck = [c for c in s.installation_deck if c not in (1, 2, 3, 4, 5, 7, 8, 9)]
+        s.players[rival].completed = [Completed(c, [None]) for c in (2, 3, 4, 5)]
+        s.players[rival].workrooms = [grid(rival_room), grid("1:4 2:4")]
+        rebalance(game)
+        return ev.turns_left(game)
+
+    assert clock("1:4 2:4") == 2.0  # neither workroom fits an offered card: the card clock
+    assert clock("2 3") < 1.0  # a 1 or a 4 beside the 3 completes card 1
