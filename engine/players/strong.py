@@ -234,7 +234,7 @@ def _triple_targets(game: Game, seat: int, horizon: float) -> dict[int, float]:
         if card.dice != 3:
             continue
         value = ev.artist_value(card.artist, horizon - 1, card.dice)
-        for v in range(max(1, a.value if a.owner is not None else 1), 7):
+        for v in range(a.value if a.owner is not None else 1, 7):  # bumping takes equal or higher dice
             out[v] = max(out.get(v, 0.0), value)
     return out
 
