@@ -177,6 +177,24 @@ ARTIST_LATE = 0.25  # share of an artist card's value kept per turn left (none a
 THIRD_DIE = 1.8
 
 
+def triple_targets(game: Game, seat: int, horizon: float) -> dict[int, tuple[float, ArtistKind]]:
+    """Per die value: the best 3-dice artist card that three such dice could take next
+    turn (free, or holding an opponent's lower or equal dice), valued one turn later, and
+    its kind."""
+    out: dict[int, tuple[float, ArtistKind]] = {}
+    for a in game.state.artists:
+        if a.card is None or a.owner == seat:
+            continue
+        card = game.deck.artist(a.card)
+        if card.dice != 3:
+            continue
+        value = artist_value(card.artist, horizon - 1, card.dice)
+        for v in range(a.value if a.owner is not None else 1, 7):  # bumping takes equal or higher dice
+            if v not in out or value > out[v][0]:
+                out[v] = (value, card.artist)
+    return out
+
+
 def card_die_value(horizon: float) -> float:
     """A bonus die on a completed card, with about ``horizon`` turns left: near the end it is
     worth little unless it moves now (to the museum, a workroom or an artist card)."""

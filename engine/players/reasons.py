@@ -53,17 +53,17 @@ def reasons(game: Game, moves: list[Move]) -> list[Reason]:
     if completes:
         m = completes[0]
         plan = game.deck.installation(m.card)
-        out.append(Reason.of("complete", card=m.card, name=plan.name, points=plan.points, room=f"w{m.room + 1}"))
+        out.append(Reason.of("complete", card=m.card, name=plan.name, points=plan.points, room=m.room + 1))
     if museum:
         out.append(Reason.of("museum", count=len(museum), points=2 * len(museum)))
     if places and not completes:
         rooms = sorted({m.room for m in places})
         target = _target(game, moves, rooms)
-        shown = " + ".join(f"w{r + 1}" for r in rooms)
+        shown = Reason.of("one_room", room=rooms[0] + 1) if len(rooms) == 1 else Reason.of("both_rooms")
         out.append(Reason.of("build", rooms=shown, count=len(places), target=target or ""))
     if uses and not out:
         card = game.artist_card(uses[0].slot)
-        out.append(Reason.of("use_artist", artist=card.artist if card else "?", move=str(uses[0])))
+        out.append(Reason.of("use_artist", artist=card.artist if card else "?"))
     if artists and not out:
         put = artists[0]
         card = game.artist_card(put.slot)
@@ -79,10 +79,21 @@ def reasons(game: Game, moves: list[Move]) -> list[Reason]:
         return out
     end = moves[-1]
     if isinstance(end, EndTurn) and end.keep:
-        return [Reason.of("keep", dice=" + ".join(map(str, end.keep)))]
+        return [_keeping(game, moves, end.keep)]
     if any(isinstance(m, Switch) for m in moves):
-        return [Reason.of("tidy", moves=", ".join(str(m) for m in moves))]
+        return [Reason.of("tidy")]
     return [Reason.of("nothing")]
+
+
+def _keeping(game: Game, moves: list[Move], keep: tuple[int, ...]) -> Reason:
+    """'keeps two 5s in storage: with a third 5 next turn, three go on Marc' when the pair
+    aims at a 3-dice artist card; otherwise the dice kept."""
+    if len(keep) == 2 and keep[0] == keep[1]:
+        g = _played(game, moves[:-1])
+        target = ev.triple_targets(g, game.current_player, ev.turns_left(g)).get(keep[0])
+        if target is not None:
+            return Reason.of("keep_pair", value=keep[0], artist=target[1])
+    return Reason.of("keep", dice=" + ".join(map(str, keep)))
 
 
 def _played(game: Game, moves: list[Move]) -> Game:

@@ -215,28 +215,12 @@ def _keep(game: Game, ctx: _Context, offer: list[int], horizon: float, room_left
     best = (sum(worth(v) for v in ranked), tuple(ranked))
     # Three equal dice are rare, so the 3-dice cards were seldom taken (two players
     # especially): a pair kept toward one of them may be worth more than two loose dice.
-    triples = _triple_targets(game, ctx.seat, horizon)
+    triples = ev.triple_targets(game, ctx.seat, horizon)
     for v in {v for v in store if store.count(v) >= 2 and v in triples}:
-        value = 2 * worth(v) + PAIR * triples[v]
+        value = 2 * worth(v) + PAIR * triples[v][0]
         if value > best[0]:
             best = (value, (v, v))
     return best
-
-
-def _triple_targets(game: Game, seat: int, horizon: float) -> dict[int, float]:
-    """Per die value: the best 3-dice artist card that three such dice could take next
-    turn (free, or holding an opponent's lower or equal dice), valued one turn later."""
-    out: dict[int, float] = {}
-    for a in game.state.artists:
-        if a.card is None or a.owner == seat:
-            continue
-        card = game.deck.artist(a.card)
-        if card.dice != 3:
-            continue
-        value = ev.artist_value(card.artist, horizon - 1, card.dice)
-        for v in range(a.value if a.owner is not None else 1, 7):  # bumping takes equal or higher dice
-            out[v] = max(out.get(v, 0.0), value)
-    return out
 
 
 def _die_value(game: Game, move: Place | ToMuseum) -> int:

@@ -11,6 +11,9 @@ from engine import EndTurn, Game, GameOptions, IllegalMove
 from engine.players import GreedyPlayer, Player, RandomPlayer, StrongPlayer, make_player
 from engine.players import evaluate as ev
 from engine.players.tournament import play_one, run_match, wilson
+from engine.state import ArtistSlot
+
+from .helpers import setup
 
 LEVELS = ("random", "greedy", "strong")
 
@@ -142,7 +145,7 @@ def test_explain_names_a_completion() -> None:
         plan = player.plan_turn(game)
         if any(type(m).__name__ == "Complete" for m in plan):
             text = explained(player, game)
-            assert text.startswith("completes #") and "points with w" in text
+            assert text.startswith("completes #") and "points with workroom " in text
             return
     pytest.skip("no completion in the sampled positions")
 
@@ -225,26 +228,29 @@ def test_greedy_uses_every_kind_of_artist_when_it_pays() -> None:
     assert {ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE, ArtistKind.GRIS} <= kinds, kinds
 
 
+def _pair_position(row: list[ArtistSlot]) -> Game:
+    """A 2-player position after the roll: storeroom 5 5 3 6, no 5 fits either workroom,
+    ``row`` the artist row (an owned slot holds the opponent's dice)."""
+    game = Game.new(2, 5)
+    s = game.state
+    shown = {a.card for a in row}
+    s.artist_deck = [c for c in [a.card for a in s.artists] + s.artist_deck if c not in shown]
+    s.artists = row
+    for a in row:
+        a.owner = None if a.owner is None else 1 - s.current
+    return setup(game, w1="1 2", w2="2 1", storeroom=[5, 5, 3, 6])
+
+
 def test_strong_keeps_a_pair_toward_a_three_dice_card_it_could_take() -> None:
     """Three equal dice are rare, so the strong player stores a pair when a 3-dice card it
     could take next turn is in the row (a third die of that value comes in 11 rolls of 36),
     and two loose dice when none is: a free Marc, La Fresnaye or Pascin, but not a Marc
     holding an opponent's higher dice (a pair of 5s cannot bump 6s)."""
     from engine.players.strong import _Context, evaluate
-    from engine.state import ArtistSlot
-
-    from .helpers import setup
 
     def kept(row: list[ArtistSlot]) -> tuple[int, ...]:
-        game = Game.new(2, 5)
-        s = game.state
-        shown = {a.card for a in row}
-        s.artist_deck = [c for c in [a.card for a in s.artists] + s.artist_deck if c not in shown]
-        s.artists = row
-        for a in row:
-            a.owner = None if a.owner is None else 1 - s.current  # the opponent's dice
-        setup(game, w1="1 2", w2="2 1", storeroom=[5, 5, 3, 6])  # no 5 fits either workroom
-        return evaluate(game, _Context(game, s.current), frozenset())[1]
+        game = _pair_position(row)
+        return evaluate(game, _Context(game, game.current_player), frozenset())[1]
 
     others = [ArtistSlot(1), ArtistSlot(7), ArtistSlot(12)]
     for three_dice in (10, 16, 22):  # Marc, La Fresnaye +2, Pascin
@@ -254,11 +260,21 @@ def test_strong_keeps_a_pair_toward_a_three_dice_card_it_could_take() -> None:
     assert kept([ArtistSlot(10, owner=0, value=4, count=3, placed_turn=0), *others]) == (5, 5)
 
 
+def test_a_hint_says_why_a_pair_is_kept_in_plain_words() -> None:
+    from bot.i18n.rules import reasons_text
+    from engine.players.reasons import reasons
+
+    game = _pair_position([ArtistSlot(10), ArtistSlot(1), ArtistSlot(7), ArtistSlot(12)])
+    why = reasons(game, [EndTurn((5, 5))])
+    assert reasons_text(why, "en") == "keeps two 5s in storage: with a third 5 next turn, all three go on Franz Marc"
+    assert "les trois iront sur Franz Marc" in reasons_text(why, "fr")
+    assert reasons_text(reasons(game, [EndTurn((6, 3))]), "en").startswith("keeps 6 + 3 in storage")
+
+
 def test_the_clock_runs_short_when_a_rival_is_one_die_from_a_fifth_installation() -> None:
     """The strong player's estimate of the turns left: four installations alone leave about
     two turns; a rival whose workroom lacks one die of an offered card ends the game on
     their next turn, so a player cashes in (museum, artists) now rather than later."""
-    from engine.players import evaluate as ev
     from engine.state import Completed
 
     from .helpers import grid, rebalance
