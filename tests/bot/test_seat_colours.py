@@ -23,12 +23,14 @@ async def test_start_post_names_the_drawn_colours(table: Table) -> None:
     _gid, game, seated = await started(table, players=3)
     post = next(m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content)
     found = SEAT.findall(post.content)
-    assert [int(s) for s, _n, _c in found] == [1, 2, 3]
+    # Listed in turn order, from the player drawn to begin.
+    assert [int(s) for s, _n, _c in found] == [(game.state.first + k) % 3 + 1 for k in range(3)]
     picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
     rows = museum_rows(game.deck.museum(game.state.museum_card))
     c = unit(3, rows)
     rects = layout(3, c, rows)
-    for seat, (_s, name, colour) in enumerate(found):
+    for number, name, colour in found:
+        seat = int(number) - 1
         assert name == seated[seat].name
         named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
         # the seat's shape mark at the top left of its panel, filled with the seat colour
