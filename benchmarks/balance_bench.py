@@ -14,6 +14,7 @@ import os
 
 from engine.balance import (
     BalanceReport,
+    Goal,
     completion_goals,
     deck_goals,
     goal_rows,
@@ -48,8 +49,16 @@ def run() -> list[tuple[str, str]]:
             reports.append(rep)
             rows += _summary(rep)
             found = deck_goals(rep)
-            if not equal:  # the printed rule: turn positions are reported, not judged
-                found = [g for g in found if "turn position" not in g.name]
+            if not equal:
+                # The printed rule: turn positions are reported, not judged, and a fifth of the
+                # sample judges the rest only as far as it can: does the 95% interval reach the
+                # band (a 100-game table put 3-player museum endings at 21% where 500 games
+                # gave 29.8%)?
+                found = [
+                    Goal(f"{g.name} (printed rule, {n} games: interval reaches it)", g.plausible, g.plausible, g.detail)
+                    for g in found
+                    if "turn position" not in g.name
+                ]
             goals += found
     two = run_balance(2, games, ["strong", "greedy"], seed=60_000)
     four = run_balance(4, max(40, games // 2), ["strong", "greedy"], seed=61_000)
