@@ -86,7 +86,7 @@ def reasons(game: Game, moves: list[Move]) -> list[Reason]:
 
 
 def _keeping(game: Game, moves: list[Move], keep: tuple[int, ...]) -> Reason:
-    """'keeps two 5s in storage: with a third 5 next turn, three go on Marc' when the pair
+    """'keeps two 5s in storage: with a third 5 next turn, all three go on Franz Marc' when the pair
     aims at a 3-dice artist card; otherwise the dice kept."""
     if len(keep) == 2 and keep[0] == keep[1]:
         g = _played(game, moves[:-1])
