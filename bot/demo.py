@@ -125,6 +125,9 @@ async def play_demo_game(
     while True:
         record, game = await bot.service.game(record.id)
         if game.is_over:
+            # A computer's last move is stored before its turn is posted: wait for the post,
+            # or a caller reading the channel may miss the end (the tests did, now and then).
+            await bot.computers.idle()
             return record.id
         user_id = record.seats[game.current_player].user_id
         if user_id is None:  # a computer player's turn: the bot plays it
