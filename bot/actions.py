@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from engine import Game
 from engine.moves import Undo
 
 from . import turnpanel
@@ -231,19 +230,13 @@ async def announce_start(
             lang,
             mark=MARKS[i],
             seat=i + 1,
-            name=s.display_name,
+            name=record.seats[i].display_name,
             colour=seat_colour_name(i, lang),
         )
-        for i, s in ((i, record.seats[i]) for i in _turn_order(game))
+        for i in game.turn_order()
     )
     text = t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang))
     await post_table(bot, channel, record, game, lang, "\n".join(p for p in (lead, text) if p), interaction)
-
-
-def _turn_order(game: Game) -> list[int]:
-    """Seats in the order they play, from the first player (drawn at set-up, not seat 1)."""
-    n = game.num_players
-    return [(game.state.first + k) % n for k in range(n)]
 
 
 async def post_table(

@@ -885,6 +885,13 @@ class Game:
         n = self.num_players
         return (self._next_seat() - s.first) % n <= (s.current - s.first) % n
 
+    def turn_order(self) -> list[int]:
+        """The active seats in the order they play a round, from the first player (drawn
+        at set-up, not necessarily seat 0)."""
+        s = self.state
+        n = self.num_players
+        return [i for i in ((s.first + k) % n for k in range(n)) if not s.players[i].removed]
+
     def seats_after_in_round(self) -> list[int]:
         """Active seats still to play in this round after the current one (rounds start at
         the first seat): under equal_turns, who plays on once the end has been reached."""

@@ -215,8 +215,11 @@ def _keep(game: Game, ctx: _Context, offer: list[int], horizon: float, room_left
     best = (sum(worth(v) for v in ranked), tuple(ranked))
     # Three equal dice are rare, so the 3-dice cards were seldom taken (two players
     # especially): a pair kept toward one of them may be worth more than two loose dice.
+    pairs = {v for v in store if store.count(v) >= 2}
+    if not pairs:  # the usual case: the row need not be looked at (evaluate runs per node)
+        return best
     triples = ev.triple_targets(game, ctx.seat, horizon)
-    for v in {v for v in store if store.count(v) >= 2 and v in triples}:
+    for v in pairs & triples.keys():
         value = 2 * worth(v) + PAIR * triples[v][0]
         if value > best[0]:
             best = (value, (v, v))

@@ -83,3 +83,13 @@ def test_history_counts_one_start_per_finished_turn() -> None:
     starts = turn_starts(game)
     ended = sum(step.turn_ended for step, _g in replay(game))
     assert len(starts) == ended + 1 == game.state.turn + 2  # the last turn ends the game without a new turn
+
+
+def test_turn_order_starts_at_the_first_player_and_skips_removed_seats() -> None:
+    for seed in range(6):  # the first player is drawn: seeds cover several
+        game = Game.new(4, seed)
+        first = game.state.first
+        assert game.turn_order() == [(first + k) % 4 for k in range(4)]
+        gone = (first + 2) % 4
+        game.apply(f"remove p{gone + 1}")
+        assert game.turn_order() == [(first + k) % 4 for k in (0, 1, 3)]
