@@ -34,6 +34,12 @@ Design
   and recorded in ``schema_migrations``; a database from newer code raises ``SchemaTooNew``.
 * ``Store.backup(dest)`` / ``python -m bot.store backup DB DEST``: SQLite's online backup API
   from a separate connection (a consistent snapshot; writers carry on).
+* A file that stops taking writes while running never kills the process by a signal
+  (``SqliteDatabase`` in connection.py): the database or its ``-wal`` immutable, the disk
+  full, read-only: writes raise ``CannotWrite`` ("cannot save right now"), reads go on; the
+  ``-shm`` WAL index immutable (SQLite would SIGBUS on its mapping): the process stops with
+  one log line, exit status 74.  Not ``locking_mode=EXCLUSIVE`` (no shared WAL index), since
+  the store, its checkpointer, other shard processes and the tools open the file together.
 
 Durability: WAL, ``synchronous=NORMAL``, a WAL checkpoint every second
 ------------------------------------------------------------------------

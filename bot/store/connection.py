@@ -35,12 +35,18 @@ import contextlib
 import logging
 import os
 import sqlite3
+import sys
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import aiosqlite
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from . import db as dbmod
 from .errors import CannotWrite, SchemaTooNew, StoreError, cannot_write
@@ -176,6 +182,77 @@ def run_on(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
     return _run_to_end(fn, SqliteTx(conn))
 
 
+# --- files that stopped taking writes --------------------------------------------------------
+# Linux's inode flags (``chattr +i`` / ``+a``): SQLite reads such a file's write refusal as an
+# I/O error, except in its WAL index, the ``-shm`` file every connection maps into memory:
+# the next store into a page of that mapping is a SIGBUS that kills the process outright.
+_FS_IOC_GETFLAGS = 0x80086601  # _IOR('f', 1, long)
+_FROZEN_FLAGS = 0x10 | 0x20  # FS_IMMUTABLE_FL | FS_APPEND_FL
+_BSD_FROZEN_FLAGS = 0x2 | 0x4 | 0x20000 | 0x40000  # UF_/SF_IMMUTABLE, UF_/SF_APPEND (macOS)
+# The process's exit status when it stops because its WAL index went immutable (EX_IOERR).
+UNUSABLE_EXIT_STATUS = 74
+
+
+def frozen(path: str | Path) -> bool:
+    """Whether ``path`` is immutable or append-only (False when missing, or where the file
+    system has no such flags)."""
+    if fcntl is None or sys.platform != "linux":
+        try:
+            return bool(getattr(os.stat(path), "st_flags", 0) & _BSD_FROZEN_FLAGS)  # BSD, macOS
+        except OSError:
+            return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        flags = fcntl.ioctl(fd, _FS_IOC_GETFLAGS, bytes(8))
+    except OSError:  # ENOTTY: a file system without inode flags
+        return False
+    finally:
+        os.close(fd)
+    return bool(int.from_bytes(flags[:4], sys.byteorder) & _FROZEN_FLAGS)
+
+
+class FileGuard:
+    """Looks at the database's three files right before each transaction, on the
+    connection's own thread (see ``SqliteDatabase``): a few microseconds per transaction."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.wal = Path(f"{path}-wal")
+        self.shm = Path(f"{path}-shm")
+
+    def before_read(self) -> None:
+        """A reader stores read marks in the WAL index (and the close of the last connection
+        checkpoints through it): with that file immutable any of it may SIGBUS."""
+        if frozen(self.shm):
+            stop_unusable(self.path, f"{self.shm} (SQLite's shared-memory WAL index) was made immutable")
+
+    def before_write(self) -> None:
+        self.before_read()
+        for p in (self.path, self.wal):
+            if frozen(p):
+                raise CannotWrite(str(self.path), f"{p} is immutable or append-only")
+
+
+def stop_unusable(path: Path, why: str) -> NoReturn:
+    """Ends the process with one log line, touching SQLite no more: the next access to a
+    frozen WAL index would be a SIGBUS.  Every committed transaction is in the database and
+    its ``-wal`` file already; SQLite recovers them at the next start."""
+    log.critical(
+        "stopping: %s; the database %s cannot be used safely any more (make the file writable "
+        "again, e.g. chattr -i, and restart; every stored move is kept)",
+        why,
+        path,
+    )
+    with contextlib.suppress(Exception):
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+        sys.stderr.flush()
+    os._exit(UNUSABLE_EXIT_STATUS)
+
+
 def _write_tx(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
     if conn.in_transaction:  # never expected; do not build on someone's half transaction
         conn.execute("ROLLBACK")
@@ -204,7 +281,24 @@ def _read_tx(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
 class SqliteDatabase:
     """One SQLite file: writes through one connection, one transaction at a time (``BEGIN
     IMMEDIATE``, so other processes are excluded too); reads through a second connection,
-    which sees committed data only (WAL); a background WAL checkpoint on a third."""
+    which sees committed data only (WAL); a background WAL checkpoint on a third.
+
+    A file that stops taking writes while the bot runs (see ``FileGuard``, checked right
+    before every transaction, checkpoint and close):
+
+    * the database or its ``-wal`` file immutable or append-only, the disk full, a read-only
+      file, an I/O error: every write raises ``CannotWrite`` (nothing written; the players
+      read "cannot save right now"), reads go on, checkpoints wait, and writes work again by
+      themselves once the file takes them;
+    * the ``-shm`` file (the WAL index SQLite maps into memory, which readers write too)
+      immutable: the process stops with one log line and exit status 74
+      (``stop_unusable``), since SQLite's next touch of it would be a SIGBUS.
+
+    The WAL index stays a shared file (``locking_mode=EXCLUSIVE`` would keep it in heap
+    memory, but then no second connection could open the file: not this store's reader and
+    checkpointer, nor the other shard processes, the backup tool or the crash tests).  What
+    is left: a file frozen during the milliseconds of one transaction still SIGBUSes it.
+    """
 
     dialect = SQLITE
 
@@ -217,6 +311,7 @@ class SqliteDatabase:
         self.writer = writer
         self.reader = reader
         self.checkpointer: asyncio.Task[None] | None = None
+        self.guard = FileGuard(path)
 
     @classmethod
     async def open(
@@ -231,6 +326,10 @@ class SqliteDatabase:
         """Opens (creating if needed) the file and applies pending migrations (see
         ``bot.store.Store.open``)."""
         path = Path(path)
+        if not read_only:  # say so now, not with the first move
+            for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                if frozen(p):
+                    raise CannotWrite(str(path), f"{p} is immutable or append-only")
         writer = await dbmod.connect(path, synchronous=synchronous, read_only=read_only)
         reader: aiosqlite.Connection | None = None
         try:
@@ -261,6 +360,8 @@ class SqliteDatabase:
             self.checkpointer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.checkpointer
+        # The last connection to close checkpoints through the WAL index.
+        await _on_thread(self.reader, lambda conn: self.guard.before_read())
         await self.reader.close()
         await self.writer.close()
 
@@ -273,27 +374,48 @@ class SqliteDatabase:
         WAL short so that commits rarely pay for an automatic checkpoint themselves.
         PASSIVE: never waits for, nor blocks, readers and writers."""
         conn = await dbmod.connect(self.path, synchronous=self.synchronous)
+        failing = ""  # why the last checkpoint failed: said once, not every second
         try:
             while True:
                 await asyncio.sleep(interval)
                 try:
-                    await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error as e:  # e.g. busy: try again next time
-                    log.warning("WAL checkpoint of %s failed: %s", self.path, e)
+                    await _on_thread(conn, self._checkpoint)
+                    if failing:
+                        log.info("WAL checkpoints of %s work again", self.path)
+                    failing = ""
+                except (sqlite3.Error, CannotWrite) as e:  # e.g. busy, disk full: try again next time
+                    if str(e) != failing:
+                        log.warning("WAL checkpoint of %s failed: %s", self.path, e)
+                    failing = str(e)
         finally:
             await conn.close()
 
+    def _checkpoint(self, conn: sqlite3.Connection) -> None:
+        self.guard.before_write()
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
     async def write(self, fn: TxFunction[T]) -> T:
         try:
-            return await _on_thread(self.writer, lambda conn: _write_tx(conn, fn))
+            return await _on_thread(self.writer, lambda conn: self._write(conn, fn))
         except sqlite3.Error as e:
             if cannot_write(e):  # disk full, file-size limit, read-only: say so, not "try again"
                 log.error("cannot write %s: %s", self.path, e)
                 raise CannotWrite(str(self.path), str(e)) from e
             raise
+        except CannotWrite as e:
+            log.error("cannot write %s: %s", self.path, e.reason)
+            raise
+
+    def _write(self, conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
+        self.guard.before_write()
+        return _write_tx(conn, fn)
 
     async def read(self, fn: TxFunction[T]) -> T:
-        return await _on_thread(self.reader, lambda conn: _read_tx(conn, fn))
+        return await _on_thread(self.reader, lambda conn: self._read(conn, fn))
+
+    def _read(self, conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
+        self.guard.before_read()
+        return _read_tx(conn, fn)
 
     async def integrity_check(self) -> list[str]:
         """SQLite's own check of the file; an empty list means fine."""
