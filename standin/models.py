@@ -56,6 +56,7 @@ class ChannelType:
     CATEGORY = 4
     PUBLIC_THREAD = 11
     PRIVATE_THREAD = 12
+    FORUM = 15
     THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 
 
@@ -204,6 +205,8 @@ class Channel:
     owner_id: int | None = None  # threads
     recipient: User | None = None  # DMs
     archived: bool = False
+    locked: bool = False  # threads: only moderators may unarchive
+    auto_archive_duration: int = 1440  # threads, minutes
     # None: the bot's guild permissions apply; an int replaces them in this channel.
     bot_permissions: int | None = None
     last_message_id: int | None = None
@@ -249,9 +252,9 @@ class Channel:
                 member_count=1,
                 thread_metadata={
                     "archived": self.archived,
-                    "auto_archive_duration": 1440,
+                    "auto_archive_duration": self.auto_archive_duration,
                     "archive_timestamp": iso(self.created),
-                    "locked": False,
+                    "locked": self.locked,
                 },
             )
         else:

@@ -206,10 +206,12 @@ class StandIn:
         *,
         topic: str | None = None,
         bot_permissions: int | None = None,
+        forum: bool = False,
     ) -> Channel:
+        """A guild text channel, or a forum channel (`forum=True`: its threads start with a message)."""
         channel = Channel(
             self.snowflake(),
-            ChannelType.TEXT,
+            ChannelType.FORUM if forum else ChannelType.TEXT,
             name=name,
             guild_id=guild.id,
             topic=topic,
@@ -219,16 +221,27 @@ class StandIn:
         self._store_channel(guild, channel, "CHANNEL_CREATE")
         return channel
 
-    def add_thread(self, parent: Channel, name: str, *, owner: User | None = None, private: bool = False) -> Channel:
+    def add_thread(
+        self,
+        parent: Channel,
+        name: str,
+        *,
+        owner: User | None = None,
+        private: bool = False,
+        thread_id: int | None = None,
+        auto_archive_duration: int = 1440,
+    ) -> Channel:
+        """`thread_id`: a thread started from a message (or a forum post) takes the message's id."""
         if parent.guild_id is None:
             raise ValueError("threads live in guild text channels")
         thread = Channel(
-            self.snowflake(),
+            thread_id or self.snowflake(),
             ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
             name=name,
             guild_id=parent.guild_id,
             parent_id=parent.id,
             owner_id=(owner or self.bot_user).id,
+            auto_archive_duration=auto_archive_duration,
         )
         self._store_channel(self.guilds[parent.guild_id], thread, "THREAD_CREATE")
         return thread

@@ -4,6 +4,7 @@ valid form next to each is accepted. The cases are the ones listed in issue 20."
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from collections.abc import Callable
@@ -389,3 +390,364 @@ async def test_a_recorded_message_answers_with_discords_required_fields(standin:
     assert check_response("POST", "/channels/{channel_id}/messages", 200, answer) == []
     assert [c["id"] for c in answer["components"]] == [1, 3]  # Discord numbers components depth first
     assert answer["embeds"][0]["type"] == "rich" and answer["embeds"][0]["fields"][0]["inline"] is False
+
+
+# -- valid edge cases and integers sent as strings (issue 28) -----------------------------
+# A false refusal is as much a defect as a false acceptance: each limit is probed at the
+# value Discord accepts and one past it. Discord's API takes a string that parses as an
+# integer wherever the spec types an integer (the spec's README), never "4.5" or "abc".
+
+V2 = 1 << 15  # IS_COMPONENTS_V2
+SUPPRESS_EMBEDS = 1 << 2
+EPHEMERAL = 1 << 6
+
+
+def button_rows(rows: int, per_row: int, label: str) -> list[Body]:
+    return [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": label, "custom_id": f"probe:{r}:{b}"} for b in range(per_row)
+            ],
+        }
+        for r in range(rows)
+    ]
+
+
+def select_row(options: int, max_values: Any = 25) -> list[Body]:
+    choices = [{"label": f"Option {i}", "value": f"v{i}", "description": "d" * 100} for i in range(options)]
+    picker = {"type": 3, "custom_id": "probe:pick", "options": choices, "max_values": max_values}
+    return [{"type": 1, "components": [picker]}]
+
+
+def layout(extra: int = 0) -> list[Body]:
+    """What discord.py's LayoutView sends for 40 components counting nested ones, `extra` text
+    displays more appended by hand (the library itself refuses a 41st)."""
+    import discord
+
+    view = discord.ui.LayoutView()
+    container: Any = discord.ui.Container(accent_colour=discord.Colour(0x3366CC))
+    container.add_item(discord.ui.TextDisplay("# Cubist"))
+    container.add_item(discord.ui.Separator())
+    row: Any = discord.ui.ActionRow()
+    for i in range(5):
+        row.add_item(discord.ui.Button(label="b" * 80, custom_id=f"probe:v2:{i}"))
+    container.add_item(row)
+    go = discord.ui.Button(label="Go", custom_id="probe:v2:go")
+    container.add_item(discord.ui.Section("one", "two", "three", accessory=go))
+    view.add_item(container)  # container 1, text 1, separator 1, row 1 + 5, section 1 + 3 + 1: 14
+    while len(list(view.walk_children())) < 40:
+        view.add_item(discord.ui.TextDisplay("t"))
+    return view.to_components() + [{"type": 10, "content": f"extra {i}"} for i in range(extra)]
+
+
+def nested_count(components: list[Any]) -> int:
+    total = 0
+    for c in components:
+        total += 1 + nested_count(c.get("components") or []) + (1 if c.get("accessory") else 0)
+    return total
+
+
+# (case, body, the refused field or None when Discord accepts it)
+EDGE_CASES: list[tuple[str, Body, str | None]] = [
+    ("content of 2,000 characters", {"content": "c" * 2000}, None),
+    ("content of 2,001 characters", {"content": "c" * 2001}, "content"),
+    ("5 rows of 5 buttons with 80-character labels", {"components": button_rows(5, 5, "l" * 80)}, None),
+    (
+        "an 81-character button label",
+        edit("components.4.components.4.label", "l" * 81)({"components": button_rows(5, 5, "l" * 80)}),
+        "components.4.components.4.label",
+    ),
+    ("6 action rows", {"components": button_rows(6, 1, "l")}, "components"),
+    ("6 buttons in a row", {"components": button_rows(1, 6, "l")}, "components.0.components"),
+    ("a select with 25 options", {"content": "pick", "components": select_row(25)}, None),
+    (
+        "a select with 26 options",
+        {"content": "pick", "components": select_row(26)},
+        "components.0.components.0.options",
+    ),
+    ("40 layout components counting nested ones", {"flags": V2, "components": layout()}, None),
+    ("41 layout components counting nested ones", {"flags": V2, "components": layout(extra=1)}, "components"),
+    # integers as strings
+    ("flags '4' (suppress embeds)", {"content": "quiet", "flags": "4"}, None),
+    ("flags '32768' (components v2)", {"flags": str(V2), "components": layout()}, None),
+    (
+        "component type and style as strings",
+        {"components": [{"type": "1", "components": [BUTTON | {"type": "2", "style": "1"}]}]},
+        None,
+    ),
+    ("select max_values '25'", {"content": "pick", "components": select_row(25, "25")}, None),
+    (
+        "select max_values '26'",
+        {"content": "pick", "components": select_row(25, "26")},
+        "components.0.components.0.max_values",
+    ),
+    ("flags '4.5'", {"content": "x", "flags": "4.5"}, "flags"),
+    ("flags 'abc'", {"content": "x", "flags": "abc"}, "flags"),
+    ("flags ''", {"content": "x", "flags": ""}, "flags"),
+    (
+        "button style '1.0'",
+        {"components": [{"type": 1, "components": [BUTTON | {"style": "1.0"}]}]},
+        "components.0.components.0.style",
+    ),
+    ("embed colour '16777216'", {"embeds": [{"title": "t", "color": "16777216"}]}, "embeds.0.color"),
+]
+
+
+def test_the_layout_probe_holds_40_components() -> None:
+    assert nested_count(layout()) == 40 and nested_count(layout(extra=1)) == 41
+
+
+@pytest.mark.parametrize(("case", "body", "field"), EDGE_CASES, ids=[c[0] for c in EDGE_CASES])
+async def test_message_edge_case(standin: StandIn, world: Any, case: str, body: Body, field: str | None) -> None:
+    _, channel, _, _ = world
+    status, answer = await call(standin, "POST", f"/channels/{channel.id}/messages", body)
+    if field is not None:
+        assert_refused(standin, status, answer, field)
+        assert standin.channel_messages(channel) == []
+        return
+    assert status == 200, answer
+    message = standin.last_message(channel)
+    assert message.content == body.get("content", "")
+    assert message.flags == int(body.get("flags") or 0)  # the number, not the string
+    assert nested_count(answer["components"]) == nested_count(body.get("components") or [])
+    assert all(isinstance(c["type"], int) for c in answer["components"])
+
+
+async def test_integer_strings_in_multipart_payload_json(standin: StandIn, world: Any) -> None:
+    _, channel, _, _ = world
+    for flags, accepted in (("4", True), ("4.5", False)):
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps({"content": "file", "flags": flags}), content_type="application/json")
+        form.add_field("files[0]", b"data", filename="a.txt")
+        status, answer = await call(standin, "POST", f"/channels/{channel.id}/messages", form=form)
+        if accepted:
+            assert status == 200, answer
+            assert answer["flags"] == SUPPRESS_EMBEDS and standin.last_message(channel).flags == SUPPRESS_EMBEDS
+        else:
+            assert_refused(standin, status, answer, "flags")
+
+
+async def test_message_edit_with_flags_as_a_string(standin: StandIn, world: Any) -> None:
+    _, channel, _, _ = world
+    status, answer = await call(standin, "POST", f"/channels/{channel.id}/messages", {"content": "x"})
+    assert status == 200, answer
+    path = f"/channels/{channel.id}/messages/{answer['id']}"
+    status, answer = await call(standin, "PATCH", path, {"flags": "4"})
+    assert status == 200, answer
+    assert answer["flags"] == SUPPRESS_EMBEDS
+
+
+CALLBACK_STRING_CASES: list[tuple[str, Body, str | None]] = [
+    ("data.flags '64' (ephemeral)", {"type": 4, "data": {"content": "secret", "flags": "64"}}, None),
+    ("type '4' and data.flags '64'", {"type": "4", "data": {"content": "secret", "flags": "64"}}, None),
+    ("deferred with data.flags '64'", {"type": 5, "data": {"flags": "64"}}, None),
+    ("data.flags '6.4'", {"type": 4, "data": {"content": "secret", "flags": "6.4"}}, "data.flags"),
+    ("data.flags 'ephemeral'", {"type": 4, "data": {"content": "secret", "flags": "ephemeral"}}, "data.flags"),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "field"), CALLBACK_STRING_CASES, ids=[c[0] for c in CALLBACK_STRING_CASES])
+async def test_callback_with_integers_as_strings(
+    standin: StandIn, world: Any, case: str, body: Body, field: str | None
+) -> None:
+    record = open_interaction(standin, world, COMMAND)
+    status, answer = await call(standin, "POST", f"/interactions/{record.id}/{record.token}/callback", body)
+    if field is not None:
+        assert_refused(standin, status, answer, field)
+        assert not record.acknowledged
+        return
+    assert status == 204, answer
+    message = standin.messages[record.original_message_id or 0]
+    assert message.ephemeral and message.flags & EPHEMERAL
+    assert message.loading == (int(body["type"]) == 5)
+
+
+PERMISSION_CASES: list[tuple[str, Any, str | None]] = [
+    ("default_member_permissions '32'", "32", "32"),
+    ("default_member_permissions 32", 32, "32"),
+    ("default_member_permissions '0'", "0", "0"),
+    ("default_member_permissions '3.2'", "3.2", None),
+    ("default_member_permissions 'manage'", "manage", None),
+]
+
+
+@pytest.mark.parametrize(("case", "value", "stored"), PERMISSION_CASES, ids=[c[0] for c in PERMISSION_CASES])
+async def test_default_member_permissions_as_a_string(
+    standin: StandIn, case: str, value: Any, stored: str | None
+) -> None:
+    status, answer = await put_commands(standin, [COMMAND_DEF | {"default_member_permissions": value}])
+    if stored is None:
+        assert_refused(standin, status, answer, "0.default_member_permissions")
+        return
+    assert status == 200, answer
+    # Discord answers permissions as strings whatever form they were sent in.
+    assert answer[0]["default_member_permissions"] == stored
+    assert standin.registered_commands()[0]["default_member_permissions"] == stored
+
+
+async def test_option_types_as_strings_are_the_numbers(standin: StandIn) -> None:
+    command = edit("options.1.type", "4")(edit("options.1.choices.0.value", "2")(COMMAND_DEF))
+    status, answer = await put_commands(standin, [command])
+    assert status == 200, answer
+    option = standin.registered_commands()[0]["options"][1]
+    assert option["type"] == 4 and option["choices"][0]["value"] == 2
+
+
+# -- query parameters ---------------------------------------------------------------------
+# Boolean query strings: Discord takes True, true, 1 and False, false, 0 (API reference,
+# "Boolean Query Strings"); the spec types `wait` and `with_response` as booleans.
+
+TRUE, FALSE = ("true", "True", "1"), ("false", "False", "0")
+
+
+async def acknowledged(standin: StandIn, world: Any) -> InteractionRecord:
+    record = open_interaction(standin, world, COMMAND)
+    status, _ = await call(standin, "POST", f"/interactions/{record.id}/{record.token}/callback", {"type": 5})
+    assert status == 204
+    return record
+
+
+@pytest.mark.parametrize("wait", TRUE + FALSE)
+async def test_webhook_wait_takes_discords_booleans(standin: StandIn, world: Any, wait: str) -> None:
+    record = await acknowledged(standin, world)
+    path = f"/webhooks/{standin.application_id}/{record.token}?wait={wait}"
+    status, answer = await call(standin, "POST", path, {"content": "follow-up"})
+    if wait in TRUE:
+        assert status == 200 and answer["content"] == "follow-up"
+    else:
+        assert (status, answer) == (204, None)
+
+
+@pytest.mark.parametrize(
+    ("query", "field"), [("wait=maybe", "wait"), ("wait=", "wait"), ("thread_id=abc", "thread_id")]
+)
+async def test_webhook_query_outside_the_spec_is_refused(standin: StandIn, world: Any, query: str, field: str) -> None:
+    record = await acknowledged(standin, world)
+    path = f"/webhooks/{standin.application_id}/{record.token}?{query}"
+    status, answer = await call(standin, "POST", path, {"content": "follow-up"})
+    assert_refused(standin, status, answer, field)
+    assert record.followup_ids == [] and record.rejected
+
+
+@pytest.mark.parametrize(("with_response", "accepted"), [("True", True), ("0", True), ("yes", False)])
+async def test_callback_with_response_takes_discords_booleans(
+    standin: StandIn, world: Any, with_response: str, accepted: bool
+) -> None:
+    record = open_interaction(standin, world, COMMAND)
+    path = f"/interactions/{record.id}/{record.token}/callback?with_response={with_response}"
+    status, answer = await call(standin, "POST", path, {"type": 4, "data": {"content": "hi"}})
+    if not accepted:
+        assert_refused(standin, status, answer, "with_response")
+        assert not record.acknowledged
+    elif with_response == "True":
+        assert status == 200 and answer["resource"]["message"]["content"] == "hi"
+    else:
+        assert (status, answer) == (204, None)
+
+
+@pytest.mark.parametrize(
+    ("query", "field"), [("limit=100", None), ("limit=abc", "limit"), ("limit=101", "limit"), ("before=x1", "before")]
+)
+async def test_message_history_query_against_the_spec(
+    standin: StandIn, world: Any, query: str, field: str | None
+) -> None:
+    _, channel, _, _ = world
+    status, answer = await call(standin, "GET", f"/channels/{channel.id}/messages?{query}")
+    if field is None:
+        assert (status, answer) == (200, [])
+    else:
+        assert_refused(standin, status, answer, field)
+
+
+# -- threads ------------------------------------------------------------------------------
+
+
+async def test_thread_without_a_message(standin: StandIn, world: Any) -> None:
+    _, channel, _, _ = world
+    body = {"name": "game-2", "type": "12", "auto_archive_duration": 60, "invitable": False, "rate_limit_per_user": "5"}
+    status, answer = await call(standin, "POST", f"/channels/{channel.id}/threads", body)
+    assert status == 201, answer
+    assert answer["type"] == 12 and answer["parent_id"] == str(channel.id)
+    assert answer["thread_metadata"]["auto_archive_duration"] == 60
+    status, answer = await call(standin, "POST", f"/channels/{channel.id}/threads", {"name": ""})
+    assert_refused(standin, status, answer, "name")
+
+
+async def test_forum_thread_with_a_message(standin: StandIn, world: Any) -> None:
+    guild, _, _, _ = world
+    forum = standin.add_channel(guild, "games-forum", forum=True)
+    body = {
+        "name": "game-3",
+        "auto_archive_duration": 1440,
+        "message": {"content": "c" * 2000, "components": button_rows(5, 5, "l" * 80), "flags": "4"},
+    }
+    status, answer = await call(standin, "POST", f"/channels/{forum.id}/threads", body)
+    assert status == 201, answer
+    assert answer["parent_id"] == str(forum.id) and answer["message"]["id"] == answer["id"]
+    thread = standin.channels[int(answer["id"])]
+    starter = standin.last_message(thread)
+    assert starter.content == "c" * 2000 and starter.flags == SUPPRESS_EMBEDS
+    too_long = edit("message.content", "c" * 2001)(body)
+    status, answer = await call(standin, "POST", f"/channels/{forum.id}/threads", too_long)
+    assert_refused(standin, status, answer, "message.content")
+    status, answer = await call(standin, "POST", f"/channels/{forum.id}/threads", {"name": "no starter"})
+    assert_refused(standin, status, answer, "message")
+
+
+async def test_thread_from_a_message(standin: StandIn, world: Any) -> None:
+    _, channel, _, _ = world
+    status, posted = await call(standin, "POST", f"/channels/{channel.id}/messages", {"content": "lobby"})
+    assert status == 200, posted
+    path = f"/channels/{channel.id}/messages/{posted['id']}/threads"
+    status, answer = await call(standin, "POST", path, {"name": "game-4", "auto_archive_duration": "4320"})
+    assert status == 201, answer
+    assert answer["id"] == posted["id"] and answer["type"] == 11
+    assert answer["thread_metadata"]["auto_archive_duration"] == 4320
+    channels = len(standin.channels)
+    status, answer = await call(standin, "POST", path.replace(posted["id"], "1"), {"name": "nothing"})
+    assert (status, answer["code"]) == (404, 10008)
+    assert len(standin.channels) == channels  # no thread left behind for the unknown message
+
+
+async def test_thread_archived_and_locked(standin: StandIn, world: Any) -> None:
+    _, channel, _, _ = world
+    thread = standin.add_thread(channel, "game-5")
+    status, answer = await call(standin, "PATCH", f"/channels/{thread.id}", {"archived": True, "locked": True})
+    assert status == 200, answer
+    assert answer["thread_metadata"]["archived"] is True and answer["thread_metadata"]["locked"] is True
+    status, answer = await call(standin, "PATCH", f"/channels/{thread.id}", {"archived": False, "locked": False})
+    assert status == 200, answer
+    assert answer["thread_metadata"]["archived"] is False and answer["thread_metadata"]["locked"] is False
+    status, answer = await call(standin, "PATCH", f"/channels/{thread.id}", {"archived": "yes"})
+    assert_refused(standin, status, answer, "archived")
+
+
+async def test_discord_py_threads_forum_posts_and_layouts_are_accepted(standin: StandIn, bot: Any, world: Any) -> None:
+    """The same bodies as discord.py 2.7 itself sends them, through the real client."""
+    import discord
+
+    guild, channel, _, _ = world
+    text = bot.get_channel(channel.id)
+    lobby = await text.send("lobby")
+    thread = await lobby.create_thread(name="game-6", auto_archive_duration=10080)
+    assert thread.id == lobby.id and thread.auto_archive_duration == 10080
+    thread = await thread.edit(archived=True, locked=True)
+    assert thread.archived and thread.locked
+    private = await text.create_thread(name="game-7", type=discord.ChannelType.private_thread, invitable=False)
+    assert private.type == discord.ChannelType.private_thread
+
+    view = discord.ui.LayoutView()
+    for item in range(40):
+        view.add_item(discord.ui.TextDisplay(f"line {item}"))
+    sent = await text.send(view=view)
+    assert sent.flags.components_v2 and len(standin.last_message(channel).components) == 40
+
+    forum = standin.add_channel(guild, "games-forum", forum=True)
+    for _ in range(100):  # CHANNEL_CREATE reaches the client
+        if bot.get_channel(forum.id) is not None:
+            break
+        await asyncio.sleep(0.01)
+    post = await bot.get_channel(forum.id).create_thread(name="game-8", content="c" * 2000, suppress_embeds=True)
+    assert post.thread.parent_id == forum.id and post.message.id == post.thread.id
+    assert standin.last_message(standin.channels[post.thread.id]).flags == SUPPRESS_EMBEDS
