@@ -312,6 +312,7 @@ class SqliteDatabase:
         self.reader = reader
         self.checkpointer: asyncio.Task[None] | None = None
         self.guard = FileGuard(path)
+        self.closed = False
 
     @classmethod
     async def open(
@@ -360,6 +361,9 @@ class SqliteDatabase:
             self.checkpointer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.checkpointer
+        if self.closed:
+            return
+        self.closed = True
         # The last connection to close checkpoints through the WAL index.
         await _on_thread(self.reader, lambda conn: self.guard.before_read())
         await self.reader.close()
