@@ -27,6 +27,7 @@ from .outbox import LEASE_SECONDS, Outbox
 from .pictures import Pictures
 from .reminders import Reminders
 from .service import GameService, Limits
+from .shutdown import finish_in_flight
 from .store import Store
 from .timers import TimerPoller
 
@@ -141,10 +142,14 @@ class CubistBot(commands.AutoShardedBot):
             await self.reminders.member_left(payload.guild_id, payload.user.id)
 
     async def close(self) -> None:
+        # Nothing new starts (the pollers, the computer players: a stored move's posts wait in
+        # the outbox); the answers under way finish, bounded (bot/shutdown.py), then the DMs
+        # and edits they started; only then does the HTTP session close under them.
         await self.outbox.stop()
         await self.timers.stop()
-        await self.reminders.stop()
         await self.computers.stop()
+        await finish_in_flight()
+        await self.reminders.stop()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(5):
                 await self.old_posts.idle()  # the last buttons taken off before the HTTP session closes

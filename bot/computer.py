@@ -47,6 +47,7 @@ class Computers:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._woken: set[int] = set()  # woken while their task was running: look again before stopping
         self._players: dict[tuple[int, int], tuple[str, Player]] = {}
+        self._stopped = False
 
     # --- scheduling --------------------------------------------------------------------
 
@@ -56,6 +57,8 @@ class Computers:
             self.wake_id(record.id)
 
     def wake_id(self, game_id: int) -> None:
+        if self._stopped:  # closing: the next start resumes it (resume_all)
+            return
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             self._woken.add(game_id)
@@ -78,6 +81,8 @@ class Computers:
             await asyncio.gather(*running, return_exceptions=True)
 
     async def stop(self) -> None:
+        """Stops the computer players and starts no more (the bot is closing)."""
+        self._stopped = True
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
