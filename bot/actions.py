@@ -19,6 +19,7 @@ from .components import game_buttons
 from .i18n import Message, t
 from .i18n.choose import channel_language, guild_language, user_language
 from .replies import (
+    AnswerUnconfirmed,
     after_move,
     answer,
     build_in_time,
@@ -26,6 +27,7 @@ from .replies import (
     next_player_ping,
     png_file,
     post_as_response,
+    post_failed,
     post_turn,
     send_error,
     studio_reply,
@@ -73,9 +75,9 @@ async def play_move(
         else:
             note = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
         await turnpanel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
-    except Exception:  # the move is stored: never "unchanged"; the outbox posts what is missing
+    except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing
         log.exception("answering a stored move in game %s failed", game_id)
-        await send_error(interaction, Message("trust.saved_post_follows"))
+        await send_error(interaction, post_failed(e))
 
 
 async def _load(bot: CubistBot, interaction: discord.Interaction, game_id: int):
@@ -258,7 +260,12 @@ async def post_table(
 
     text, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)
-    message = await post_as_response(interaction, text, files, view, mentions) if carried and interaction else None
+    try:
+        message = await post_as_response(interaction, text, files, view, mentions) if carried and interaction else None
+    except AnswerUnconfirmed:  # Discord may have it: never a second start post
+        await bot.reminders.after_table_post(record, game, None)
+        bot.computers.wake(record, game)
+        return
     answered = interaction if message is not None else None
     if message is None:
         message = await channel.send(text, files=files, view=view, allowed_mentions=mentions)

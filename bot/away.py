@@ -18,6 +18,7 @@ from engine import Game
 
 from .i18n import Message, has, t
 from .i18n.choose import guild_language, user_language
+from .items.guard import Guarded
 from .replies import send_error
 from .service import MoveOutcome, TableSettings, UserError
 from .store import GameRecord, Status
@@ -73,7 +74,9 @@ def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: o
 
 
 class VoteButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):v:(?P<choice>[a-z]+):(?P<turn>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cubist:(?P<game>\d+):v:(?P<choice>[a-z]+):(?P<turn>\d+)",
 ):
     """``cubist:<game>:v:<choice>:<turn>``: a vote on the away player of that turn."""
 
@@ -184,9 +187,11 @@ async def admin_move(
         text = f"remove p{target.seat + 1}"
         headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
+    # ... and to the turn in play when the admin sent the command (it may have ended since).
+    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
     outcome = await bot.service.table_move(
         record.id, interaction.user.id, text, turn=game.state.turn, can_manage=can_manage,
-        headline=headline, headline_lang=lang,
+        headline=headline, headline_lang=lang, asked_at=bot.clock() - age,
     )  # fmt: skip
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)

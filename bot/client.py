@@ -11,6 +11,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -18,14 +19,16 @@ from discord.ext import commands
 from .away import VoteButton
 from .commands import CubistCog
 from .computer import Computers
-from .i18n import catalog
+from .i18n import Message, catalog
 from .i18n.translator import CubistTranslator
 from .invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
 from .items import ITEMS
+from .items.guard import well_formed
 from .old_posts import OldPosts
 from .outbox import LEASE_SECONDS, Outbox
 from .pictures import Pictures
 from .reminders import Reminders
+from .replies import send_error
 from .service import GameService, Limits
 from .shutdown import finish_in_flight
 from .store import Store
@@ -134,6 +137,19 @@ class CubistBot(commands.AutoShardedBot):
         await self.tree.sync(guild=guild)
         await self.store.set_meta(key, digest)
         return True
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """The catch-all for components no item takes (bot/items/guard.py): a forged, damaged
+        or ancient custom_id gets a clear answer instead of "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if well_formed(custom_id, (VoteButton, *ITEMS)):
+            return  # its item answers
+        log.info("unknown or malformed component id %r from user %s", custom_id[:100], interaction.user.id)
+        with contextlib.suppress(discord.HTTPException):
+            await send_error(interaction, Message("trust.unknown_button"))
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A player who leaves the server is away: the vote on their turn opens at once.

@@ -20,7 +20,7 @@ from .i18n import Message, t
 from .i18n.choose import user_language
 from .items.hint import HintPlayButton, HintShowButton
 from .replies import answer, png_file, send_error
-from .service import UserError
+from .service import StaleChoice, UserError
 from .store import CorruptGame, GameNotFound
 from .turnpanel import in_place, in_time, show
 
@@ -53,7 +53,12 @@ async def _plan(interaction: discord.Interaction, game_id: int, version: int):
     bot: CubistBot = interaction.client  # type: ignore[assignment]
     moves = _plans.get((game_id, version, interaction.user.id))
     try:
-        record, game = await bot.service.game(game_id)
+        record, game = await bot.service.game_for_interaction(
+            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+    except UserError as e:  # a hint's buttons act only where the game is, or in a player's DM
+        await send_error(interaction, e.args[0])
+        return None
     except (GameNotFound, CorruptGame):
         await send_error(interaction, Message("actions.gone"))
         return None
@@ -71,11 +76,15 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
     lang = user_language(interaction)
 
     async def play_all():
-        for text in _steps(moves):
-            await bot.service.play_in(game_id, interaction.user.id, text)
+        # Each step pinned to the version it follows: a second press plays nothing.
+        for i, text in enumerate(_steps(moves)):
+            await bot.service.play_in(game_id, interaction.user.id, text, version=version + i)
 
     try:
         await in_time(interaction, play_all(), edit=in_place(interaction))
+    except StaleChoice:  # pressed twice: the first press played it
+        await send_error(interaction, Message("hints.stale"))
+        return
     except UserError as e:
         await send_error(interaction, e.args[0])
         return

@@ -27,11 +27,13 @@ import logging
 import uuid
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from engine import parse_move
 
-from .replies import post_turn
+from .lost_channel import channel_lost, find_home
+from .replies import AnswerUnconfirmed, post_turn
 from .service import MoveOutcome
 from .store.outbox import OutboxRow
 from .timers.loop import PollLoop
@@ -63,29 +65,43 @@ class Outbox:
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
-    async def claim(self, row_id: int, owner: str | None = None) -> bool:
-        """True: the caller delivers this row itself (then ``done`` or ``release``)."""
-        return await self.bot.service.posts.claim(row_id, owner or self.owner, self.lease)
+    async def claim(self, row_id: int, owner: str | None = None, answer: str | None = None) -> bool:
+        """True: the caller delivers this row itself (then ``done`` or ``release``).  ``answer``:
+        the interaction whose answer the post may become (kept on the row)."""
+        return await self.bot.service.posts.claim(row_id, owner or self.owner, self.lease, answer)
 
     def answer_owner(self, interaction: discord.Interaction) -> str:
         """The claim of a post that may become ``interaction``'s answer: an answer carries no
         nonce, so a worker taking over after a crash first looks whether it was posted."""
-        return f"{self.owner}{ANSWER}{interaction.application_id}:{interaction.token}"
+        return f"{self.owner}{ANSWER}{answer_ref(interaction)}"
 
     async def _posted_as_answer(self, row: OutboxRow) -> int | None:
-        """The id of the turn post a dead claimer sent as its interaction's answer, if it did."""
-        if not row.claimed_by or ANSWER not in row.claimed_by:
+        """The id of the turn post a sender sent as its interaction's answer, if Discord has it;
+        None when it has not.  Raises AnswerUnconfirmed while Discord will not say (429, 5xx,
+        timeouts): the row is tried again later, never posted blind."""
+        ref = row.answer or (
+            row.claimed_by.split(ANSWER, 1)[1] if row.claimed_by and ANSWER in row.claimed_by else None
+        )
+        if ref is None:
             return None
-        app, _, token = row.claimed_by.split(ANSWER, 1)[1].partition(":")
+        app, _, token = ref.partition(":")
         try:
             webhook = discord.Webhook.partial(int(app), token, client=self.bot)
             message = await webhook.fetch_message("@original")  # type: ignore[arg-type]  # Discord's alias
-        except (discord.HTTPException, ValueError):
-            return None  # never answered (404), or the token expired: post it
+        except (discord.NotFound, ValueError):
+            return None  # never answered with a message
+        except discord.HTTPException as e:
+            if e.status == 401:  # the token's 15 minutes are over: nobody can tell any more
+                log.warning("outbox row %s: its interaction expired before its answer could be read", row.id)
+                return None
+            raise AnswerUnconfirmed(row.id) from e
+        except (TimeoutError, aiohttp.ClientError) as e:
+            raise AnswerUnconfirmed(row.id) from e
         marks = {f"cubist:{row.game_id}:play", f"cubist:{row.game_id}:b:rematch"}
         ids = {getattr(c, "custom_id", None) for r in message.components for c in getattr(r, "children", [])}
         if marks & ids and not message.flags.ephemeral:
-            log.info("outbox row %s was posted as its interaction's answer before a crash; not again", row.id)
+            log.info("outbox row %s was posted as its interaction's answer; not again", row.id)
+            await self.bot.service.remember_table_post(row.game_id, message.id, row.version)
             return message.id
         return None
 
@@ -154,12 +170,43 @@ class Outbox:
             if answered is not None:
                 return answered
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-            message = await post_turn(self.bot, channel, outcome, headline=payload.get("headline"), nonce=nonce(row.id))
+            message = await post_in_place(
+                self.bot, channel, outcome, headline=payload.get("headline"), nonce=nonce(row.id)
+            )
             return message.id
         if row.kind == "turn_dm":
             return await self.bot.reminders.turn_start_from_outbox(record, game, row)
         log.error("outbox row %s has an unknown kind %r; dropped", row.id, row.kind)
         return None
+
+
+def answer_ref(interaction: discord.Interaction) -> str:
+    return f"{interaction.application_id}:{interaction.token}"
+
+
+async def post_in_place(
+    bot: CubistBot,
+    channel: discord.abc.Messageable,
+    outcome: MoveOutcome,
+    *,
+    headline: str | None = None,
+    nonce: str | None = None,
+    interaction: discord.Interaction | None = None,
+) -> discord.Message:
+    """``post_turn``; where the game's thread refused it (deleted, archived, locked), once more
+    where the game goes on (bot/lost_channel.py)."""
+    try:
+        return await post_turn(bot, channel, outcome, headline=headline, nonce=nonce, interaction=interaction)
+    except discord.HTTPException as e:
+        if not channel_lost(e):
+            raise
+        home = await find_home(bot, outcome.record, e)
+        if home is None:
+            raise
+    record = dataclasses.replace(home, version=outcome.record.version)
+    moved = dataclasses.replace(outcome, record=record)
+    channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    return await post_turn(bot, channel, moved, headline=headline, nonce=nonce)
 
 
 async def deliver_turn(
@@ -172,16 +219,20 @@ async def deliver_turn(
 ) -> discord.Message | None:
     """The turn's channel post, from the interaction or computer player that ended the turn:
     claimed from the outbox and posted here, or left to the worker when it has it already.
-    Raises what the post raised, after releasing the row to the worker."""
+    Raises what the post raised, after releasing the row to the worker (AnswerUnconfirmed:
+    the post may be the interaction's answer; the worker asks Discord before it posts)."""
     row = outcome.turn_post
     if row is None:  # no outbox row (the service runs without one)
-        return await post_turn(bot, channel, outcome, headline=headline, interaction=interaction)
+        return await post_in_place(bot, channel, outcome, headline=headline, interaction=interaction)
     owner = bot.outbox.answer_owner(interaction) if interaction is not None else None
-    if not await bot.outbox.claim(row, owner):
+    ref = answer_ref(interaction) if interaction is not None else None
+    if not await bot.outbox.claim(row, owner, ref):
         return None  # sent already, or being sent by the worker
     try:
         # With ``interaction`` the post may be its answer (bot/replies.py post_as_response).
-        message = await post_turn(bot, channel, outcome, headline=headline, nonce=nonce(row), interaction=interaction)
+        message = await post_in_place(
+            bot, channel, outcome, headline=headline, nonce=nonce(row), interaction=interaction
+        )
     except BaseException:
         await bot.outbox.release(row, owner)
         raise

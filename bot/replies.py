@@ -11,13 +11,14 @@ import logging
 from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 from discord.utils import MISSING
 
 from engine import Game
 
 from .components import game_buttons, rematch_view
-from .i18n import join, localize, t
+from .i18n import Message, join, localize, t
 from .i18n.choose import guild_language, user_language
 from .i18n.pictures import render_labels
 from .replay_gif import replay_gif
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code: the interaction has an answer already
+# Discord's codes for a channel that takes no posts: Unknown Channel, Missing Access, an
+# archived thread, a locked thread (bot/lost_channel.py moves the game; this is what is left).
+CHANNEL_GONE = frozenset({10003, 50001, 50083, 160005})
 
 NEEDED = {
     "view_channel": "View Channel",
@@ -101,7 +106,7 @@ async def answer(
     that, a follow-up message."""
     content = clip(content)
     response = interaction.response
-    if not response.is_done():
+    if not response.is_done() and not interaction.extras.get("answered"):
         await response.send_message(content, files=list(files), view=view or MISSING, ephemeral=ephemeral)
         return
     if response.type is discord.InteractionResponseType.deferred_channel_message and not interaction.extras.get(
@@ -124,6 +129,16 @@ async def send_error(interaction: discord.Interaction, message: object) -> None:
         # The interaction expired (answered after Discord's 3 s): nobody can see an answer
         # now, and raising here only turns one late reply into a traceback storm.
         log.warning("interaction %s expired before its answer: %s", interaction.id, text[:80])
+
+
+def post_failed(error: BaseException) -> Message:
+    """What the mover reads when their turn is stored but its table post failed: true in
+    every case (the post may be in the channel already; the channel may be gone)."""
+    if isinstance(error, AnswerUnconfirmed):
+        return Message("trust.saved_post_checking")
+    if isinstance(error, discord.HTTPException) and error.code in CHANNEL_GONE:
+        return Message("trust.saved_no_channel")
+    return Message("trust.saved_post_follows")
 
 
 def whose_turn(record: GameRecord, game: Game, lang: str) -> str:
@@ -189,7 +204,14 @@ async def post_turn(
 
     content, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)
-    message = await post_as_response(interaction, content, files, view, mentions) if carried and interaction else None
+    try:
+        message = (
+            await post_as_response(interaction, content, files, view, mentions) if carried and interaction else None
+        )
+    except AnswerUnconfirmed:  # maybe posted: not again; the next player's turn goes on
+        await bot.reminders.after_table_post(record, game, None)
+        bot.computers.wake(record, game)
+        raise
     answered = interaction if message is not None else None
     if message is None:
         if nonce is not None:  # an outbox row's: sent once however often tried
@@ -233,6 +255,31 @@ def carries_post(interaction: discord.Interaction, record: GameRecord) -> bool:
     return interaction.channel_id == record.channel_id
 
 
+class AnswerUnconfirmed(Exception):
+    """An interaction's public answer (a table post) was sent, but Discord's answer is unknown:
+    the callback answered 5xx or timed out, an earlier try of it was taken ("already
+    acknowledged"), or the post's lookup kept failing.  The post may be in the channel, so
+    nobody posts it again without asking Discord first (the outbox row names the
+    interaction; the worker looks at its answer before it posts)."""
+
+
+CONFIRM_TRIES = (0.0, 0.5, 1.5)  # s before each look at an answer whose posting is unconfirmed
+
+
+async def confirm_answer(interaction: discord.Interaction) -> discord.Message | None:
+    """The interaction's answer as Discord has it: the message, or None when it has none
+    (404).  Raises AnswerUnconfirmed when Discord would not say (429, 5xx, timeouts)."""
+    for pause in CONFIRM_TRIES:
+        await asyncio.sleep(pause)
+        try:
+            return await interaction.original_response()
+        except discord.NotFound:
+            return None
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError) as e:
+            log.warning("interaction %s: its answer could not be looked up: %s", interaction.id, e)
+    raise AnswerUnconfirmed(interaction.id)
+
+
 async def post_as_response(
     interaction: discord.Interaction,
     content: str,
@@ -243,21 +290,35 @@ async def post_as_response(
     """Deliver a channel post as ``interaction``'s first, public answer: interaction responses do
     not count against the bot's global rate limit, channel messages do.  Returns the posted
     message, or None when the interaction cannot carry it (answered privately already,
-    expired): the caller then posts in the channel.  ``allowed_mentions`` as for the
-    channel post (default: nobody is pinged).  (The seam for a durable outbox: claim
-    the stored post before calling this, mark it done after, release it on None.)"""
+    expired, refused): the caller then posts in the channel.  Raises AnswerUnconfirmed when
+    Discord may have taken it but did not say so: the caller must not post it again.
+    ``allowed_mentions`` as for the channel post (default: nobody is pinged)."""
     allowed_mentions = allowed_mentions or discord.AllowedMentions.none()
+    if interaction.response.is_done() or interaction.extras.get("answered"):
+        return None
     try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(
-                clip(content), files=files, view=view, allowed_mentions=allowed_mentions
-            )
-            return await interaction.original_response()
+        await interaction.response.send_message(
+            clip(content), files=files, view=view, allowed_mentions=allowed_mentions
+        )
     except discord.HTTPException as e:
-        log.warning("interaction %s could not carry the post: %s", interaction.id, e)
+        # 40060: discord.py retried a callback that Discord had taken (it answered 5xx
+        # first); a 5xx after the last try: taken or not.  Anything else was refused.
+        if e.code != ALREADY_ACKNOWLEDGED and e.status < 500:
+            log.warning("interaction %s could not carry the post: %s", interaction.id, e)
+            for f in files:
+                f.reset()
+            return None
+        interaction.extras["answered"] = True  # later answers go as follow-ups
+        log.warning("interaction %s: Discord's answer to the post is unclear (%s); asking", interaction.id, e)
+    except (TimeoutError, aiohttp.ClientError) as e:
+        interaction.extras["answered"] = True
+        log.warning("interaction %s: the post's callback did not come back (%r); asking", interaction.id, e)
+    message = await confirm_answer(interaction)
+    if message is None and interaction.extras.get("answered"):
+        interaction.extras["answered"] = False  # Discord has no answer: it was not taken
         for f in files:
             f.reset()
-    return None
+    return message
 
 
 def turnpanel_view(record: GameRecord, game: Game, lang: str) -> discord.ui.View:
@@ -308,9 +369,9 @@ async def after_move(
     carry = carries_post(interaction, outcome.record) and not edit
     try:
         await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
-    except Exception:
-        log.exception("turn post of game %s failed; the outbox will post it", outcome.record.id)
-        await send_error(interaction, t("trust.saved_post_follows", user_language(interaction)))
+    except Exception as e:
+        log.warning("turn post of game %s failed; the outbox has it: %r", outcome.record.id, e)
+        await send_error(interaction, post_failed(e))
         return
     note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
     if edit and not interaction.response.is_done():

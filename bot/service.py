@@ -39,6 +39,8 @@ from .store import (
     Store,
     TableFull,
     TimerSpec,
+    TooManyGames,
+    TooSoon,
 )
 from .store.outbox import PostsRoom, Queued
 from .store.timers import TimersRoom
@@ -89,6 +91,12 @@ class UserError(Exception):
     Its message (``args[0]``) is a ``bot.i18n.Message``, rendered in the reader's language
     when it is shown (``localize(error.args[0], interaction.locale)``); ``str(error)`` is
     the English text."""
+
+
+class StaleChoice(UserError):
+    """The move was chosen on a panel (or hint) drawn at another version of the game: a
+    second press of the same button, or a press after somebody else moved.  Nothing was
+    stored; the panel is redrawn as the game stands."""
 
 
 @dataclass
@@ -267,9 +275,11 @@ class GameService:
         lang: str,
         cooldown: bool = True,
         solo_check: bool = True,
+        parent_id: int | None = None,
     ) -> GameRecord:
         """A lobby with its creator seated, and ``computers`` computer players of ``level``.
-        ``cooldown``: whether the channel's cooldown between lobbies applies (not to a rematch)."""
+        ``cooldown``: whether the channel's cooldown between lobbies applies (not to a rematch).
+        ``parent_id``: the channel whose thread ``channel_id`` is (its cooldown applies)."""
         if computers >= settings.max_players:
             raise UserError(
                 Message(
@@ -285,9 +295,16 @@ class GameService:
             # Nobody can join a lobby in a DM: only a full table of computer players.
             most = settings.max_players
             raise UserError(Message("trust.dm_solo_only", players=most, computers=most - 1))
-        await self._check_opening(channel_id, user_id, cooldown=cooldown)
-        try:
-            record = await self.store.create_lobby(guild_id, channel_id, user_id, options, settings.model_dump_json())
+        limits = self.limits
+        try:  # the member's cap and the channel's cooldown are checked in the lobby's own transaction
+            record = await self.store.create_lobby(
+                guild_id, channel_id, user_id, options, settings.model_dump_json(), opened_in=parent_id,
+                max_open=limits.max_open_games, cooldown=limits.lobby_cooldown if cooldown else 0.0,
+            )  # fmt: skip
+        except TooManyGames as e:
+            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+        except TooSoon as e:
+            raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(e.wait)))) from None
         except ChannelBusy:
             existing = await self.store.active_game_for_channel(channel_id)
             busy = "service.busy_lobby" if existing and existing.status == Status.LOBBY else "service.busy_play"
@@ -297,21 +314,21 @@ class GameService:
             return await self.add_computers(record.id, computers, level, lang)
         return await self.store.get_game(record.id)
 
-    async def _check_opening(self, channel_id: int, user_id: int, *, cooldown: bool = True) -> None:
-        """The per-member cap on open games and the per-channel cooldown between lobbies."""
-        limits = self.limits
-        mine = await self.store.open_games_of(user_id)
-        if len(mine) >= limits.max_open_games:
-            raise UserError(Message("trust.too_many_games", max=limits.max_open_games, count=len(mine)))
-        if cooldown and limits.lobby_cooldown > 0:
-            last = await self.store.last_lobby_opened(channel_id)
-            wait = (last or 0.0) + limits.lobby_cooldown - self.clock()
-            if last is not None and wait > 0:
-                raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(wait))))
-
     async def move_lobby(self, game_id: int, channel_id: int) -> GameRecord:
         """Moves a lobby into the thread opened for it (``/cubist lobby new`` with a thread)."""
         return await self.store.move_lobby(game_id, channel_id)
+
+    async def rehome(self, game_id: int, lost: int, to: int | None = None) -> tuple[GameRecord, bool] | None:
+        """A game whose channel ``lost`` takes no more posts goes on in ``to`` (by default the
+        channel it was opened in): the record where it lives now and whether this call moved
+        it, or None when it has nowhere to go.  UserError when ``to`` holds an open game."""
+        try:
+            return await self.store.rehome(game_id, lost, to)
+        except ChannelBusy:
+            raise UserError(Message("service.busy_play")) from None
+
+    async def parent_channel(self, game_id: int) -> int | None:
+        return await self.store.opened_in(game_id)
 
     async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
@@ -335,9 +352,14 @@ class GameService:
         if len(record.seats) >= settings.max_players:
             raise UserError(Message("service.full", max=settings.max_players))
         try:  # the seat, its colour and the table's size are checked in one transaction
-            await self.store.join_seat(record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players)
+            await self.store.join_seat(
+                record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players,
+                max_open=self.limits.max_open_games,
+            )  # fmt: skip
         except TableFull:  # the last seat went to someone quicker
             raise UserError(Message("service.full", max=settings.max_players)) from None
+        except TooManyGames as e:
+            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
         except GameStateError:  # started or cancelled meanwhile
             now = await self.store.get_game(record.id)
             key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
@@ -438,7 +460,16 @@ class GameService:
             if s.is_computer:  # the same computer players come back
                 record = await self.add_computers(record.id, 1, level_of(s.ai_level), lang)
             elif s.user_id is not None and s.user_id != user_id:
-                await self.store.join_seat(record.id, s.user_id, s.display_name, colours=COLOUR_NAMES)
+                try:  # every seated player's cap holds, checked as their seat is taken
+                    await self.store.join_seat(
+                        record.id, s.user_id, s.display_name, colours=COLOUR_NAMES, max_open=self.limits.max_open_games
+                    )
+                except TooManyGames as e:
+                    await self.store.cancel(record.id)  # no half-seated rematch is left behind
+                    self.forget(record.id)
+                    raise UserError(
+                        Message("trust.rematch_cap", name=s.display_name, count=e.count, max=e.most)
+                    ) from None
                 record = await self.store.get_game(record.id)
         return await self.start(old.channel_id, user_id, lang=lang)
 
@@ -488,10 +519,21 @@ class GameService:
         record, _game = await self.channel_game(channel_id)
         return await self.play_in(record.id, user_id, text)
 
-    async def play_in(self, game_id: int, user_id: int | None, text: str, *, as_seat: int | None = None) -> MoveOutcome:
+    async def play_in(
+        self,
+        game_id: int,
+        user_id: int | None,
+        text: str,
+        *,
+        as_seat: int | None = None,
+        version: int | None = None,
+    ) -> MoveOutcome:
         """Apply a move in game ``game_id`` for ``user_id`` (or, for computer seats and table
         moves, for ``as_seat``).  Serialized per game; the store's version check guards
-        against other processes."""
+        against other processes.  ``version``: the game's version the move was chosen at (a
+        panel's or a hint's button): the move is stored only if the game is still there, checked
+        under the game's lock and again in the store's transaction, so one press is at most one
+        move (a double-tapped Undo takes back one action); otherwise StaleChoice."""
         try:
             move = parse_move(text)
         except MoveSyntaxError as e:
@@ -500,6 +542,8 @@ class GameService:
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
                 raise UserError(self._not_in_play(record, game))
+            if version is not None and record.version != version:
+                raise StaleChoice(Message("service.stale_choosing"))
             seat = as_seat if as_seat is not None else self.seat_of(record, user_id or 0)
             if seat != game.current_player:
                 current = record.seats[game.current_player]
@@ -519,7 +563,7 @@ class GameService:
                 return {"seat": seat, "turn_moves": list(step.turn_moves), "finished": new_game.is_over}
 
             record, new_game, queued, step = await self._store_move(
-                record, move, user_id, stale="service.stale_choosing", queue=post
+                record, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
             )
             turn_ended = step.turn_ended
             finished = new_game.is_over
@@ -550,6 +594,7 @@ class GameService:
         *,
         stale: str,
         queue: Callable[[Step, Game], dict[str, object]] | None = None,
+        pinned: bool = False,
     ) -> tuple[GameRecord, Game, Queued, Step]:
         """Stores a checked move in one transaction; the record comes back from it (no second
         read).  ``stale``: the message when another move got there first.  ``queue``: the
@@ -573,8 +618,8 @@ class GameService:
             )
             assert played.record is not None
             return played.record, played.game, played.queued, played.step
-        except StaleGame:
-            raise UserError(Message(stale)) from None
+        except StaleGame:  # another process moved first (``pinned``: the chooser's version is gone)
+            raise (StaleChoice if pinned else UserError)(Message(stale)) from None
         except CannotWrite:
             raise UserError(Message("trust.cannot_save")) from None
         except GameStateError:  # cancelled (or finished) by another process meanwhile
@@ -593,12 +638,15 @@ class GameService:
         can_manage: bool | None = None,
         headline: str | None = None,
         headline_lang: str,
+        asked_at: float | None = None,
     ) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
         engine decides whether it can be done.  ``turn``, when given, must still be the turn
         in play (a vote, a skip or a kick about an earlier turn is refused).  ``can_manage``
         given: an admin's move, allowed to Manage Channels members and to the seated holder of
-        the creator's powers, checked on the game as it is now."""
+        the creator's powers, checked on the game as it is now.  ``asked_at`` (this service's
+        clock): when the admin sent it; refused if the turn in play began after that (the
+        player moved first and the next turn is not what the admin meant)."""
         move = parse_move(text)
         if not isinstance(move, Skip | Remove):
             raise UserError(Message("service.not_table_move", text=text))
@@ -611,6 +659,10 @@ class GameService:
                 raise
             if can_manage is not None and not self.may_run_table(record, game, user_id or 0, can_manage):
                 raise UserError(Message("away.admins_only"))
+            if asked_at is not None:
+                clock = await self.turn_clock(game_id)
+                if clock is not None and clock.turn == game.state.turn and clock.started_at > asked_at:
+                    raise UserError(Message("trust.turn_over", turn=game.state.turn))
             holder = self.powers_holder(record, game)
             try:
                 game.clone().apply(move)
@@ -691,7 +743,12 @@ class GameService:
         return await turn_clocks.expire(self.store, game_id, turn, self.clock())
 
     async def cast_vote(self, game_id: int, turn: int, voter_seat: int, choice: str) -> dict[str, int]:
-        return await self.store.cast_vote(game_id, turn, voter_seat, choice)
+        """Records a vote on the away player of ``turn``; UserError when that turn ended (or
+        the game did) between the click and the vote's transaction."""
+        try:
+            return await self.store.cast_vote(game_id, turn, voter_seat, choice)
+        except GameStateError:
+            raise UserError(Message("trust.vote_too_late", turn=turn + 1)) from None
 
     async def table_post(self, game_id: int) -> tuple[int, int] | None:
         return await self.store.table_post(game_id)

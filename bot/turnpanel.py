@@ -19,7 +19,7 @@ import discord
 from engine import Game, parse_move
 from engine.moves import EndTurn, Undo
 
-from .i18n import Message, join, t
+from .i18n import Message, join, localize, t
 from .i18n.choose import user_language
 from .items import BoardButton
 from .items.turn import (
@@ -33,8 +33,8 @@ from .items.turn import (
 from .outbox import deliver_turn
 from .panel import Choice, TreeError, choice_tree, node_at
 from .panel.words import Describer, sensible_end
-from .replies import carries_post, clip, png_file, send_error
-from .service import MoveOutcome, UserError
+from .replies import carries_post, clip, png_file, post_failed, send_error
+from .service import MoveOutcome, StaleChoice, UserError
 from .store import CorruptGame, GameNotFound, GameRecord, Status
 
 if TYPE_CHECKING:
@@ -108,7 +108,14 @@ async def _load(interaction: discord.Interaction, game_id: int) -> tuple[CubistB
     """The game and the clicker's seat, or None after answering why not."""
     bot: CubistBot = interaction.client  # type: ignore[assignment]
     try:
-        record, game = await bot.service.game(game_id)
+        # Only in the game's own channel or thread, or in a player's DM: a forged Play on a
+        # message elsewhere opens nothing there.
+        record, game = await bot.service.game_for_interaction(
+            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return None
     except GameNotFound:
         await send_error(interaction, Message("actions.gone"))
         return None
@@ -317,8 +324,14 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, tex
     bot = loaded[0]
     lang = user_language(interaction)
     edit = in_place(interaction)
+    playing = bot.service.play_in(game_id, interaction.user.id, text, version=version)
     try:
-        outcome = await in_time(interaction, bot.service.play_in(game_id, interaction.user.id, text), edit=edit)
+        outcome = await in_time(interaction, playing, edit=edit)
+    except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
+        again = await _load(interaction, game_id)
+        if again is not None:
+            await show(interaction, *again, t("turnpanel.stale", lang))
+        return
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
@@ -348,7 +361,6 @@ async def finish_turn(bot: CubistBot, interaction: discord.Interaction, outcome:
     record = outcome.record
     lang = user_language(interaction)
     key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
-    note = t(key, lang, channel=record.channel_id)
     carry = carries_post(interaction, record) and interaction.channel is not None
     if not carry:
         await _defer(interaction, edit)  # drawing the table takes a while
@@ -358,11 +370,16 @@ async def finish_turn(bot: CubistBot, interaction: discord.Interaction, outcome:
     try:
         # In the game's channel the table post is this interaction's public answer (no
         # request under the global limit); the panel gets a private word after it.
-        await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)
-    except Exception:
-        log.exception("turn post of game %s failed; the outbox will post it", record.id)
-        await send_error(interaction, Message("trust.saved_post_follows"))
+        posted = await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)
+    except Exception as e:
+        log.warning("turn post of game %s failed; the outbox has it: %r", record.id, e)
+        if carry:
+            await send_error(interaction, post_failed(e))
+        else:  # the panel itself says so, and loses its buttons: the turn is over
+            await interaction.edit_original_response(content=localize(post_failed(e), interaction.locale), view=None)
         return
+    # Where the post went: the game may have moved out of a thread that is gone.
+    note = t(key, lang, channel=posted.channel.id if posted is not None else record.channel_id)
     if carry:
         await send_error(interaction, note)
     else:

@@ -85,6 +85,8 @@ class Player:
         options: Mapping[str, Any] | None = None,
         wait: bool = True,
         timeout: float = DEFAULT_TIMEOUT,
+        forged: bool = False,
+        delivered_late: float = 0.0,
         **kwargs: Any,
     ) -> InteractionResult:
         """Run `/command sub opt:value` (e.g. "cubist lobby new", players=3) and wait for the answer.
@@ -92,10 +94,13 @@ class Player:
         Returns once the user sees something: a message, a modal, an update, or a refusal
         (`result.failed`). A deferral alone is not an answer: it waits for the edit/follow-up.
         With wait=False it returns right after dispatch; use `await result.until_answered()`.
+        `forged=True` sends option values as given, unchecked (`players: 2.5`), as a forged
+        payload would; `delivered_late` makes the interaction one Discord created that many
+        seconds ago (a slow gateway), so the bot sees it after what happened meanwhile.
         """
         values = {**(options or {}), **kwargs}
-        data = self._command_data(channel, command, values, focused=None)
-        return await self._dispatch(COMMAND, channel, data, None, wait=wait, timeout=timeout)
+        data = self._command_data(channel, command, values, focused=None, forged=forged)
+        return await self._dispatch(COMMAND, channel, data, None, wait=wait, timeout=timeout, late=delivered_late)
 
     async def autocomplete(
         self,
@@ -198,9 +203,11 @@ class Player:
         wait: bool,
         timeout: float,
         triggered_by: InteractionRecord | None = None,
+        late: float = 0.0,
     ) -> InteractionResult:
         server = self.server
-        interaction_id, token = server.snowflake(), server.new_token()
+        interaction_id = server.snowflake.past(late) if late else server.snowflake()
+        token = server.new_token()
         payload = self._interaction_payload(interaction_id, token, kind, channel, data, source)
         record = InteractionRecord(
             interaction_id,
@@ -302,7 +309,9 @@ class Player:
             if perms & int(required) != int(required):
                 raise DriverError(f"/{command['name']} is hidden from {self.name} (default_member_permissions)")
 
-    def _command_data(self, channel: Channel, path: str, values: dict[str, Any], focused: str | None) -> dict[str, Any]:
+    def _command_data(
+        self, channel: Channel, path: str, values: dict[str, Any], focused: str | None, *, forged: bool = False
+    ) -> dict[str, Any]:
         names = path.strip().lstrip("/").split()
         if not names:
             raise DriverError("empty command")
@@ -327,7 +336,7 @@ class Player:
             subs = [o["name"] for o in node.get("options", [])]
             raise DriverError(f"/{' '.join(names)} needs a subcommand: {subs}")
         resolved = _Resolved(self.server, self._guild_of(channel), self.id)
-        options = _build_options(node, values, focused, resolved)
+        options = _build_options(node, values, focused, resolved, forged=forged)
         for sub in reversed(chain):
             options = [{"type": sub["type"], "name": sub["name"], "options": options}]
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1, "options": options}
@@ -438,7 +447,7 @@ class _Resolved:
 
 
 def _build_options(
-    node: dict[str, Any], values: dict[str, Any], focused: str | None, resolved: _Resolved
+    node: dict[str, Any], values: dict[str, Any], focused: str | None, resolved: _Resolved, *, forged: bool = False
 ) -> list[dict[str, Any]]:
     defined = {o["name"]: o for o in node.get("options", [])}
     unknown = [name for name in values if name not in defined]
@@ -455,7 +464,8 @@ def _build_options(
                 raise DriverError(f"/{node['name']}: option {name!r} has no autocomplete")
             out.append({"type": spec["type"], "name": name, "value": str(values[name]), "focused": True})
             continue
-        out.append({"type": spec["type"], "name": name, "value": _option_value(spec, values[name], resolved)})
+        value = values[name] if forged else _option_value(spec, values[name], resolved)
+        out.append({"type": spec["type"], "name": name, "value": value})
     return out
 
 

@@ -21,6 +21,8 @@ MISSING_PERMISSIONS = 50013
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_RECIPIENT = 50033
 INVALID_FORM_BODY = 50035
+THREAD_ARCHIVED = 50083  # "Operation cannot be performed on an archived thread"
+THREAD_LOCKED = 160005  # "Thread is locked"
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Faults tests switch on: injected 429 rate limits (closed DMs live on the user model)."""
+"""Faults tests switch on: injected 429 rate limits, and 5xx answers to requests that were carried out
+(closed DMs live on the user model)."""
 
 from __future__ import annotations
 
@@ -35,9 +36,37 @@ def route_pattern(route: str) -> tuple[str, re.Pattern[str]]:
     return method.upper(), re.compile(f"^{regex}$")
 
 
+@dataclass
+class FailureRule:
+    """The next `count` requests matching are carried out, then answered `status` (a 5xx that
+    hides a success, as when Discord's edge loses the answer)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    count: int
+    status: int
+    hits: list[str] = field(default_factory=list)
+
+
 class Faults:
     def __init__(self) -> None:
         self.rate_limits: list[RateLimitRule] = []
+        self.failures: list[FailureRule] = []
+
+    def fail_after(self, route: str, *, count: int = 1, status: int = 500) -> FailureRule:
+        """Carry out the next `count` requests to `route`, then answer them `status`."""
+        method, pattern = route_pattern(route)
+        rule = FailureRule(method, pattern, count, status)
+        self.failures.append(rule)
+        return rule
+
+    def take_failure(self, method: str, api_path: str) -> FailureRule | None:
+        for rule in self.failures:
+            if rule.count > 0 and rule.method == method and rule.pattern.match(api_path):
+                rule.count -= 1
+                rule.hits.append(f"{method} {api_path}")
+                return rule
+        return None
 
     def rate_limit(
         self, route: str, *, count: int = 1, retry_after: float = 0.05, is_global: bool = False

@@ -83,6 +83,11 @@ class SnowflakeFactory:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def past(self, seconds: float) -> int:
+        """A snowflake of ``seconds`` ago (an interaction Discord created then and delivered late)."""
+        ms = int((time.time() - seconds) * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
     def at_least(self, value: int) -> int:
         """The next snowflake, but no smaller than ``value`` (ids that land on a chosen shard)."""
         self._last = max(value, self._last + 1)

@@ -237,6 +237,9 @@ class RestApi:
         try:
             request[QUERY_KEY] = self._query(request)
             response = await handler(request)
+            failure = server.faults.take_failure(request.method, api_path)
+            if failure is not None and response.status < 300:  # done, but the answer is lost
+                response = json_response({"message": f"{failure.status}: Server Error", "code": 0}, failure.status)
         except DiscordError as err:
             if err.violation:
                 self._record_violation(request, err, api_path)
@@ -884,6 +887,8 @@ class RestApi:
             send = Permission.SEND_MESSAGES_IN_THREADS if channel.is_thread else Permission.SEND_MESSAGES
             needed = Permission.VIEW_CHANNEL | send | (Permission.ATTACH_FILES if uploads else 0)
             self._require_permissions(channel, needed)
+            if channel.is_thread:
+                self._thread_takes_messages(channel)
         self._check_message(payload, uploads, creating=True)
         nonce = payload.get("nonce")
         if nonce is not None and payload.get("enforce_nonce"):
@@ -898,6 +903,19 @@ class RestApi:
         message = self._new_message(channel, payload, uploads)
         message.nonce = None if nonce is None else str(nonce)
         return json_response(message.payload())
+
+    def _thread_takes_messages(self, thread: Channel) -> None:
+        """Discord: a locked thread takes messages only from members who may manage threads; an
+        archived one is unarchived by a message from someone who may (or, unlocked, anyone)."""
+        moderator = self.server.bot_permissions_in(thread) & Permission.MANAGE_THREADS
+        if thread.locked and not moderator:
+            if thread.archived:
+                raise DiscordError(400, E.THREAD_ARCHIVED, "Thread is archived")
+            raise DiscordError(403, E.THREAD_LOCKED, "Thread is locked")
+        if thread.archived:
+            thread.archived = False
+            data = thread.payload()
+            self.server.announce("THREAD_UPDATE", lambda _s: data)
 
     def _message(self, request: web.Request, channel: Channel) -> Message:
         raw = request.match_info["message_id"]

@@ -246,6 +246,17 @@ class StandIn:
         self._store_channel(self.guilds[parent.guild_id], thread, "THREAD_CREATE")
         return thread
 
+    def delete_channel(self, channel: Channel) -> None:
+        """A member deletes a channel or thread: it is gone (Unknown Channel from now on)."""
+        del self.channels[channel.id]
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is not None and channel.id in guild.channel_ids:
+            guild.channel_ids.remove(channel.id)
+        payload = {"id": str(channel.id), "type": channel.type, "guild_id": str(channel.guild_id)}
+        if channel.parent_id:
+            payload["parent_id"] = str(channel.parent_id)
+        self.announce("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", lambda _s: payload)
+
     def _store_channel(self, guild: Guild, channel: Channel, event: str) -> None:
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
@@ -310,6 +321,17 @@ class StandIn:
             if loop.time() > deadline:
                 raise TimeoutError(f"no matching message in channel {channel} within {timeout}s")
             await asyncio.sleep(0.01)
+
+    def forged_message(self, channel: Channel, custom_ids: list[str], content: str = "forged") -> Message:
+        """A message of the bot's in ``channel`` carrying buttons with these custom_ids, as an
+        attacker's modified client would present one (an id the bot never posted there, a
+        number out of range): tests click it to see that the bot refuses what it did not send."""
+        buttons = [{"type": 2, "style": 1, "label": f"b{i}", "custom_id": c} for i, c in enumerate(custom_ids)]
+        rows = [{"type": 1, "components": buttons[i : i + 5]} for i in range(0, len(buttons), 5)]
+        message = Message(self.snowflake(), channel.id, channel.guild_id, self.bot_user, content=content)
+        message.components = rows
+        self.messages[message.id] = message
+        return message
 
     def last_message(self, channel: Channel | int) -> Message | None:
         messages = self.channel_messages(channel)

@@ -21,6 +21,7 @@ from ..service import UserError
 from ..store import CannotWrite
 from .lobby import LobbyCommands
 from .look import LookCommands
+from .options import BadOption, check_options
 from .play import PlayCommands
 from .settings import SettingsCommands, parse_reminder_options
 from .stats import StatsCommands
@@ -53,7 +54,7 @@ class CubistCog(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, UserError):
+        if isinstance(original, UserError | BadOption):
             await send_error(interaction, original.args[0] if original.args else str(original))
             return
         if isinstance(original, CannotWrite):  # disk full, read-only: not "try again" forever
@@ -63,5 +64,6 @@ class CubistCog(
         await send_error(interaction, Message("commands.error"))
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        check_options(interaction)  # a value Discord would never send: refused by name
         await remember(self.bot.service, interaction)  # never raises
         return True

@@ -74,6 +74,8 @@ class LobbyCommands(Feature):
             computers=computers,
             level=level,
             lang=lang,  # computer players' names
+            # In a thread (one a member made, say), the cooldown is its parent channel's.
+            parent_id=interaction.channel.parent_id if isinstance(interaction.channel, discord.Thread) else None,
         )
         name = display_name(interaction.user)
         where: discord.abc.Messageable | None = None  # the thread, once the lobby moved there

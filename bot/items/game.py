@@ -19,6 +19,7 @@ import discord
 
 from ..i18n import t
 from ..i18n.choose import remember, user_language
+from .guard import Guarded
 
 Match = re.Match[str]
 STYLES = {"rematch": discord.ButtonStyle.primary}
@@ -31,7 +32,7 @@ def _actions():
     return actions
 
 
-class _GameButton:
+class _GameButton(Guarded):
     """What the buttons about one game share (custom_id ``cubist:<game>:b:<action>``); each
     behaviour is a ``DynamicItem`` class of its own below."""
 
@@ -114,7 +115,9 @@ class OldPanelButton(
         await _actions().old_panel_button(interaction, self.game_id, ask_end=self.old == "end")
 
 
-class OldPanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):s:(?P<rest>.*)"):
+class OldPanelSelect(
+    Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):s:(?P<rest>.*)"
+):
     """The two-step selects of the panel before the choice tree: they open today's panel."""
 
     def __init__(self, game_id: int) -> None:

@@ -13,6 +13,7 @@ import discord
 
 from ..i18n import t
 from ..i18n.choose import user_language
+from .guard import Guarded
 
 Match = re.Match[str]
 
@@ -26,7 +27,7 @@ def _hints():
 
 
 class HintPlayButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):hintplay:(?P<version>\d+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):hintplay:(?P<version>\d+)"
 ):
     def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
@@ -47,7 +48,7 @@ class HintPlayButton(
 
 
 class HintShowButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):hintshow:(?P<version>\d+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):hintshow:(?P<version>\d+)"
 ):
     def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(

@@ -20,6 +20,7 @@ import discord
 
 from ..i18n import t
 from ..i18n.choose import remember, user_language
+from .guard import Guarded
 
 Match = re.Match[str]
 
@@ -41,7 +42,7 @@ def _path(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in text.split(".") if p)
 
 
-class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):play"):
+class PlayButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):play"):
     def __init__(self, game_id: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
@@ -62,7 +63,9 @@ class PlayButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 
 
 class PanelSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):t:(?P<version>\d+):(?P<path>[0-9.]*)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"cubist:(?P<game>\d+):t:(?P<version>\d+):(?P<path>[0-9.]*)",
 ):
     def __init__(
         self,
@@ -87,7 +90,9 @@ class PanelSelect(
         await _panel().pick(interaction, self.game_id, self.version, self.path, _values(interaction))
 
 
-class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):back:(?P<version>\d+)"):
+class BackButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):back:(?P<version>\d+)"
+):
     def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(
@@ -107,7 +112,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?
 
 
 class EndTurnButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):endask:(?P<version>\d+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):endask:(?P<version>\d+)"
 ):
     def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
@@ -128,7 +133,7 @@ class EndTurnButton(
 
 
 class EndChoiceSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):endpick:(?P<version>\d+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r"cubist:(?P<game>\d+):endpick:(?P<version>\d+)"
 ):
     def __init__(
         self, game_id: int, version: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
@@ -151,6 +156,7 @@ class EndChoiceSelect(
 
 
 class ConfirmEndButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cubist:(?P<game>\d+):endok:(?P<version>\d+):(?P<keep>[1-6]{0,2})",
 ):
@@ -173,7 +179,9 @@ class ConfirmEndButton(
         await _panel().play(interaction, self.game_id, self.version, text)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):undo:(?P<version>\d+)"):
+class UndoButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):undo:(?P<version>\d+)"
+):
     def __init__(self, game_id: int, version: int, locale: str) -> None:
         super().__init__(
             discord.ui.Button(

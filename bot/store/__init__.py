@@ -84,6 +84,8 @@ from .errors import (
     StaleGame,
     StoreError,
     TableFull,
+    TooManyGames,
+    TooSoon,
 )
 from .moves import Played
 from .records import GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status
@@ -112,5 +114,7 @@ __all__ = [
     "TableFull",
     "Timer",
     "TimerSpec",
+    "TooManyGames",
+    "TooSoon",
     "backup_database",
 ]

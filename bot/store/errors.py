@@ -55,6 +55,22 @@ class ChannelBusy(StoreError):
         self.game_id = game_id
 
 
+class TooManyGames(StoreError):
+    """The member has the most open games (lobbies and games in play) allowed already."""
+
+    def __init__(self, user_id: int, count: int, most: int) -> None:
+        super().__init__(f"user {user_id} has {count} open games; the most is {most}")
+        self.user_id, self.count, self.most = user_id, count, most
+
+
+class TooSoon(StoreError):
+    """A lobby was opened under this channel (in it, or in one of its threads) moments ago."""
+
+    def __init__(self, channel_id: int, wait: float) -> None:
+        super().__init__(f"channel {channel_id}: a lobby was opened {wait:.0f} s too recently")
+        self.channel_id, self.wait = channel_id, wait
+
+
 class SeatError(StoreError):
     """A lobby seat operation that cannot be done (table full, already seated, colour taken...)."""
 

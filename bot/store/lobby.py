@@ -7,10 +7,27 @@ from collections.abc import Sequence
 from engine import GameOptions
 
 from .connection import Tx
-from .errors import ChannelBusy, SeatError, TableFull
-from .records import GameRecord, ReminderPrefs, SeatRecord, Status
+from .errors import ChannelBusy, SeatError, TableFull, TooManyGames, TooSoon
+from .records import OPEN_STATUSES, GameRecord, ReminderPrefs, SeatRecord, Status
 from .room import Room
 from .rows import INSERT_SEAT, OPEN_SQL, game_row, need, record, seat_rows
+
+# The newest game opened under a channel: in it, or in a thread of it (moved there, or opened there).
+LAST_OPENED = "SELECT max(created_at) AS at FROM games WHERE channel_id = ? OR opened_in = ?"
+
+
+async def check_open_games(tx: Tx, user_id: int, most: int, besides: int | None = None) -> None:
+    """TooManyGames when ``user_id`` has ``most`` open games (seated, or a lobby of theirs whose
+    creator's seat is being taken in this very call) other than ``besides``."""
+    row = await tx.one(
+        f"SELECT count(*) AS n FROM games g WHERE g.status IN {OPEN_SQL} AND g.id <> ?"
+        " AND (EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+        " OR (g.status = 'lobby' AND g.creator_id = ?))",
+        (besides if besides is not None else -1, user_id, user_id),
+    )
+    count = int(row["n"]) if row is not None else 0
+    if count >= most:
+        raise TooManyGames(user_id, count, most)
 
 
 class LobbyRoom(Room):
@@ -21,21 +38,36 @@ class LobbyRoom(Room):
         creator_id: int,
         options: GameOptions | None = None,
         settings: str = "{}",
+        *,
+        opened_in: int | None = None,
+        max_open: int | None = None,
+        cooldown: float = 0.0,
     ) -> GameRecord:
         """A new game in its lobby.  Raises ChannelBusy if the channel already has an open game.
-        ``settings`` is the bot's own JSON for the table (player limit, clocks)."""
+        ``settings`` is the bot's own JSON for the table (player limit, clocks).  The limits are
+        checked in the same transaction, so lobbies opened at once cannot slip past them:
+        ``max_open``, the creator's open games (TooManyGames); ``cooldown``, seconds since the
+        last lobby opened under the same channel, in it or in any thread of it (TooSoon).
+        ``opened_in``: the parent channel of a thread the lobby is opened in."""
         options_json = (options or GameOptions()).model_dump_json()
         now = self.clock()
+        under = opened_in if opened_in is not None else channel_id  # the cooldown's channel
 
         async def tx(tx: Tx) -> GameRecord:
             busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
             if busy is not None:
                 raise ChannelBusy(channel_id, busy["id"])
+            if max_open is not None:
+                await check_open_games(tx, creator_id, max_open)
+            if cooldown > 0:
+                last = await tx.one(LAST_OPENED, (under, under))
+                if last is not None and last["at"] is not None and now - float(last["at"]) < cooldown:
+                    raise TooSoon(under, float(last["at"]) + cooldown - now)
             new = await tx.all(
                 "INSERT INTO games"
-                " (guild_id, channel_id, creator_id, options, settings, status, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
-                (guild_id, channel_id, creator_id, options_json, settings, now, now),
+                " (guild_id, channel_id, creator_id, options, settings, status, created_at, updated_at, opened_in)"
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING id",
+                (guild_id, channel_id, creator_id, options_json, settings, now, now, opened_in),
             )
             return await record(tx, new[0]["id"])
 
@@ -53,6 +85,7 @@ class LobbyRoom(Room):
         prefs: ReminderPrefs | None = None,
         colours: Sequence[str] = (),
         max_seats: int = 4,
+        max_open: int | None = None,
     ) -> SeatRecord:
         """Takes the lowest free seat of a lobby.  Computer players have no user id.
         ``colours``: the first of these not taken yet is the seat's colour, chosen in the same
@@ -70,6 +103,8 @@ class LobbyRoom(Room):
             seats = await seat_rows(tx, game_id)
             if user_id is not None and any(s["user_id"] == user_id for s in seats):
                 raise SeatError(f"user {user_id} already has a seat in game {game_id}")
+            if user_id is not None and max_open is not None:
+                await check_open_games(tx, user_id, max_open, besides=game_id)
             chosen = colour
             if chosen is None and colours:
                 taken = {s["colour"] for s in seats}
@@ -144,8 +179,40 @@ class LobbyRoom(Room):
 
         return await self.db.write(tx)
 
+    async def rehome(self, game_id: int, lost: int, to: int | None = None) -> tuple[GameRecord, bool] | None:
+        """An open game whose channel ``lost`` is gone (a deleted or locked thread) moves to
+        ``to``, by default the channel it was opened in.  Returns the record where it lives now
+        and whether this call moved it (False: another sender moved it first); None when it
+        has nowhere to go (it lived in the channel it was opened in).  Raises ChannelBusy when
+        ``to`` has an open game already."""
+        now = self.clock()
+
+        async def tx(tx: Tx) -> tuple[GameRecord, bool] | None:
+            row = await game_row(tx, game_id)
+            need(row, *OPEN_STATUSES)
+            if row["channel_id"] != lost:
+                return await record(tx, game_id, row), False  # moved already
+            target = to if to is not None else row["opened_in"]
+            if target is None or target == lost:
+                return None
+            busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (target,))
+            if busy is not None:
+                raise ChannelBusy(target, busy["id"])
+            await tx.execute(
+                "UPDATE games SET channel_id = ?, opened_in = coalesce(opened_in, ?), updated_at = ? WHERE id = ?",
+                (target, lost, now, game_id),
+            )
+            await tx.execute("DELETE FROM table_posts WHERE game_id = ?", (game_id,))  # they were in the lost channel
+            return await record(tx, game_id), True
+
+        return await self.db.write(tx)
+
+    async def opened_in(self, game_id: int) -> int | None:
+        """The channel a game was opened in, when it moved to a thread of its own."""
+        row = await self.db.read(lambda tx: tx.one("SELECT opened_in FROM games WHERE id = ?", (game_id,)))
+        return None if row is None or row["opened_in"] is None else int(row["opened_in"])
+
     async def last_lobby_opened(self, channel_id: int) -> float | None:
         """When the newest game opened in this channel was opened, wherever it lives now (None: never)."""
-        sql = "SELECT max(created_at) AS at FROM games WHERE channel_id = ? OR opened_in = ?"
-        row = await self.db.read(lambda tx: tx.one(sql, (channel_id, channel_id)))
+        row = await self.db.read(lambda tx: tx.one(LAST_OPENED, (channel_id, channel_id)))
         return None if row is None or row["at"] is None else float(row["at"])

@@ -15,6 +15,10 @@ from .connection import Row, Tx
 from .room import Room
 
 POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post itself first
+# s: the longest a turn-start DM waits for its turn's channel post.  A post that failed once
+# (its channel deleted, Discord down) holds the DM back no longer: the player's turn begins
+# whether or not the channel can be written.
+DM_WAITS_FOR_POST = 6.0
 MAX_ATTEMPTS = 10  # sends of one row before it is given up (and logged)
 
 
@@ -27,12 +31,13 @@ class OutboxRow:
     payload: dict[str, Any]
     attempts: int
     claimed_by: str | None = None  # a claim whose lease ran out: who had it (bot/outbox.py)
+    answer: str | None = None  # the interaction whose public answer this post may be (migration 0011)
 
     @classmethod
     def from_row(cls, r: Row) -> OutboxRow:
         return cls(
             r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["attempts"],
-            r["claimed_by"],
+            r["claimed_by"], r["answer"],
         )  # fmt: skip
 
 
@@ -70,9 +75,12 @@ async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: di
 _FREE = "sent_at IS NULL AND failed = 0 AND (claimed_at IS NULL OR claimed_at < ?)"
 
 
-async def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float) -> bool:
+async def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float, answer: str | None = None) -> bool:
+    """``answer``: the claimer may post the row as this interaction's answer; kept on the row
+    (never cleared) so whoever sends it later asks Discord first."""
     cur = await tx.execute(
-        f"UPDATE outbox SET claimed_by = ?, claimed_at = ? WHERE id = ? AND {_FREE}", (owner, now, row_id, now - lease)
+        f"UPDATE outbox SET claimed_by = ?, claimed_at = ?, answer = coalesce(?, answer) WHERE id = ? AND {_FREE}",
+        (owner, now, answer, row_id, now - lease),
     )
     return cur == 1
 
@@ -113,14 +121,17 @@ async def postpone(tx: Tx, row_id: int, due_at: float) -> None:
 
 async def due(tx: Tx, now: float, lease: float, limit: int) -> list[OutboxRow]:
     """Rows to send now, oldest first: due, not sent, not claimed (or their claim's lease ran
-    out), and not waiting for an earlier row of the same game (a DM follows its turn post)."""
+    out), and not waiting for an earlier row of the same game.  A turn post waits for the
+    posts before it (the channel reads in order); a DM waits for its turn's post only while
+    that post has not failed and is younger than DM_WAITS_FOR_POST."""
     sql = (
         "SELECT o.* FROM outbox o WHERE o.due_at <= ? AND o.sent_at IS NULL AND o.failed = 0"
         " AND (o.claimed_at IS NULL OR o.claimed_at < ?)"
         " AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.id < o.id"
-        " AND e.sent_at IS NULL AND e.failed = 0) ORDER BY o.id LIMIT ?"
+        " AND e.sent_at IS NULL AND e.failed = 0"
+        " AND (o.kind = 'turn_post' OR (e.attempts = 0 AND e.created_at > ?))) ORDER BY o.id LIMIT ?"
     )
-    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now - lease, limit))]
+    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now - lease, now - DM_WAITS_FOR_POST, limit))]
 
 
 async def counts(tx: Tx) -> dict[str, int]:
@@ -132,12 +143,12 @@ async def counts(tx: Tx) -> dict[str, int]:
 class PostsRoom(Room):
     """The outbox rows' life (claim -> done, or retry with backoff) and the newest table post."""
 
-    async def claim(self, row_id: int, owner: str, lease: float) -> bool:
+    async def claim(self, row_id: int, owner: str, lease: float, answer: str | None = None) -> bool:
         """Claims an outbox row for sending (atomic): True means the caller sends it, then calls
         ``done`` (or ``release`` on failure).  False: sent, or claimed by another sender whose
-        lease has not run out."""
+        lease has not run out.  ``answer``: see ``claim`` above."""
         now = self.clock()
-        return await self.db.write(lambda tx: claim(tx, row_id, owner, now, lease))
+        return await self.db.write(lambda tx: claim(tx, row_id, owner, now, lease, answer))
 
     async def release(self, row_id: int, owner: str) -> None:
         await self.db.write(lambda tx: release(tx, row_id, owner))

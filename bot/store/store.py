@@ -60,6 +60,8 @@ class Store:
         self.hand_seat_to_computer = self.lobby.hand_seat_to_computer
         self.last_lobby_opened = self.lobby.last_lobby_opened
         self.move_lobby = self.lobby.move_lobby
+        self.rehome = self.lobby.rehome
+        self.opened_in = self.lobby.opened_in
 
         self.get_game = self.games.get_game
         self.load_game = self.games.load_game
