@@ -188,10 +188,9 @@ async def admin_move(
         headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
     # ... and to the turn in play when the admin sent the command (it may have ended since).
-    age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
     outcome = await bot.service.table_move(
         record.id, interaction.user.id, text, turn=game.state.turn, can_manage=can_manage,
-        headline=headline, headline_lang=lang, asked_at=bot.clock() - age,
+        headline=headline, headline_lang=lang, sent_at=interaction.created_at.timestamp(),
     )  # fmt: skip
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)

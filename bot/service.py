@@ -638,15 +638,15 @@ class GameService:
         can_manage: bool | None = None,
         headline: str | None = None,
         headline_lang: str,
-        asked_at: float | None = None,
+        sent_at: float | None = None,
     ) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
         engine decides whether it can be done.  ``turn``, when given, must still be the turn
         in play (a vote, a skip or a kick about an earlier turn is refused).  ``can_manage``
         given: an admin's move, allowed to Manage Channels members and to the seated holder of
-        the creator's powers, checked on the game as it is now.  ``asked_at`` (this service's
-        clock): when the admin sent it; refused if the turn in play began after that (the
-        player moved first and the next turn is not what the admin meant)."""
+        the creator's powers, checked on the game as it is now.  ``sent_at`` (wall-clock
+        seconds, Discord's timestamp of the admin's command): refused if the turn in play
+        began after that (the player moved first and the next turn is not what was meant)."""
         move = parse_move(text)
         if not isinstance(move, Skip | Remove):
             raise UserError(Message("service.not_table_move", text=text))
@@ -659,9 +659,10 @@ class GameService:
                 raise
             if can_manage is not None and not self.may_run_table(record, game, user_id or 0, can_manage):
                 raise UserError(Message("away.admins_only"))
-            if asked_at is not None:
+            if sent_at is not None:
                 clock = await self.turn_clock(game_id)
-                if clock is not None and clock.turn == game.state.turn and clock.started_at > asked_at:
+                began = clock.began if clock is not None and clock.turn == game.state.turn else None
+                if began is not None and began > sent_at:
                     raise UserError(Message("trust.turn_over", turn=game.state.turn))
             holder = self.powers_holder(record, game)
             try:

@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
 import sqlite3
+import struct
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
@@ -42,11 +44,6 @@ from pathlib import Path
 from typing import Any, NoReturn, Protocol, TypeVar
 
 import aiosqlite
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
 
 from . import db as dbmod
 from .errors import CannotWrite, SchemaTooNew, StoreError, cannot_write
@@ -186,32 +183,31 @@ def run_on(conn: sqlite3.Connection, fn: TxFunction[T]) -> T:
 # Linux's inode flags (``chattr +i`` / ``+a``): SQLite reads such a file's write refusal as an
 # I/O error, except in its WAL index, the ``-shm`` file every connection maps into memory:
 # the next store into a page of that mapping is a SIGBUS that kills the process outright.
-_FS_IOC_GETFLAGS = 0x80086601  # _IOR('f', 1, long)
-_FROZEN_FLAGS = 0x10 | 0x20  # FS_IMMUTABLE_FL | FS_APPEND_FL
+_FROZEN_FLAGS = 0x10 | 0x20  # STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND (= FS_IMMUTABLE_FL | FS_APPEND_FL)
 _BSD_FROZEN_FLAGS = 0x2 | 0x4 | 0x20000 | 0x40000  # UF_/SF_IMMUTABLE, UF_/SF_APPEND (macOS)
 # The process's exit status when it stops because its WAL index went immutable (EX_IOERR).
 UNUSABLE_EXIT_STATUS = 74
+_AT_FDCWD = -100
+_libc = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
+_statx = getattr(_libc, "statx", None)  # glibc 2.28 and later
 
 
 def frozen(path: str | Path) -> bool:
     """Whether ``path`` is immutable or append-only (False when missing, or where the file
     system has no such flags)."""
-    if fcntl is None or sys.platform != "linux":
+    if _statx is None:
         try:
             return bool(getattr(os.stat(path), "st_flags", 0) & _BSD_FROZEN_FLAGS)  # BSD, macOS
         except OSError:
             return False
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return False
-    try:
-        flags = fcntl.ioctl(fd, _FS_IOC_GETFLAGS, bytes(8))
-    except OSError:  # ENOTTY: a file system without inode flags
-        return False
-    finally:
-        os.close(fd)
-    return bool(int.from_bytes(flags[:4], sys.byteorder) & _FROZEN_FLAGS)
+    # statx(2) by path, not open()+ioctl(FS_IOC_GETFLAGS)+close(): closing any descriptor of
+    # a file drops every POSIX lock this process holds on it, i.e. SQLite's own locks on the
+    # database and its -shm WAL index (https://sqlite.org/howtocorrupt.html, 2.2).
+    buf = ctypes.create_string_buffer(256)
+    if _statx(_AT_FDCWD, os.fsencode(path), 0, 0, buf) != 0:
+        return False  # missing, or no statx: nothing known to be frozen
+    attributes, supported = struct.unpack_from("=Q", buf, 8)[0], struct.unpack_from("=Q", buf, 56)[0]
+    return bool(attributes & supported & _FROZEN_FLAGS)
 
 
 class FileGuard:

@@ -3,6 +3,7 @@ run opens the vote on the away player (bot/away.py) and keeps the timer for read
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,18 +24,21 @@ class TurnClock:
     started_at: float
     expires_at: float
     vote_posted: bool
+    # Wall-clock time the turn began (seconds since the epoch, what Discord's interaction
+    # timestamps are compared with; the service's clock may be a test's).  None: older clocks.
+    began: float | None = None
 
     @classmethod
     def of(cls, timer: Timer) -> TurnClock:
         p = timer.payload
         return cls(
             timer.game_id, int(p["turn"]), int(p["seat"]), float(p["started_at"]), float(p["expires_at"]),
-            timer.due_at is None,
+            timer.due_at is None, float(p["began"]) if "began" in p else None,
         )  # fmt: skip
 
 
 def clock_spec(turn: int, seat: int, now: float, seconds: float) -> TimerSpec:
-    payload = {"turn": turn, "seat": seat, "started_at": now, "expires_at": now + seconds}
+    payload = {"turn": turn, "seat": seat, "started_at": now, "expires_at": now + seconds, "began": time.time()}
     return TimerSpec(CLOCK, "turn_clock", now + seconds, payload)
 
 

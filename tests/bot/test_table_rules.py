@@ -147,7 +147,7 @@ async def test_buttons_of_another_channels_game_and_overflowing_ids_are_refused(
     r = await current.click(forged, f"cubist:{gid}:b:end")
     assert r.ephemeral and "played in another channel" in r.content, r.content
     r = await current.click(forged, f"cubist:{2**64 + 5}:b:end")
-    assert r.ephemeral and "does not belong to any game" in r.content, r.content
+    assert r.ephemeral and "I do not know this button" in r.content, r.content  # the one guard (issue 28.7)
     r = await seated[1 - game.current_player].click(forged, f"cubist:{gid}:v:skip:{game.state.turn}")
     assert r.ephemeral and "played in another channel" in r.content, r.content
     assert _db(t, "SELECT version FROM games WHERE id = ?", gid) == before

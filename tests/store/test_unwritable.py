@@ -232,3 +232,25 @@ def test_full_disk_refuses_writes_and_keeps_reading(tmp_path: Path) -> None:
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     asyncio.run(main(sys.argv[1]))
+
+
+async def test_looking_at_the_files_keeps_sqlites_locks(tmp_path: Path) -> None:
+    """The flags are read by path (statx), never by opening the files: closing any descriptor
+    of a file drops every POSIX lock the process holds on it, SQLite's own included.  Before,
+    another process closing its connection then took itself for the last one, checkpointed and
+    deleted the -wal the store was still writing into, and the store's next commits were lost."""
+    path = tmp_path / "c.db"
+    store = await Store.open(path)
+    other = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute(sys.argv[2]).fetchall()); c.close()"
+    try:
+        await store.set_meta("first", "1")  # a write: the guard looks at the three files
+        subprocess.run([sys.executable, "-c", other, str(path), "SELECT count(*) FROM games"], check=True)
+        await store.set_meta("second", "2")  # committed while the other process has gone
+        seen = subprocess.run(
+            [sys.executable, "-c", other, str(path), "SELECT value FROM bot_meta WHERE key = 'second'"],
+            check=True, capture_output=True, text=True,
+        ).stdout  # fmt: skip
+        assert "'2'" in seen, seen
+        assert Path(f"{path}-wal").exists()
+    finally:
+        await store.close()
