@@ -507,6 +507,8 @@ class GameService:
                 )
             except SeatError:  # another process handed the seat over first
                 raise UserError(Message("service.already_computer", name=old.display_name)) from None
+            except GameStateError:  # the game ended or was cancelled meanwhile (another process)
+                raise UserError(Message("trust.vote_too_late", turn=(turn or 0) + 1)) from None
 
     @staticmethod
     def table_settings(record: GameRecord) -> TableSettings:
