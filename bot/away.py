@@ -13,10 +13,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import discord
+from babel.dates import format_timedelta
 
 from engine import Game
 
-from .i18n import Message, has, t
+from .i18n import Message, babel_locale, has, language, t
 from .i18n.choose import guild_language, user_language
 from .items.guard import Guarded
 from .replies import send_error
@@ -166,13 +167,79 @@ async def on_vote(bot: CubistBot, interaction: discord.Interaction, game_id: int
     await announce_table_move(bot, interaction, outcome, headline)
 
 
-async def admin_move(
-    bot: CubistBot, interaction: discord.Interaction, *, kick: discord.abc.User | None, can_manage: bool
-) -> None:
-    """``/cubist table skip`` and ``/cubist table kick``: the creator or a Manage Channels member, at once."""
+class SkipConfirmButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"cubist:(?P<game>\d+):skipok:(?P<turn>\d+)"
+):
+    """``cubist:<game>:skipok:<turn>``: yes, skip the turn ``/cubist table skip`` asked about
+    (only that turn: refused if it ended meanwhile)."""
+
+    def __init__(self, game_id: int, turn: int, locale: object) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t("away.skip_confirm", locale),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"cubist:{game_id}:skipok:{turn}",
+            )
+        )
+        self.game_id, self.turn = game_id, turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SkipConfirmButton:
+        return cls(int(match["game"]), int(match["turn"]), user_language(interaction))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CubistBot = interaction.client  # type: ignore[assignment]
+        perms = getattr(interaction.user, "guild_permissions", None)
+        try:
+            await admin_move(
+                bot, interaction, kick=None, can_manage=bool(perms and perms.manage_channels), turn=self.turn
+            )
+        except UserError as e:
+            await send_error(interaction, e.args[0])
+
+
+def _since(seconds: float, locale: object) -> str:
+    """'3 hours', '2 jours': how long a turn has lasted, as the reader's language says it."""
+    return format_timedelta(round(max(60.0, seconds)), threshold=1.5, locale=babel_locale(language(locale)))
+
+
+async def ask_skip(bot: CubistBot, interaction: discord.Interaction, *, can_manage: bool) -> None:
+    """``/cubist table skip`` asks first: whose turn it is and how long they have had it, and
+    a button to confirm, pinned to that turn."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
     if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
         raise UserError(Message("away.admins_only"))
+    mine = user_language(interaction)
+    seat = record.seats[game.current_player]
+    clock = await bot.service.turn_clock(record.id)
+    this_turn = clock if clock is not None and clock.turn == game.state.turn else None
+    if this_turn is not None and this_turn.began is not None and this_turn.began > interaction.created_at.timestamp():
+        # Sent while the turn before was in play: that turn is over, and this one is not what was meant.
+        raise UserError(Message("trust.turn_over", turn=game.state.turn))
+    began = this_turn.started_at if this_turn is not None else record.updated_at
+    text = t("away.skip_ask", mine, name=seat.display_name, since=_since(bot.clock() - began, mine))
+    view = discord.ui.View(timeout=None)
+    view.add_item(SkipConfirmButton(record.id, game.state.turn, mine))
+    await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+async def admin_move(
+    bot: CubistBot,
+    interaction: discord.Interaction,
+    *,
+    kick: discord.abc.User | None,
+    can_manage: bool,
+    turn: int | None = None,
+) -> None:
+    """``/cubist table kick`` and the confirmed skip: the creator or a Manage Channels member.
+    ``turn``: the turn the skip was confirmed for (refused when it is over)."""
+    record, game = await bot.service.channel_game(interaction.channel_id or 0)
+    if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
+        raise UserError(Message("away.admins_only"))
+    if turn is not None and turn != game.state.turn:
+        raise UserError(Message("trust.turn_over", turn=turn + 1))
     lang = await _channel_language(bot, interaction, record)  # the headline is public
     admin = interaction.user.display_name
     if kick is None:

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from .away import VoteButton
+from .away import SkipConfirmButton, VoteButton
 from .commands import CubistCog
 from .computer import Computers
 from .i18n import Message, catalog
@@ -112,7 +112,7 @@ class CubistBot(commands.AutoShardedBot):
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
-        self.add_dynamic_items(VoteButton, *ITEMS)
+        self.add_dynamic_items(VoteButton, SkipConfirmButton, *ITEMS)
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
@@ -145,7 +145,7 @@ class CubistBot(commands.AutoShardedBot):
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if well_formed(custom_id, (VoteButton, *ITEMS)):
+        if well_formed(custom_id, (VoteButton, SkipConfirmButton, *ITEMS)):
             return  # its item answers
         log.info("unknown or malformed component id %r from user %s", custom_id[:100], interaction.user.id)
         with contextlib.suppress(discord.HTTPException):

@@ -16,6 +16,7 @@ import render
 from engine import Game, dump_game, load_game
 
 from .i18n.pictures import render_labels
+from .panel.cells import marks_for
 
 Key = tuple[int, int, str, int, str]
 
@@ -27,6 +28,8 @@ def _draw(kind: str, game_json: str, names: list[str], seat: int, lang: str) -> 
         return render.table_png(game, names, labels=labels)
     if kind == "studio":
         return render.studio_png(game, seat, names, labels=labels)
+    if kind.startswith("studio:"):  # with the turn panel's letters for one die
+        return render.studio_png(game, seat, names, labels=labels, marks=marks_for(game, kind.split(":", 1)[1]))
     if kind == "museum":
         return render.museum_png(game, labels=labels)
     raise ValueError(f"unknown picture {kind!r}")
@@ -72,8 +75,12 @@ class Pictures:
     async def table(self, game_id: int, version: int, game: Game, names: list[str], lang: str) -> bytes:
         return await self._get((game_id, version, "table", -1, lang), game, names)
 
-    async def studio(self, game_id: int, version: int, game: Game, names: list[str], seat: int, lang: str) -> bytes:
-        return await self._get((game_id, version, "studio", seat, lang), game, names)
+    async def studio(
+        self, game_id: int, version: int, game: Game, names: list[str], seat: int, lang: str, die: str | None = None
+    ) -> bytes:
+        """The studio; with ``die``, its cells on offer for that die lettered as the panel's buttons."""
+        kind = "studio" if die is None else f"studio:{die}"
+        return await self._get((game_id, version, kind, seat, lang), game, names)
 
     async def table_files(
         self, game_id: int, version: int, game: Game, names: list[str], lang: str

@@ -10,6 +10,7 @@ moves without those names otherwise.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 
 from engine import Game, parse_move
 from engine.cards import ArtistKind
@@ -31,9 +32,19 @@ from engine.moves import (
     UseArtist,
 )
 
-from .i18n import card_name, join, t
+from .i18n import card_name, has, join, t
 from .i18n.cards import artist_name
 from .panel.words import dice
+
+# "done" words a turn that was played ("placed a 3 in workroom 1"); "do" words a suggestion
+# ("place a 3 in workroom 1", the hint), from the catalogues' ``story.do`` where it has the key.
+_MOOD: ContextVar[str] = ContextVar("story_mood", default="done")
+
+
+def _t(key: str, locale: str, /, **params: object) -> str:
+    if _MOOD.get() == "do" and has(suggested := key.replace("story.", "story.do.", 1)):
+        return t(suggested, locale, **params)
+    return t(key, locale, **params)
 
 
 def _names(names: Sequence[str] | None, n: int, locale: str) -> list[str]:
@@ -75,43 +86,43 @@ def move_words(m: Move, before: Game | None, locale: str, names: Sequence[str] |
     """One move as a phrase completing "<name> …" ("gave two 2s to Malevich")."""
     seats = _names(names, before.num_players if before else 4, locale)
     if isinstance(m, Place):
-        return t("story.place", locale, die=_a_die(m.die, before, locale), room=_room(m.room, locale))
+        return _t("story.place", locale, die=_a_die(m.die, before, locale), room=_room(m.room, locale))
     if isinstance(m, ToMuseum):
-        return t("story.museum", locale, die=_a_die(m.die, before, locale))
+        return _t("story.museum", locale, die=_a_die(m.die, before, locale))
     if isinstance(m, ToArtist):
         value = _value(m.dice[0], before) or next((d.value for d in m.dice if d.kind != "i"), 0)
-        text = t("story.artist", locale, dice=dice(len(m.dice), value, locale), artist=_artist(m.slot, before, locale))
+        text = _t("story.artist", locale, dice=dice(len(m.dice), value, locale), artist=_artist(m.slot, before, locale))
         if before is not None:
             slot = before.state.artists[m.slot]
             if slot.owner is not None and slot.count and slot.owner != before.current_player:
                 theirs = dice(slot.count, slot.value, locale)
-                text += t("story.bumped", locale, name=seats[slot.owner], dice=theirs)
+                text += _t("story.bumped", locale, name=seats[slot.owner], dice=theirs)
         return text
     if isinstance(m, UseArtist):
         return _use(m, before, locale, seats)
     if isinstance(m, Complete):
         card = before.deck.installation(m.card) if before is not None else None
         if card is None:
-            return t("story.complete_plain", locale, room=_room(m.room, locale))
+            return _t("story.complete_plain", locale, room=_room(m.room, locale))
         name = card_name("installation", card, locale)
-        return t("story.complete", locale, name=name, room=_room(m.room, locale), points=card.points)
+        return _t("story.complete", locale, name=name, room=_room(m.room, locale), points=card.points)
     if isinstance(m, Abandon):
-        return t("story.abandon", locale, room=_room(m.room, locale))
+        return _t("story.abandon", locale, room=_room(m.room, locale))
     if isinstance(m, Release):
-        return t("story.release", locale)
+        return _t("story.release", locale)
     if isinstance(m, Switch):
         shown = _value(m.die, before)
-        return t("story.switch", locale) if shown is None else t("story.switch_from", locale, value=shown)
+        return _t("story.switch", locale) if shown is None else _t("story.switch_from", locale, value=shown)
     if isinstance(m, EndTurn):
         if m.keep:
-            return t("story.end_keep", locale, keep=join([str(v) for v in m.keep], locale))
-        return t("story.end", locale)
+            return _t("story.end_keep", locale, keep=join([str(v) for v in m.keep], locale))
+        return _t("story.end", locale)
     if isinstance(m, Undo):
-        return t("story.undo", locale)
+        return _t("story.undo", locale)
     if isinstance(m, Skip):
-        return t("story.skip", locale)
+        return _t("story.skip", locale)
     if isinstance(m, Remove):
-        return t("story.remove", locale, name=seats[m.seat] if m.seat < len(seats) else m.seat + 1)
+        return _t("story.remove", locale, name=seats[m.seat] if m.seat < len(seats) else m.seat + 1)
     return str(m)  # pragma: no cover - a new kind of move
 
 
@@ -120,24 +131,24 @@ def _use(m: UseArtist, before: Game | None, locale: str, seats: list[str]) -> st
     card = before.artist_card(m.slot) if before is not None else None
     kind = card.artist if card is not None else None
     if m.seat is not None and m.die is not None:
-        what = t("story.use.rozanova", locale, name=seats[m.seat], value=m.die.value)
+        what = _t("story.use.rozanova", locale, name=seats[m.seat], value=m.die.value)
     elif m.source is not None and m.target is not None:
-        what = t("story.use.pascin", locale, source=_room(m.source[0], locale), target=_room(m.target[0], locale))
+        what = _t("story.use.pascin", locale, source=_room(m.source[0], locale), target=_room(m.target[0], locale))
     elif m.source is not None:
-        what = t("story.use.gris", locale, room=_room(m.source[0], locale))
+        what = _t("story.use.gris", locale, room=_room(m.source[0], locale))
     elif m.die is not None and kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE) and card is not None:
         value = _value(m.die, before)
         delta = card.delta or 0
-        what = t("story.use.change", locale, value=value, to=(value or 0) + delta) if value else ""
+        what = _t("story.use.change", locale, value=value, to=(value or 0) + delta) if value else ""
     elif m.die is not None:
-        what = t("story.use.take", locale, value=m.die.value)
+        what = _t("story.use.take", locale, value=m.die.value)
     elif card is not None and card.value is not None:
-        what = t("story.use.take", locale, value=card.value)
+        what = _t("story.use.take", locale, value=card.value)
     else:
         what = ""
     if not what:
-        return t("story.use.plain", locale, artist=artist)
-    return t("story.use.done", locale, artist=artist, what=what)
+        return _t("story.use.plain", locale, artist=artist)
+    return _t("story.use.done", locale, artist=artist, what=what)
 
 
 def _placed(room: int, values: list[int], locale: str) -> str:
@@ -146,7 +157,7 @@ def _placed(room: int, values: list[int], locale: str) -> str:
     for v in values:
         counts[v] = counts.get(v, 0) + 1
     told = join([dice(n, v, locale) for v, n in counts.items()], locale)
-    return t("story.place", locale, die=told, room=_room(room, locale))
+    return _t("story.place", locale, die=told, room=_room(room, locale))
 
 
 def turn_words(
@@ -154,8 +165,19 @@ def turn_words(
     before: Game | None,
     locale: str,
     names: Sequence[str] | None = None,
+    *,
+    suggest: bool = False,
 ) -> str:
-    """A whole turn, consecutive placements in one workroom told together."""
+    """A whole turn, consecutive placements in one workroom told together; ``suggest``: as
+    a suggestion in the present ("place a 3 in workroom 1, then end the turn")."""
+    token = _MOOD.set("do" if suggest else "done")
+    try:
+        return _turn_words(moves, before, locale, names)
+    finally:
+        _MOOD.reset(token)
+
+
+def _turn_words(moves: Sequence[str], before: Game | None, locale: str, names: Sequence[str] | None) -> str:
     game = before.clone() if before is not None else None
     phrases: list[str] = []
     placed: tuple[int, list[int]] | None = None  # (room, values) of the placements told together

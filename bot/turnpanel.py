@@ -17,14 +17,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from engine import Game, parse_move
-from engine.moves import EndTurn, Undo
+from engine.moves import EndTurn, Place, Undo
 
 from .i18n import Message, join, localize, t
 from .i18n.choose import user_language
 from .items import BoardButton
 from .items.turn import (
     BackButton,
+    CellButton,
     ConfirmEndButton,
+    DieButton,
     EndChoiceSelect,
     EndTurnButton,
     PanelSelect,
@@ -32,6 +34,7 @@ from .items.turn import (
 )
 from .outbox import deliver_turn
 from .panel import Choice, TreeError, choice_tree, node_at
+from .panel.cells import cells_for, placeable
 from .panel.words import Describer, sensible_end
 from .replies import carries_post, clip, png_file, post_failed, send_error
 from .service import MoveOutcome, StaleChoice, UserError
@@ -149,17 +152,28 @@ def _status(record: GameRecord, game: Game, lang: str) -> str:
     return t("turnpanel.status", lang, game=record.id, turn=game.state.turn + 1, storeroom=room, supply=me.supply)
 
 
+def _row(item: Any, row: int) -> Any:
+    item.row = row
+    return item
+
+
 def panel_view(
     record: GameRecord, game: Game, lang: str, path: tuple[int, ...] = (), options: tuple[Choice, ...] | None = None
 ) -> discord.ui.View:
-    """The select of the choices at ``path`` and the panel's buttons."""
+    """The panel: a button per die that can be placed (tap it, then tap a lettered cell), the
+    select of every other choice at ``path``, and Back / Undo / End turn / Board."""
     view = discord.ui.View(timeout=None)
     if options is None:
         options = node_at(choice_tree(game, lang, _names(record)), path) or ()
+    if not path:
+        describe = Describer(game, lang, _names(record))
+        for die in placeable(game):
+            label = t("turnpanel.btn.place", lang, die=describe.die(die))[:80]
+            view.add_item(_row(DieButton(record.id, record.version, str(die), label), 0))
     if options:
         select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
         placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
-        view.add_item(PanelSelect(record.id, record.version, path, select_options, placeholder))
+        view.add_item(_row(PanelSelect(record.id, record.version, path, select_options, placeholder), 1))
     if path:
         view.add_item(BackButton(record.id, record.version, lang))
     if game.can_undo():
@@ -217,6 +231,50 @@ async def _fresh(interaction: discord.Interaction, game_id: int, version: int) -
         await show(interaction, bot, record, game, seat, note)
         return None
     return loaded
+
+
+async def pick_die(interaction: discord.Interaction, game_id: int, version: int, die: str) -> None:
+    """A die was tapped: the cells it may go to, as lettered buttons, and the studio with the
+    same letters on those cells."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    cells = cells_for(game, die)
+    if not cells:
+        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        return
+    view = discord.ui.View(timeout=None)
+    for i, (letter, move) in enumerate(cells):
+        view.add_item(_row(CellButton(record.id, record.version, die, move.room, move.cell, letter), i // 5))
+    view.add_item(_row(BackButton(record.id, record.version, lang), 4))
+    words = Describer(game, lang, _names(record)).die(cells[0][1].die)
+    offered = sum(1 for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
+    lines = [t("turnpanel.where", lang, die=words, count=len(cells))]
+    if offered > len(cells):
+        lines.append(t("turnpanel.where_more", lang))
+    drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang, die=die)
+    png = await in_time(interaction, drawing, edit=in_place(interaction))
+    await reply(interaction, "\n".join(lines), view=view, png=png, edit=in_place(interaction))
+
+
+async def place(
+    interaction: discord.Interaction, game_id: int, version: int, die: str, room: int, cell: int, letter: str
+) -> None:
+    """A lettered cell was tapped: place the die there (the engine decides whether it may)."""
+    lang = user_language(interaction)
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    placing = (m for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
+    move = next((m for m in placing if (m.room, m.cell) == (room, cell)), None)
+    if move is None:
+        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        return
+    words = Describer(game, lang, _names(record)).die(move.die)
+    await play(interaction, game_id, version, str(move), what=t("turnpanel.placed", lang, die=words, letter=letter))
 
 
 async def back(interaction: discord.Interaction, game_id: int, version: int) -> None:

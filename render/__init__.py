@@ -19,7 +19,7 @@ from PIL import Image
 
 from engine import Game
 
-from .board import MIN_GLYPH, museum_canvas, studio_canvas, table_canvas, unit
+from .board import MIN_GLYPH, Marks, museum_canvas, studio_canvas, table_canvas, unit
 from .canvas import Box, Canvas
 from .encode import png_bytes
 from .labels import Labels
@@ -30,8 +30,10 @@ def table_image(game: Game, names: list[str] | None = None, *, labels: Labels) -
     return table_canvas(game, names, labels=labels).img
 
 
-def studio_image(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
-    return studio_canvas(game, seat, names, labels=labels).img
+def studio_image(
+    game: Game, seat: int, names: list[str] | None = None, *, labels: Labels, marks: Marks | None = None
+) -> Image.Image:
+    return studio_canvas(game, seat, names, labels=labels, marks=marks).img
 
 
 def museum_image(game: Game, *, labels: Labels) -> Image.Image:
@@ -43,9 +45,11 @@ def table_png(game: Game, names: list[str] | None = None, *, labels: Labels) -> 
     return png_bytes(table_image(game, names, labels=labels))
 
 
-def studio_png(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> bytes:
-    """Close-up of one player's studio (seat 0-based)."""
-    return png_bytes(studio_image(game, seat, names, labels=labels))
+def studio_png(
+    game: Game, seat: int, names: list[str] | None = None, *, labels: Labels, marks: Marks | None = None
+) -> bytes:
+    """Close-up of one player's studio (seat 0-based); ``marks``: the turn panel's lettered cells."""
+    return png_bytes(studio_image(game, seat, names, labels=labels, marks=marks))
 
 
 def museum_png(game: Game, *, labels: Labels) -> bytes:

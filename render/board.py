@@ -588,8 +588,16 @@ STUDIO_UNIT = 40
 MUSEUM_UNIT = 48
 
 
-def studio_canvas(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> Canvas:
-    """One player's studio with the header: sized so its numerals stay readable in a preview."""
+# A cell the turn panel offers: (workroom 0/1, cell index) -> its letter ("A", "B"...).
+Marks = dict[tuple[int, int], str]
+
+
+def studio_canvas(
+    game: Game, seat: int, names: list[str] | None = None, *, labels: Labels, marks: Marks | None = None
+) -> Canvas:
+    """One player's studio with the header: sized so its numerals stay readable in a preview.
+    ``marks``: the cells the turn panel offers for the chosen die, each drawn with the letter
+    its button carries (a letter on an empty cell, a badge in the corner of a column)."""
     if not 0 <= seat < game.num_players:
         raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
     c = STUDIO_UNIT
@@ -599,7 +607,28 @@ def studio_canvas(game: Game, seat: int, names: list[str] | None = None, *, labe
     rect = (m, m, m + pw, m + ph)
     player_frame(cv, seat, rect, c, wide=True)
     draw_player(cv, game, seat, rect, names, highlights(game), c, labels, wide=True)
+    if marks:
+        draw_marks(cv, game.state.players[seat].workrooms, rect, c, marks)
     return cv
+
+
+def draw_marks(cv: Canvas, workrooms: list[dict[int, tuple[int, int]]], rect: Rect, c: int, marks: Marks) -> None:
+    """The panel's letters on the studio's cells (``studio_canvas``)."""
+    _gw, _gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
+    origins = room_origins(rect, c, wide=True)
+    for (room, cell), letter in sorted(marks.items()):
+        gx, gy = origins[room]
+        y, x = divmod(cell, WORKROOM_SIZE)
+        x0, y0 = gx + lab + x * c, gy + lab + y * c
+        taken = cell in workrooms[room]
+        size = round(c * 0.62) if taken else c - 4  # a badge beside a column's numeral, else the whole cell
+        bx, by = (x0 - 3, y0 - 3) if taken else (x0 + 2, y0 + 2)
+        box = (bx, by, bx + size, by + size)
+        cv.draw.rounded_rectangle(
+            box, radius=max(3, size // 5), fill=pal.HIGHLIGHT, outline=pal.HIGHLIGHT_EDGE, width=2
+        )
+        f = font(round(size * (0.62 if taken else 0.66)), bold=True)
+        cv.text((bx + size / 2, by + size / 2 + 1), letter, f, pal.INK, anchor="mm", parent=f"mark {letter}")
 
 
 def museum_canvas(game: Game, *, labels: Labels) -> Canvas:

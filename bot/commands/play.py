@@ -17,7 +17,7 @@ from ..i18n.rules import reasons_text
 from ..replies import answer, clip
 from ..service import UserError
 from ..store import Status
-from ..texts import turn_summary
+from ..story import turn_words
 from .common import Feature
 
 
@@ -69,7 +69,7 @@ class PlayCommands(Feature):
             await answer(interaction, t("commands.hint_none", mine))
             return
         texts = [str(m) for m in moves]
-        plan = turn_summary(texts, game, mine, self.service.names(record))  # in words, from this position
+        plan = turn_words(texts, game, mine, self.service.names(record), suggest=True)  # in words, from here
         text = t("hints.turn", mine, plan=plan, reason=reasons_text(reason, mine))
         hints.remember(record.id, record.version, interaction.user.id, texts)
         await interaction.edit_original_response(content=clip(text), view=hint_view(record.id, record.version, mine))

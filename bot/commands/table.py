@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from ..away import admin_move
+from ..away import admin_move, ask_skip
 from ..i18n import t
 from ..i18n.choose import channel_language
 from .common import Feature, can_manage, display_name
@@ -16,8 +16,8 @@ class TableCommands(Feature):
 
     @table.command()
     async def skip(self, interaction: discord.Interaction) -> None:
-        """Skip the current player's turn (the game's creator or Manage Channels)."""
-        await admin_move(self.bot, interaction, kick=None, can_manage=can_manage(interaction))
+        """Skip the current player's turn (the game's creator or Manage Channels); asks first."""
+        await ask_skip(self.bot, interaction, can_manage=can_manage(interaction))
 
     @table.command()
     @app_commands.describe(player="The player to remove from the game")

@@ -17,7 +17,9 @@ from .game import (
 from .hint import HintPlayButton, HintShowButton
 from .turn import (
     BackButton,
+    CellButton,
     ConfirmEndButton,
+    DieButton,
     EndChoiceSelect,
     EndTurnButton,
     PanelSelect,
@@ -33,6 +35,8 @@ ITEMS = (
     EndChoiceSelect,
     ConfirmEndButton,
     UndoButton,
+    DieButton,
+    CellButton,
     HintPlayButton,
     HintShowButton,
     StudioButton,
@@ -48,7 +52,9 @@ __all__ = [
     "ITEMS",
     "BackButton",
     "BoardButton",
+    "CellButton",
     "ConfirmEndButton",
+    "DieButton",
     "EndChoiceSelect",
     "EndTurnButton",
     "HintPlayButton",

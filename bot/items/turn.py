@@ -7,6 +7,8 @@
     cubist:<game>:endpick:<version>     which dice to keep (then confirm)
     cubist:<game>:endok:<version>:<keep> confirmed end of turn keeping <keep> ("53", "")
     cubist:<game>:undo:<version>        take back the last action
+    cubist:<game>:die:<version>:<die>   where may this die go: cell buttons, lettered (``bot.panel.cells``)
+    cubist:<game>:cell:<version>:<die>:<workroom>:<cell>   place the die there
 
 The callbacks only translate ids into calls of ``bot.turnpanel``.
 """
@@ -198,3 +200,57 @@ class UndoButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _panel().play(interaction, self.game_id, self.version, "undo")
+
+
+class DieButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cubist:(?P<game>\d+):die:(?P<version>\d+):(?P<die>[0-9]|i[0-9]\.[0-9])",
+):
+    """``cubist:<game>:die:<version>:<die>``: show where this die may go, lettered."""
+
+    def __init__(self, game_id: int, version: int, die: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or die,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"cubist:{game_id}:die:{version}:{die}",
+            )
+        )
+        self.game_id, self.version, self.die = game_id, version, die
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
+        return cls(int(match["game"]), int(match["version"]), match["die"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _panel().pick_die(interaction, self.game_id, self.version, self.die)
+
+
+class CellButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cubist:(?P<game>\d+):cell:(?P<version>\d+):(?P<die>[0-9]|i[0-9]\.[0-9]):(?P<room>[12]):(?P<cell>\d{1,2})",
+):
+    """``cubist:<game>:cell:<version>:<die>:<workroom>:<cell>``: place the die there (the
+    button's label is the letter the studio picture shows on that cell)."""
+
+    def __init__(self, game_id: int, version: int, die: str, room: int, cell: int, letter: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=letter or "?",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"cubist:{game_id}:cell:{version}:{die}:{room + 1}:{cell}",
+            )
+        )
+        self.game_id, self.version, self.die, self.room, self.cell = game_id, version, die, room, cell
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
+        label = getattr(item, "label", None) or ""
+        room, cell = int(match["room"]) - 1, int(match["cell"])
+        return cls(int(match["game"]), int(match["version"]), match["die"], room, cell, label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        letter = self.item.label or ""
+        await _panel().place(interaction, self.game_id, self.version, self.die, self.room, self.cell, letter)

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from bot.client import CubistBot
 from engine import Game
@@ -77,3 +78,12 @@ async def start_game(table: Table, players: int = 2, **options: object) -> tuple
 
 async def poll(table: Table) -> int:
     return await table.bot.reminders.poll_once()  # type: ignore[attr-defined]
+
+
+async def skip_confirmed(player: Player, channel: Any) -> Any:
+    """``/cubist table skip`` and its confirmation (the skip asks first): the click's result."""
+    ask = await player.slash(channel, "cubist table skip")
+    assert ask.ephemeral and ask.message is not None, ask.content
+    ok = [c["custom_id"] for row in ask.message.components for c in row["components"] if ":skipok:" in c["custom_id"]]
+    assert ok, ask.content
+    return await player.click(ask.message, ok[0])

@@ -12,7 +12,7 @@ from PIL import Image
 
 from standin import StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, start_game, utc
+from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, skip_confirmed, start_game, utc
 from .conftest import NAMES, Table, custom_ids
 
 
@@ -153,9 +153,9 @@ async def test_admin_skip_and_kick_and_the_replay_gif(ctable: Table, clock: Fake
     await refused(t, joiner, "cubist table skip", "Only the game's creator")
     await refused(t, joiner, "cubist table kick", "Only the game's creator", player=creator.user)
     await refused(t, creator, "cubist table kick", "not playing in this game", player=outsider.user)
-    r = await creator.slash(t.channel, "cubist table skip")
+    r = await skip_confirmed(creator, t.channel)
     assert not r.ephemeral and "skipped" in r.content
-    r = await mod.slash(t.channel, "cubist table skip")  # Manage Channels may too
+    r = await skip_confirmed(mod, t.channel)  # Manage Channels may too
     assert not r.ephemeral and "skipped" in r.content
     _record, mid = await t.bot.service.game(gid)
     assert mid.state.turn == 2

@@ -14,7 +14,7 @@ from bot.i18n import Message, t
 from engine import Game
 from standin import Player, StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, utc
+from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, skip_confirmed, utc
 from .conftest import Table
 
 FR, EN = "fr", "en"
@@ -264,7 +264,7 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
     # An admin's skip: a public French headline.
     _record, game = await t_.bot.service.game(gid)
     now = by_seat[game.current_player]
-    r = await amelie.slash(t_.channel, "cubist table skip")
+    r = await skip_confirmed(amelie, t_.channel)
     assert not r.ephemeral and r.content == f"**amelie** a passé le tour de **{now.name}**."
     await refused(t_, amelie, "cubist table kick", t("away.not_playing", FR, name="carla"), player=carla.user)
 

@@ -16,7 +16,7 @@ from engine.moves import EndTurn
 from engine.players import GreedyPlayer
 from standin import StandIn
 
-from .asyncplay import MANAGE_CHANNELS, FakeClock, make_clocked_bot, start_game, utc, wait_until
+from .asyncplay import MANAGE_CHANNELS, FakeClock, make_clocked_bot, skip_confirmed, start_game, utc, wait_until
 from .conftest import NAMES, Table, custom_ids
 
 
@@ -44,10 +44,12 @@ async def test_a_skip_racing_the_end_of_that_turn_is_refused(ctable: Table) -> N
     t = ctable
     gid, game, seated = await start_game(t, players=3)
     turn = game.state.turn
+    ask = await t.users[0].slash(t.channel, "cubist table skip")  # it asks first, naming the turn
+    ok = next(i for i in custom_ids(ask.message) if ":skipok:" in i)
     lock = t.bot.service._lock(gid)
-    await lock.acquire()  # the skip reads the game, then waits here to be stored
+    await lock.acquire()  # the confirmed skip reads the game, then waits here to be stored
     try:
-        skip = await t.users[0].slash(t.channel, "cubist table skip", wait=False)
+        skip = await t.users[0].click(ask.message, ok, wait=False)
         await wait_until(lambda: bool(lock._waiters))  # the skip has read turn `turn`
         end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
         await t.bot.store.apply_move(gid, 0, str(end), seated[game.current_player].id)  # the player was quicker
@@ -83,7 +85,7 @@ async def test_powers_pass_to_the_next_seated_person_when_the_creator_is_removed
     assert r.ephemeral and "Only the game's creator" in r.content
     assert (await t.bot.service.game(gid))[1].state.turn == game.state.turn  # nothing changed
     by_id = {u.id: u for u in t.users}
-    r = await by_id[holder.user_id].slash(t.channel, "cubist table skip")
+    r = await skip_confirmed(by_id[holder.user_id], t.channel)
     assert not r.ephemeral and "skipped" in r.content
 
 

@@ -266,7 +266,7 @@ async def test_a_skip_sent_before_the_turn_ended_skips_nobody(table: Table) -> N
     _record, next_turn = await table.bot.service.game(gid)
     # The admin pressed Enter before that turn ended; Discord delivered it after.
     r = await ada.slash(table.channel, "cubist table skip", delivered_late=3.0)
-    assert r.ephemeral and "over already" in r.content, r.content
+    assert r.ephemeral and "over already" in r.content and not r.message.components, r.content
     _record, after = await table.bot.service.game(gid)
     assert after.state.turn == next_turn.state.turn and after.current_player == next_turn.current_player
 
@@ -276,6 +276,22 @@ async def test_a_vote_racing_the_end_of_its_turn_gets_a_specific_answer(table: T
     with pytest.raises(UserError) as late:
         await table.bot.service.cast_vote(gid, game.state.turn + 5, 1 - game.current_player, "skip")
     assert "ended while you were voting" in str(late.value)
+
+
+async def test_a_skip_asks_first_naming_the_player_and_how_long(table: Table) -> None:
+    gid, game, seated = await start_game(table)
+    ada = table.users[0]
+    current = seated[game.current_player]
+    ask = await ada.slash(table.channel, "cubist table skip")
+    assert ask.ephemeral and current.name in ask.content and "Skip their turn?" in ask.content, ask.content
+    assert (await table.bot.service.game(gid))[1].state.turn == game.state.turn  # asking skips nothing
+    ok = next(i for i in custom_ids(ask.message) if ":skipok:" in i)
+    done = await ada.click(ask.message, ok)
+    assert not done.ephemeral and "skipped" in done.content
+    assert (await table.bot.service.game(gid))[1].state.turn == game.state.turn + 1
+    again = await ada.click(ask.message, ok)  # the same confirmation once more: that turn is over
+    assert again.ephemeral and "over already" in again.content
+    assert (await table.bot.service.game(gid))[1].state.turn == game.state.turn + 1
 
 
 # -- 6 and 7. buttons on someone else's message, unknown and malformed ids ---------------------

@@ -162,3 +162,48 @@ async def test_an_old_panel_redraws_itself_instead_of_playing_a_stale_choice(tab
     assert "moved on" in again.content
     _record, still = await table.bot.service.game(gid)
     assert still.state.turn_moves == mid.state.turn_moves
+
+
+class PhysicalTaps(Taps):
+    """Counts physical taps: a button is one, a select two (open it, pick)."""
+
+    async def pick(self, starts: str = "", *, index: int | None = None) -> Any:
+        self.count += 1  # opening the select
+        return await super().pick(starts, index=index)
+
+    async def press_id(self, custom_id: str) -> Any:
+        r = await self.user.click(self.message, custom_id)
+        return self._answered(r)
+
+
+def ids_starting(message: Any, prefix: str) -> list[str]:
+    return [i for i in custom_ids(message) if i.startswith(prefix)]
+
+
+@pytest.mark.parametrize("locale,place,where", [("en-US", "Place the ", "Where does"), ("fr", "Poser le ", "Où va")])
+async def test_tap_a_die_tap_a_lettered_cell_six_taps_a_turn(table: Table, locale: str, place: str, where: str) -> None:
+    """Issue 27 item 1 and 2: die buttons, then a button per cell lettered A, B, C… as the
+    studio picture shows them; two dice and the end of the turn in six physical taps."""
+    for u in table.users:
+        u.user.locale = locale
+    gid, game, seated = await started(table)
+    user = seated[game.current_player]
+    taps = PhysicalTaps(table, gid, user, await panel_dm(table, user))
+    for _die in range(2):
+        dice = ids_starting(taps.message, f"cubist:{gid}:die:")
+        assert dice, custom_ids(taps.message)
+        labels = [c["label"] for row in taps.message.components for c in row["components"] if c["custom_id"] in dice]
+        assert all(label.startswith(place) for label in labels), labels
+        await taps.press_id(dice[0])
+        assert where in taps.message.content, taps.message.content
+        cells = ids_starting(taps.message, f"cubist:{gid}:cell:")
+        letters = [c["label"] for row in taps.message.components for c in row["components"] if c["custom_id"] in cells]
+        assert letters == [chr(ord("A") + i) for i in range(len(letters))] and len(letters) <= 20
+        assert taps.message.attachments[0].filename == "studio.png"
+        await taps.press_id(cells[0])
+        assert "A" in taps.message.content
+    await taps.press("endask")
+    await taps.press("endok")
+    assert taps.count == 6, taps.count
+    _record, after = await table.bot.service.game(gid)
+    assert after.state.turn == game.state.turn + 1
