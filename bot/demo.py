@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.moves import EndTurn
+from engine import parse_move
+from engine.moves import EndTurn, Place
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
 from standin.discord_target import point_discord_at
@@ -64,28 +65,65 @@ async def _panel_dm(server: StandIn, user: Player, game_id: int, version: int) -
 
 
 async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game_id: int, move: str) -> int:
-    """Pick ``move`` in the user's DM panel as a player would; returns the taps it took."""
+    """Play ``move`` in the user's DM panel as a player would; returns the physical taps it
+    took (a button is one, a select two: open it, pick).  A die goes by its button and then
+    its lettered cell; an end by End turn and the confirmation; the rest by the menu."""
     record, game = await bot.service.game(game_id)
+    message = await _panel_dm(server, user, game_id, record.version)
+    parsed = parse_move(move)
+    taps = 0
+
+    async def press(custom_id: str) -> Any:
+        nonlocal taps, message
+        r = await user.click(message, custom_id)
+        taps += 1
+        if r.failed:
+            raise RuntimeError(f"the panel refused {move}: {r.violations}")
+        message = r.message
+        return r
+
+    if isinstance(parsed, Place):
+        die = _select(message, f"cubist:{game_id}:die:{record.version}:{parsed.die}")
+        if die is not None:
+            await press(die)
+            cell = _select(
+                message, f"cubist:{game_id}:cell:{record.version}:{parsed.die}:{parsed.room + 1}:{parsed.cell}"
+            )
+            if cell is not None:
+                await press(cell)
+                if "Done:" not in message.content:
+                    raise RuntimeError(f"the bot refused {move}: {message.content}")
+                return taps
+            await press(_select(message, f"cubist:{game_id}:back:") or "")
+    if isinstance(parsed, EndTurn) and (ask := _select(message, f"cubist:{game_id}:endask:")):
+        await press(ask)
+        keep = "".join(map(str, parsed.keep))
+        confirm = _select(message, f"cubist:{game_id}:endok:{record.version}:")
+        if confirm is None or sorted(confirm.rsplit(":", 1)[1]) != sorted(keep):
+            other = _select(message, f"cubist:{game_id}:endpick:")
+            assert other is not None, message.components
+            r = await user.select(message, other, [move])
+            taps += 2
+            message = r.message
+            confirm = _select(message, f"cubist:{game_id}:endok:")
+        assert confirm is not None, message.content
+        await press(confirm)
+        return taps
     names = [s.display_name for s in record.seats]
     tree = choice_tree(game, "en", names)
     path = next(p for p, leaf in leaves(tree) if leaf.move == move)
-    message = await _panel_dm(server, user, game_id, record.version)
-    taps = 0
     for index in path:
         select = _select(message, f"cubist:{game_id}:t:")
         assert select is not None, message.components
         r = await user.select(message, select, [str(index)])
-        taps += 1
+        taps += 2  # open the menu, pick
         if r.failed:
             raise RuntimeError(f"the panel refused {move}: {r.violations}")
         message = r.message
     if move.startswith("end"):
         confirm = _select(message, f"cubist:{game_id}:endok:")
         assert confirm is not None, message.content
-        r = await user.click(message, confirm)
-        taps += 1
-        if r.failed:
-            raise RuntimeError(f"the panel refused {move}: {r.violations}")
+        await press(confirm)
     elif "Done:" not in message.content:
         raise RuntimeError(f"the bot refused {move}: {message.content}")
     return taps
