@@ -90,9 +90,11 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
     # The turn-start DM of whoever begins, in their language, buttons included.
     head = {True: "À vous de jouer dans la partie de Cubist", False: "Your turn in Cubist game"}
     dm = (await wait_dm(t_.standin, first, head[french[first.id]]))[0]
-    # The DM is the turn panel: its select, End turn…, Board, then Snooze and Stop.
+    # The DM is the turn panel: a button per die, its select, End turn…, Board, then Snooze and Stop.
     ids = custom_ids(dm)
-    assert ids[0] == f"cubist:{record.id}:t:{record.version}:"
+    assert ids[0].startswith(f"cubist:{record.id}:die:{record.version}:")
+    assert f"cubist:{record.id}:t:{record.version}:" in ids
+    assert labels(dm)[0].startswith("Poser le " if french[first.id] else "Place the ")
     assert ids[-2:] == [f"cubist:{record.id}:b:snooze", f"cubist:{record.id}:b:stop"]
     assert labels(dm)[-2] == ("Plus tard (4 h)" if french[first.id] else "Snooze 4 h")
     options = [o["label"] for row in dm.components for c in row["components"] for o in c.get("options", [])]
