@@ -433,5 +433,6 @@ def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View
 
     view = panel_view(record, game, locale)
     for item in reminder_buttons(record.id, locale):
+        item.row = 3  # below the panel's rows (dice, menu, buttons)
         view.add_item(item)
     return view

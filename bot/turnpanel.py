@@ -175,12 +175,12 @@ def panel_view(
         placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
         view.add_item(_row(PanelSelect(record.id, record.version, path, select_options, placeholder), 1))
     if path:
-        view.add_item(BackButton(record.id, record.version, lang))
+        view.add_item(_row(BackButton(record.id, record.version, lang), 2))
     if game.can_undo():
-        view.add_item(UndoButton(record.id, record.version, lang))
+        view.add_item(_row(UndoButton(record.id, record.version, lang), 2))
     if any(isinstance(m, EndTurn) for m in game.legal_moves()):
-        view.add_item(EndTurnButton(record.id, record.version, lang))
-    view.add_item(BoardButton(record.id, lang))
+        view.add_item(_row(EndTurnButton(record.id, record.version, lang), 2))
+    view.add_item(_row(BoardButton(record.id, lang), 2))
     return view
 
 
