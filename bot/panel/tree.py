@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from engine import Game
+from engine import Game, parse_move
 from engine.moves import (
     Abandon,
     Complete,
@@ -209,7 +209,32 @@ def choice_tree(game: Game, locale: str, names: Sequence[str] | None = None) -> 
         groups = _groups(game, locale, names, merge_places=True)
     if len(groups) > MAX_OPTIONS:
         raise TreeError(f"{len(groups)} kinds of move do not fit in one select")
-    return tuple(_fit(g, locale) for g in groups)
+    return _told_final(tuple(_fit(g, locale) for g in groups), game, locale)
+
+
+def final(game: Game, move: str) -> bool:
+    """True when ``move`` cannot be undone once played: it draws a card or rolls dice (the
+    engine keeps no way back past chance).  Ending the turn is asked about on its own."""
+    m = parse_move(move)
+    if isinstance(m, EndTurn):
+        return False
+    after = game.clone()
+    after.apply(m)
+    return not after.is_over and after.undo_depth() == 0
+
+
+def _told_final(options: tuple[Choice, ...], game: Game, locale: str) -> tuple[Choice, ...]:
+    """Options that cannot be undone say so on their label, before they are picked."""
+    out = []
+    for c in options:
+        if c.is_leaf and c.move is not None and final(game, c.move):
+            suffix = words.cannot_undo(locale)
+            out.append(Choice(clip(c.label[: MAX_LABEL - len(suffix)] + suffix), move=c.move))
+        elif not c.is_leaf:
+            out.append(Choice(c.label, children=_told_final(c.children, game, locale)))
+        else:
+            out.append(c)
+    return tuple(out)
 
 
 def node_at(tree: Sequence[Choice], path: Sequence[int]) -> tuple[Choice, ...] | None:

@@ -223,3 +223,8 @@ class Describer:
 
     def end_others(self) -> str:
         return t("turnpanel.end_others", self.locale)
+
+
+def cannot_undo(locale: str) -> str:
+    """The suffix of an option that cannot be undone once played (a card is drawn, dice rolled)."""
+    return t("turnpanel.cannot_undo", locale)

@@ -87,3 +87,26 @@ def test_french_words() -> None:
     tree = choice_tree(game, "fr")
     assert tree[0].label.startswith("Poser le ") and "atelier 1" in tree[0].label
     assert any(c.label.startswith("Finir le tour") for c in tree)
+
+
+def test_options_that_cannot_be_undone_say_so_before_they_are_picked() -> None:
+    """Issue 27 item 3: completing an installation draws a card, some artists roll: no Undo
+    afterwards, so their options say so; placements (undoable) do not."""
+    from bot.panel.tree import final
+    from engine.players import GreedyPlayer
+
+    game = Game.new(2, 11)
+    player = GreedyPlayer(3)
+    seen_final = seen_plain = False
+    for _ in range(400):
+        if game.is_over:
+            break
+        tree = choice_tree(game, "en")
+        for _path, leaf in leaves(tree):
+            assert leaf.move is not None
+            told = "(cannot be undone)" in leaf.label
+            assert told == final(game, leaf.move), leaf
+            seen_final |= told
+            seen_plain |= not told and leaf.move.startswith("place")
+        game.apply(player.choose(game))
+    assert seen_final and seen_plain
