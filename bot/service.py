@@ -285,6 +285,7 @@ class GameService:
                 Message(
                     "service.computers_no_seat",
                     computers=computers,
+                    count=computers,
                     max=settings.max_players,
                     most=settings.max_players - 1,
                 )

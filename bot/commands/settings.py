@@ -88,7 +88,7 @@ class SettingsCommands(Feature):
         games = t("common.list_sep", mine).join(str(r.id) for r in records)
         dm = t("commands.dm_ok" if reachable else "commands.dm_closed", mine)
         head = "commands.saved" if changes else "commands.settings"
-        await answer(interaction, t(head, mine, games=games, prefs=shown, dm=dm))
+        await answer(interaction, t(head, mine, count=len(records), games=games, prefs=shown, dm=dm))
 
     @reminders.autocomplete("time_zone")
     async def time_zone_autocomplete(

@@ -66,7 +66,7 @@ def end_label(game: Game, text: str, locale: str) -> str:
     back = sum(room.values()) - len(keep)
     kept = t("common.and", locale).join(map(str, keep)) if keep else t("panel.nothing", locale)
     if back:
-        return t("panel.keep_back", locale, kept=kept, back=back)
+        return t("panel.keep_back", locale, kept=kept, back=back, count=back)
     return t("panel.keep", locale, kept=kept)
 
 

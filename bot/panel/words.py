@@ -89,7 +89,7 @@ class Describer:
         near = sorted({columns[n][0] for n in neighbour_table(size)[cell] if n in columns})
         if not near:
             return name
-        values = join([t("turnpanel.the", self.locale, value=v) for v in near], self.locale)
+        values = join([t("turnpanel.beside", self.locale, value=v) for v in near], self.locale)
         return t("turnpanel.next_to", self.locale, values=values, cell=name)
 
     def artist(self, slot: int) -> tuple[str, str]:

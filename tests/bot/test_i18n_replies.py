@@ -173,10 +173,10 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
         await refused(t_, user, "cubist settings reminders", t("commands.quiet_same", mine), quiet="7-7")
     r = await amelie.slash(t_.channel, "cubist settings reminders")
     assert (
-        r.ephemeral and r.content.startswith("Vos réglages pour la ou les parties") and "rappels activés" in r.content
+        r.ephemeral and r.content.startswith("Vos réglages pour la partie ") and "rappels activés" in r.content
     )
     r = await bob.slash(t_.channel, "cubist settings reminders")
-    assert r.ephemeral and r.content.startswith("Your settings for game(s)") and "reminders on" in r.content
+    assert r.ephemeral and r.content.startswith("Your settings for game ") and "reminders on" in r.content
 
 
 async def test_moves_refused_in_each_language(mixed: Table) -> None:
@@ -294,8 +294,8 @@ async def test_engine_refusals_are_entirely_in_the_reader_s_language(mixed: Tabl
         why = Message("service.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game))
         text = await refused(t_, user, "cubist move", why.render(mine), move=bad)
         reason = {
-            FR: "`switch i1.1` n'est pas autorisé : i1.1 : vous avez 0 carte(s) Installation terminée(s).",
-            EN: "`switch i1.1` is not allowed: i1.1: you have 0 completed installation card(s).",
+            FR: "`switch i1.1` n'est pas autorisé : i1.1 : vous avez 0 carte Installation terminée.",
+            EN: "`switch i1.1` is not allowed: i1.1: you have 0 completed installation cards.",
         }[mine]
         assert text.startswith(reason), text
         bad = "complete w1 #99"
