@@ -26,15 +26,19 @@ Discord's global limit of 50 requests per second.  Interaction callbacks and web
 follow-ups are exempt from that global limit on real Discord, so both the total and the
 limited share are shown.
 
-Settings come from the environment (``run()`` keyword arguments win):
+Settings come from the environment (``run()`` keyword arguments win), where the command
+line's options put them (``python -m benchmarks load --games 50`` sets LOAD_GAMES=50;
+``python -m benchmarks --help`` lists them all):
 
-    LOAD_GAMES=1000  LOAD_TURNS=3  LOAD_CONCURRENCY=64 (players acting at once, at most)
-    LOAD_RATE=26,0  (offered turns per s, one run per value; 0 = unpaced)
-    LOAD_OPEN_CONCURRENCY=16  LOAD_TIME_CAP=180 (seconds per phase; what is left is not started)
-    LOAD_RENDER_WORKERS=2  (one run per value: 0 renders in a thread, N>0 in a process pool)
-    LOAD_CHANNELS_PER_GUILD=100
+    LOAD_GAMES=1000 (--games)  LOAD_TURNS=3 (--turns)
+    LOAD_CONCURRENCY=64 (--concurrency: players acting at once, at most)
+    LOAD_RATE=26,0 (--rate: offered turns per s, one run per value; 0 = unpaced)
+    LOAD_OPEN_CONCURRENCY=16 (--open-concurrency)
+    LOAD_TIME_CAP=180 (--time-cap: seconds per phase; what is left is not started)
+    LOAD_RENDER_WORKERS=2 (--render-workers: one run per value: 0 renders in a thread, N>0 in a process pool)
+    LOAD_CHANNELS_PER_GUILD=100 (--channels-per-guild)
 
-``python -m benchmarks load`` runs it; ``LOAD_GAMES=50 python -m benchmarks load`` is quick.
+``python -m benchmarks load`` runs it; ``python -m benchmarks load --games 50`` is quick.
 Stand-in limit checks stay on: violations and errors are reported as figures (a bug).
 """
 
@@ -713,5 +717,6 @@ def run(**overrides: Any) -> list[tuple[str, str]]:
 
 
 if __name__ == "__main__":
-    for name, value in run():
-        print(f"{name}: {value}")
+    from benchmarks.__main__ import run_module
+
+    sys.exit(run_module("load"))

@@ -17,7 +17,8 @@ transaction writing the move, its snapshot and what follows it) is measured on i
 goal p95 <= 5 ms.
 
 Settings: those of load_bench (LOAD_GAMES, LOAD_TURNS, LOAD_CONCURRENCY, LOAD_RATE...) plus
-LOAD_PROCESSES=2, LOAD_DATABASE=postgresql, LOAD_DATABASE_URL, LOAD_COMMITS=300.
+LOAD_PROCESSES=2 (--processes), LOAD_DATABASE=postgresql (--database), LOAD_DATABASE_URL
+(--database-url), LOAD_COMMITS=300 (--commits); the options of ``python -m benchmarks`` set them.
 """
 
 from __future__ import annotations
@@ -272,3 +273,9 @@ def run(**overrides: Any) -> list[tuple[str, str]]:
     settings = LoadSettings.from_env(**{k: v for k, v in defaults.items() if named[k] not in env} | overrides)
     commits = int(env.get("LOAD_COMMITS", "300"))
     return asyncio.run(_measure(settings, processes, database, env.get("LOAD_DATABASE_URL"), commits))
+
+
+if __name__ == "__main__":
+    from benchmarks.__main__ import run_module
+
+    sys.exit(run_module("load", "benchmarks.load_procs"))

@@ -17,6 +17,7 @@ import functools
 import io
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -101,5 +102,6 @@ def run(rounds: int = ROUNDS) -> list[tuple[str, str]]:
 
 
 if __name__ == "__main__":
-    for figure, value in run():
-        print(f"{figure:60} {value}")
+    from benchmarks.__main__ import run_module
+
+    sys.exit(run_module("render"))

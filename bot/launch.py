@@ -13,6 +13,9 @@ from .config import Settings
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if "-h" in args or "--help" in args:
+        print("python -m bot.launch: `python -m bot` with these options, and --demo when no DISCORD_TOKEN is set.")
+        return entry.main(["--help"])
     if Settings().discord_token is None and "--demo" not in args:
         print("No DISCORD_TOKEN in the environment or .env: playing the offline demo instead.")
         args = ["--demo", *args]

@@ -10,6 +10,7 @@ there for the commit): no network. Review the diff, then run the stand-in's test
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
@@ -45,7 +46,17 @@ def refresh(clone: Path) -> str:
     return commit
 
 
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python specs/refresh.py",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 2)[2],
+    )
+    parser.add_argument("clone", type=Path, help="a local clone of discord/discord-api-spec")
+    args = parser.parse_args(argv)
+    print(f"specs/ now at discord-api-spec {refresh(args.clone)}")
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        raise SystemExit(__doc__)
-    print(f"specs/ now at discord-api-spec {refresh(Path(sys.argv[1]))}")
+    sys.exit(main())

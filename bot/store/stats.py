@@ -7,7 +7,10 @@ Every function takes a ``Tx`` and does no I/O of its own; ``StatsRoom`` runs the
 
 Ratings are per server (``guild_id``; 0 for games outside a server) and per rating identity:
 ``user:<id>`` for a person, ``ai:<level>`` for each computer level (so "strong" has one
-rating however many games it plays).  The maths is ``bot.rating``.
+rating however many games it plays).  The maths is ``bot.rating`` (OpenSkill): ``ratings.rating``
+is the number shown (the estimate mu) and ``ratings.sigma`` its uncertainty; a row whose
+sigma is NULL holds an Elo rating from before migration 0012, which its next rated game
+carries over (``rating.carried``).
 """
 
 from __future__ import annotations
@@ -80,6 +83,8 @@ class RatingChange:
     player_key: str
     before: float
     delta: float
+    sigma_before: float | None = None  # None: a game rated by Elo, before migration 0012
+    sigma_after: float | None = None
 
     @property
     def after(self) -> float:
@@ -169,35 +174,51 @@ async def _rate(
 ) -> None:
     ordered = sorted(results, key=lambda r: r.seat)
     seat_keys = [keys[r.seat] for r in ordered]
-    current: dict[str, float] = {}
+    current: dict[str, rating.Skill] = {}
     for key in seat_keys:
-        got = await tx.one("SELECT rating FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, key))
-        current[key] = float(got["rating"]) if got is not None else rating.START
+        got = await tx.one(
+            "SELECT rating, sigma, games FROM ratings WHERE guild_id = ? AND player_key = ?", (guild, key)
+        )
+        current[key] = _skill(got)
     before = [current[k] for k in seat_keys]
-    changes = rating.deltas(before, [r.rank for r in ordered], seat_keys)
+    after = rating.rate(before, [r.rank for r in ordered], seat_keys)
     await tx.executemany(
-        "INSERT INTO rating_changes (game_id, seat, guild_id, player_key, rating_before, delta)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, r.seat, guild, k, b, d) for r, k, b, d in zip(ordered, seat_keys, before, changes, strict=True)],
+        "INSERT INTO rating_changes (game_id, seat, guild_id, player_key, rating_before, delta, sigma_before,"
+        " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, r.seat, guild, k, b.rating, a.rating - b.rating, b.sigma, a.sigma)
+            for r, k, b, a in zip(ordered, seat_keys, before, after, strict=True)
+        ],
     )
-    delta: dict[str, float] = defaultdict(float)
+    seats_after: dict[str, list[rating.Skill]] = defaultdict(list)
     games: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     name: dict[str, str] = {}
     user: dict[str, int | None] = {}
-    for r, key, d in zip(ordered, seat_keys, changes, strict=True):
-        delta[key] += d  # two seats of one computer level: both of their changes count
+    for r, key, a in zip(ordered, seat_keys, after, strict=True):
+        seats_after[key].append(a)  # two seats of one computer level: both of their changes count
         games[key] += 1
         wins[key] += int(r.winner)
         name[key] = names[r.seat]
         user[key] = r.user_id
+    new = {k: rating.merged(current[k], seats_after[k]) for k in games}
     await tx.executemany(
-        "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_key) DO UPDATE SET"
-        " display_name = excluded.display_name, rating = excluded.rating, games = ratings.games + excluded.games,"
-        " wins = ratings.wins + excluded.wins, updated_at = excluded.updated_at",
-        [(guild, k, user[k], name[k], current[k] + delta[k], games[k], wins[k], now) for k in games],
+        "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, sigma, games, wins, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, player_key) DO UPDATE SET"
+        " display_name = excluded.display_name, rating = excluded.rating, sigma = excluded.sigma,"
+        " games = ratings.games + excluded.games, wins = ratings.wins + excluded.wins,"
+        " updated_at = excluded.updated_at",
+        [(guild, k, user[k], name[k], new[k].rating, new[k].sigma, games[k], wins[k], now) for k in games],
     )
+
+
+def _skill(row: Row | None) -> rating.Skill:
+    """A stored rating as a belief: a newcomer's, OpenSkill's own, or an Elo rating carried over."""
+    if row is None:
+        return rating.NEWCOMER
+    if row["sigma"] is None:
+        return rating.carried(float(row["rating"]), int(row["games"]))
+    return rating.Skill(float(row["rating"]), float(row["sigma"]))
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -275,7 +296,18 @@ async def leaderboard(tx: Tx, guild_id: int | None, limit: int = 15) -> list[Rat
 async def rating_changes(tx: Tx, game_id: int) -> list[RatingChange]:
     """The rating change of each seat of a rated game, by seat."""
     rows = await tx.all("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,))
-    return [RatingChange(r["game_id"], r["seat"], r["player_key"], r["rating_before"], r["delta"]) for r in rows]
+    return [
+        RatingChange(
+            r["game_id"],
+            r["seat"],
+            r["player_key"],
+            r["rating_before"],
+            r["delta"],
+            r["sigma_before"],
+            r["sigma_after"],
+        )
+        for r in rows
+    ]
 
 
 class StatsRoom(Room):

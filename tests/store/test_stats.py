@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -56,22 +57,67 @@ async def test_a_finished_game_records_each_seats_details(store: Store, db_path:
     assert sum(sum(c.values()) for c in story.artist_uses) > 0, "no artist was used: pick another seed"
 
 
-async def test_two_player_ratings_are_classic_elo_and_carry_over(store: Store) -> None:
-    expect = {30: rating.START, 31: rating.START}
+async def test_two_player_ratings_follow_openskill_from_game_to_game(store: Store) -> None:
+    expect = {30: rating.NEWCOMER, 31: rating.NEWCOMER}
     for seed in (4, 5, 6):
         game_id, game = await _finished(store, channel=3, seed=seed)
         before = [expect[30], expect[31]]
-        d = rating.deltas(before, _ranks(game))
-        expect = {30: before[0] + d[0], 31: before[1] + d[1]}
+        after = rating.rate(before, _ranks(game))
+        expect = {30: after[0], 31: after[1]}
         changes = await store.rating_changes(game_id)
-        assert [c.before for c in changes] == pytest.approx(before)
-        assert [c.delta for c in changes] == pytest.approx(d)
-        assert sum(c.delta for c in changes) == pytest.approx(0)
+        assert [c.before for c in changes] == pytest.approx([b.rating for b in before])
+        assert [c.after for c in changes] == pytest.approx([a.rating for a in after])
+        assert [c.sigma_before for c in changes] == pytest.approx([b.sigma for b in before])
+        assert [c.sigma_after for c in changes] == pytest.approx([a.sigma for a in after])
+        winner = changes[_ranks(game).index(1)]
+        assert winner.delta > 0 or _ranks(game) == [1, 1]
     board = await store.leaderboard(1)
-    assert {e.user_id: e.rating for e in board} == pytest.approx(expect)
+    assert {e.user_id: e.rating for e in board} == pytest.approx({k: v.rating for k, v in expect.items()})
     assert [e.place for e in board] == [1, 2] and board[0].rating >= board[1].rating
     assert sum(e.games for e in board) == 6
-    assert sum(e.rating for e in board) == pytest.approx(2 * rating.START)
+
+
+async def test_a_four_player_game_moves_the_winner_up_and_the_last_down(store: Store) -> None:
+    game_id, game = await _finished(store, channel=3, seed=4, players=4)
+    ranks = _ranks(game)
+    changes = await store.rating_changes(game_id)
+    assert [c.delta for c in changes] == pytest.approx(
+        [a.rating - rating.START for a in rating.rate([rating.NEWCOMER] * 4, ranks)]
+    )
+    by_rank = sorted(zip(ranks, (c.delta for c in changes), strict=True))
+    assert by_rank[0][1] > 0 > by_rank[-1][1]
+    for (r1, d1), (r2, d2) in pairwise(by_rank):
+        assert d1 == pytest.approx(d2) if r1 == r2 else d1 > d2  # ties equal, a better place more
+    board = await store.leaderboard(1)
+    assert [e.user_id for e in board] == [30 + s for _r, s in sorted((r, s) for s, r in enumerate(ranks))]
+
+
+async def test_an_elo_rating_from_before_openskill_carries_over(store: Store, db_path: Path) -> None:
+    # Rows as migration 0012 leaves them: Elo numbers, no sigma.
+    for user, elo, games in ((30, 1720.0, 120), (31, 1400.0, 0)):
+        sql(
+            db_path,
+            "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
+            " VALUES (1, ?, ?, ?, ?, ?, 0, 1.0)",
+            (f"user:{user}", user, f"p{user}", elo, games),
+        )
+    shown = await store.player_stats(1, 30)
+    assert shown is None  # statistics count finished games; the rating waits for one
+    assert [(e.user_id, e.rating, e.place) for e in await store.leaderboard(1)] == [(30, 1720.0, 1), (31, 1400.0, 2)]
+
+    game_id, game = await _finished(store, channel=3, seed=4)
+    before = [rating.carried(1720.0, 120), rating.carried(1400.0, 0)]
+    after = rating.rate(before, _ranks(game))
+    changes = await store.rating_changes(game_id)
+    assert [c.before for c in changes] == pytest.approx([b.mu for b in before])
+    assert [c.sigma_before for c in changes] == pytest.approx([b.sigma for b in before])
+    assert [c.after for c in changes] == pytest.approx([a.rating for a in after])
+    assert abs(changes[0].delta) < abs(changes[1].delta)  # 120 games of Elo: the veteran moves less
+    board = {e.user_id: e for e in await store.leaderboard(1)}
+    assert board[30].rating == pytest.approx(after[0].rating) and board[30].games == 121
+    stored = _rows(db_path, "SELECT player_key, sigma FROM ratings ORDER BY player_key")
+    assert [k for k, _s in stored] == ["user:30", "user:31"]
+    assert [s for _k, s in stored] == pytest.approx([after[0].sigma, after[1].sigma])
 
 
 async def test_player_stats_add_up_over_games(store: Store) -> None:
@@ -127,9 +173,10 @@ async def test_computer_levels_have_their_own_rating(store: Store) -> None:
     ai = board["ai:strong"]
     assert ai.is_computer and ai.user_id is None and ai.display_name == "strong" and ai.games == 2
     assert ai.wins == sum(s in game.winners() for s in (1, 2))
-    d = rating.deltas([rating.START] * 3, ranks, ["user:90", "ai:strong", "ai:strong"])
-    assert board["user:90"].rating == pytest.approx(rating.START + d[0])
-    assert ai.rating == pytest.approx(rating.START + d[1] + d[2])
+    after = rating.rate([rating.NEWCOMER] * 3, ranks, ["user:90", "ai:strong", "ai:strong"])
+    assert board["user:90"].rating == pytest.approx(after[0].rating)
+    assert ai.rating == pytest.approx(rating.merged(rating.NEWCOMER, after[1:]).rating)
+    assert ai.rating - rating.START == pytest.approx(after[1].rating + after[2].rating - 2 * rating.START)
     assert not board["user:90"].is_computer
 
 
@@ -192,3 +239,28 @@ async def test_a_draw_between_newcomers_leaves_them_level_and_sharing_first_plac
     assert [(e.place, e.rating, e.wins) for e in board] == [(1, rating.START, 1), (1, rating.START, 1)]
     assert (await store.player_stats(1, 31)).place == 1  # type: ignore[union-attr]
     assert version == len(game.log)
+
+
+async def test_migration_0012_keeps_the_elo_ratings_to_carry_over(sqlite_path: Path) -> None:
+    from bot.store import db as dbmod
+
+    conn = await dbmod.connect(sqlite_path)
+    try:
+        assert await dbmod.migrate(conn, str(sqlite_path), target=11) == 11
+        await conn.execute(
+            "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
+            " VALUES (1, 'user:30', 30, 'ada', 1612.5, 17, 9, 1.0)"
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    store = await Store.open(sqlite_path)
+    try:
+        assert _rows(sqlite_path, "SELECT rating, sigma, games FROM ratings") == [(1612.5, None, 17)]
+        [entry] = await store.leaderboard(1)
+        assert (entry.rating, entry.games, entry.wins) == (1612.5, 17, 9)  # shown as before
+        game_id, _game = await _finished(store, channel=3, seed=4)
+        seat0 = (await store.rating_changes(game_id))[0]
+        assert (seat0.before, seat0.sigma_before) == (1612.5, pytest.approx(rating.carried(1612.5, 17).sigma))
+    finally:
+        await store.close()
