@@ -73,7 +73,9 @@ async def play_move(
         if isinstance(outcome.move, Undo):
             note = t("turnpanel.undone", lang)
         else:
-            note = t("replies.you_did", lang, what=describe(outcome.move, None, lang))
+            note = t(
+                "replies.you_did", lang, what=describe(outcome.move, None, lang, bot.service.names(outcome.record))
+            )
         await turnpanel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
     except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing
         log.exception("answering a stored move in game %s failed", game_id)

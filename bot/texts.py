@@ -34,13 +34,13 @@ def die_text(d: DieRef, locale: str) -> str:
     return t("texts.die.card", locale, card=d.card + 1, space=d.space + 1)
 
 
-def describe(move: Move | str, game: Game | None, locale: str) -> str:
+def describe(move: Move | str, game: Game | None, locale: str, names: list[str] | None = None) -> str:
     """A short phrase for a move in plain words, e.g. 'placed a 4 in workroom 1' (French:
     the participle, 'posé un 4 dans l'atelier 1', which the sentences around it complete
     with 'a'/'avez').  ``game``, when given, is the position before the move (it names the
     artists)."""
     m = parse_move(move) if isinstance(move, str) else move
-    return move_words(m, game, locale)
+    return move_words(m, game, locale, names)
 
 
 def turn_summary(moves: list[str], game: Game | None, locale: str, names: list[str] | None = None) -> str:

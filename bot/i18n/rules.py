@@ -10,6 +10,7 @@ group of ``<lang>.play.json``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import ArtistKind
@@ -22,10 +23,14 @@ from .cards import _bundled
 EngineText = RuleText | Reason
 
 
-def text_message(text: EngineText) -> Message:
-    """An engine text as a ``Message``: ``rule.<key>`` for refusals, ``hint.<key>`` for reasons."""
+def text_message(text: EngineText, names: Sequence[str] | None = None) -> Message:
+    """An engine text as a ``Message``: ``rule.<key>`` for refusals, ``hint.<key>`` for reasons.
+    A reason's ``seat`` (1-based) is said as the player's name (``names``), never as p1."""
     values = text.params()
-    params = {name: _value(value) for name, value in values.items()}
+    params = {name: _value(value, names) for name, value in values.items()}
+    if isinstance(text, Reason) and isinstance(values.get("seat"), int):
+        seat = int(values["seat"])
+        params["player"] = names[seat - 1] if names and 0 < seat <= len(names) else Message("story.seat", seat=seat)
     card, name = values.get("card"), values.get("name")
     if card is not None and name is not None and _bundled("installation", str(card), str(name)):
         params["name"] = Message(f"cards.installation.{card}")
@@ -33,9 +38,9 @@ def text_message(text: EngineText) -> Message:
     return Message(f"{prefix}.{text.key}", **params)
 
 
-def _value(value: Any) -> Any:
+def _value(value: Any, names: Sequence[str] | None = None) -> Any:
     if isinstance(value, RuleText | Reason):
-        return text_message(value)
+        return text_message(value, names)
     if isinstance(value, ArtistKind):
         return Message(f"cards.artist.{value}")
     return value
@@ -49,6 +54,6 @@ def error_message(error: Exception) -> Message | str:
     return str(error)
 
 
-def reasons_text(found: list[Reason], lang: str) -> str:
-    """A hint's reasons, joined, in the reader's language."""
-    return t("play.reasons_sep", lang).join(text_message(r).render(lang) for r in found)
+def reasons_text(found: list[Reason], lang: str, names: Sequence[str] | None = None) -> str:
+    """A hint's reasons, joined, in the reader's language (players by ``names``)."""
+    return t("play.reasons_sep", lang).join(text_message(r, names).render(lang) for r in found)

@@ -12,7 +12,7 @@ from render.palette import COLOUR_KEYS, PLAYER_COLOURS
 
 from .conftest import Table, started
 
-SEAT = re.compile(r"p(\d) \*\*(.+?)\*\* \(([^)]+)\)")
+SEAT = re.compile(r"\*\*(.+?)\*\* \(([^)]+)\)")
 
 
 def _nearest_seat_colour(rgb: tuple[int, int, int]) -> int:
@@ -22,16 +22,19 @@ def _nearest_seat_colour(rgb: tuple[int, int, int]) -> int:
 async def test_start_post_names_the_drawn_colours(table: Table) -> None:
     _gid, game, seated = await started(table, players=3)
     post = next(m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content)
-    found = SEAT.findall(post.content)
-    # Listed in turn order, from the player drawn to begin.
-    assert [int(s) for s, _n, _c in found] == [(game.state.first + k) % 3 + 1 for k in range(3)]
+    line = next(li for li in post.content.splitlines() if "In turn order" in li)
+    found = SEAT.findall(line)
+    # Listed in turn order, from the player drawn to begin, by name and colour only (no p1...).
+    assert not re.search(r"\bp\d", line), line
+    by_name = {u.name: i for i, u in enumerate(seated)}
+    order = [by_name[n] for n, _c in found]
+    assert order == [(game.state.first + k) % 3 for k in range(3)]
     picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
     rows = museum_rows(game.deck.museum(game.state.museum_card))
     c = unit(3, rows)
     rects = layout(3, c, rows)
-    for number, name, colour in found:
-        seat = int(number) - 1
-        assert name == seated[seat].name
+    for name, colour in found:
+        seat = by_name[name]
         named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
         # the seat's shape mark at the top left of its panel, filled with the seat colour
         drawn = _nearest_seat_colour(picture.getpixel(mark_centre(rects[f"player p{seat + 1}"], c)))
