@@ -172,9 +172,7 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
         )
         await refused(t_, user, "cubist settings reminders", t("commands.quiet_same", mine), quiet="7-7")
     r = await amelie.slash(t_.channel, "cubist settings reminders")
-    assert (
-        r.ephemeral and r.content.startswith("Vos réglages pour la partie ") and "rappels activés" in r.content
-    )
+    assert r.ephemeral and r.content.startswith("Vos réglages pour la partie ") and "rappels activés" in r.content
     r = await bob.slash(t_.channel, "cubist settings reminders")
     assert r.ephemeral and r.content.startswith("Your settings for game ") and "reminders on" in r.content
 
