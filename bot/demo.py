@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import parse_move
-from engine.moves import EndTurn, Place
+from engine import Game, parse_move
+from engine.moves import EndTurn, Move, Place
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
 from standin.discord_target import point_discord_at
@@ -24,6 +24,7 @@ from standin.models import Permission
 
 from .client import CubistBot
 from .panel import choice_tree, leaves
+from .panel.cells import cells_for
 
 NAMES = ("Ada", "Bruno", "Chloé", "Dmitri")
 
@@ -64,6 +65,12 @@ async def _panel_dm(server: StandIn, user: Player, game_id: int, version: int) -
     return found()
 
 
+async def _moved_on(bot: CubistBot, game_id: int, version: int, move: str, message: Any) -> None:
+    """The move was stored (the game's version moved on), whatever language the panel speaks."""
+    if (await bot.service.record(game_id)).version <= version:
+        raise RuntimeError(f"the bot refused {move}: {message.content}")
+
+
 async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game_id: int, move: str) -> int:
     """Play ``move`` in the user's DM panel as a player would; returns the physical taps it
     took (a button is one, a select two: open it, pick).  A die goes by its button and then
@@ -91,28 +98,32 @@ async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game
             )
             if cell is not None:
                 await press(cell)
-                if "Done:" not in message.content:
-                    raise RuntimeError(f"the bot refused {move}: {message.content}")
+                await _moved_on(bot, game_id, record.version, move, message)
                 return taps
             await press(_select(message, f"cubist:{game_id}:back:") or "")
     if isinstance(parsed, EndTurn) and (ask := _select(message, f"cubist:{game_id}:endask:")):
         await press(ask)
-        keep = "".join(map(str, parsed.keep))
-        confirm = _select(message, f"cubist:{game_id}:endok:{record.version}:")
-        if confirm is None or sorted(confirm.rsplit(":", 1)[1]) != sorted(keep):
+        keep = sorted("".join(map(str, parsed.keep)))
+        prefix = f"cubist:{game_id}:endok:{record.version}:"
+        ids = [c.get("custom_id", "") for row in message.components for c in row.get("components", [])]
+        wanted = [i for i in ids if i.startswith(prefix) and sorted(i[len(prefix) :]) == keep]
+        if not wanted:  # many ways to end: the menu of the others, then the confirmation
             other = _select(message, f"cubist:{game_id}:endpick:")
             assert other is not None, message.components
             r = await user.select(message, other, [move])
             taps += 2
             message = r.message
-            confirm = _select(message, f"cubist:{game_id}:endok:")
-        assert confirm is not None, message.content
-        await press(confirm)
+            wanted = [_select(message, prefix) or ""]
+        await press(wanted[0])
         return taps
     names = [s.display_name for s in record.seats]
     tree = choice_tree(game, "en", names)
     path = next(p for p, leaf in leaves(tree) if leaf.move == move)
-    for index in path:
+    for depth, index in enumerate(path, 1):
+        button = _select(message, f"cubist:{game_id}:tb:{record.version}:{'.'.join(map(str, path[:depth]))}")
+        if button is not None and button.endswith(f":{'.'.join(map(str, path[:depth]))}"):
+            await press(button)  # few choices: a button each
+            continue
         select = _select(message, f"cubist:{game_id}:t:")
         assert select is not None, message.components
         r = await user.select(message, select, [str(index)])
@@ -124,9 +135,18 @@ async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game
         confirm = _select(message, f"cubist:{game_id}:endok:")
         assert confirm is not None, message.content
         await press(confirm)
-    elif "Done:" not in message.content:
-        raise RuntimeError(f"the bot refused {move}: {message.content}")
+    else:
+        await _moved_on(bot, game_id, record.version, move, message)
     return taps
+
+
+def _as_offered(game: Game, move: Move) -> Move:
+    """A person starting an empty workroom taps one of the lettered cells the panel offers
+    (its middle), not any cell of it: the same die in the same workroom, there."""
+    if not isinstance(move, Place) or game.state.players[game.current_player].workrooms[move.room]:
+        return move
+    offered = [m for _letter, m in cells_for(game, str(move.die)) if m.room == move.room]
+    return move if not offered or move in offered else offered[0]
 
 
 async def play_demo_game(
@@ -139,10 +159,12 @@ async def play_demo_game(
     computers: int = 0,
     panel: bool = False,
     progress: bool = False,
+    tap_log: list[tuple[list[str], int]] | None = None,
 ) -> int:
     """Drive a whole game (with ``computers`` computer players besides ``users``); returns
     the game id.  ``panel``: the players click through their DM panel instead of typing
-    ``/cubist move``; ``progress``: print a line per turn."""
+    ``/cubist move``; ``progress``: print a line per turn; ``tap_log`` collects each human
+    turn's kinds of action and physical taps (with ``panel``)."""
     options: dict[str, object] = {"players": len(users) + computers}
     if computers:
         options.update(computers=computers, level="greedy")
@@ -160,6 +182,7 @@ async def play_demo_game(
     by_id = {u.id: u for u in users}
     deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats if s.user_id is not None}
     taps_this_turn = 0
+    turn_taps = tap_log if tap_log is not None else []
     while True:
         record, game = await bot.service.game(record.id)
         if game.is_over:
@@ -173,6 +196,8 @@ async def play_demo_game(
             await asyncio.sleep(0.01)
             continue
         move = deciders[user_id].choose(game)
+        if panel:
+            move = _as_offered(game, move)
         user = by_id[user_id]
         posted = len(server.channel_messages(channel))
         if panel:
@@ -180,8 +205,11 @@ async def play_demo_game(
             taps_this_turn = taps + (taps_this_turn if game.state.turn_moves else 0)
             if isinstance(move, EndTurn):
                 await wait_until(lambda n=posted: len(server.channel_messages(channel)) > n)
+                kinds = [*(m.split()[0] for m in game.state.turn_moves), "end"]
+                turn_taps.append((kinds, taps_this_turn))
                 if progress:
-                    print(f"  turn {game.state.turn + 1}: {user.name} played {taps_this_turn} taps")
+                    what = ", ".join(kinds)
+                    print(f"  turn {game.state.turn + 1}: {user.name} played {taps_this_turn} taps ({what})")
             continue
         if isinstance(move, EndTurn):
             result = await user.slash(channel, "cubist end", keep=" ".join(map(str, move.keep)))

@@ -433,6 +433,6 @@ def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View
 
     view = panel_view(record, game, locale)
     for item in reminder_buttons(record.id, locale):
-        item.row = 3  # below the panel's rows (dice, menu, buttons)
+        item.row = 4  # beside End turn and Board (nothing to undo yet at a turn's start)
         view.add_item(item)
     return view

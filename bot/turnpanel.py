@@ -30,6 +30,7 @@ from .items.turn import (
     EndChoiceSelect,
     EndTurnButton,
     PanelSelect,
+    TreeButton,
     UndoButton,
 )
 from .outbox import deliver_turn
@@ -157,11 +158,28 @@ def _row(item: Any, row: int) -> Any:
     return item
 
 
+MAX_ACTION_BUTTONS = 10  # the top level's choices as buttons: two rows
+MAX_CHOICE_BUTTONS = 20  # a pick's choices as buttons: four rows
+
+
+def _moves_of(choice: Choice) -> list[str]:
+    if choice.is_leaf:
+        return [choice.move or ""]
+    return [m for c in choice.children for m in _moves_of(c)]
+
+
+def _own_button(choice: Choice) -> bool:
+    """Placements have the die buttons and ending the turn its own button: no second one."""
+    moves = _moves_of(choice)
+    return not all(m.startswith(("place ", "end")) for m in moves)
+
+
 def panel_view(
     record: GameRecord, game: Game, lang: str, path: tuple[int, ...] = (), options: tuple[Choice, ...] | None = None
 ) -> discord.ui.View:
-    """The panel: a button per die that can be placed (tap it, then tap a lettered cell), the
-    select of every other choice at ``path``, and Back / Undo / End turn / Board."""
+    """The panel, in rows: a button per die that can be placed (tap it, then a lettered cell);
+    the other choices as buttons where they are few (a button is one tap, a select two);
+    the select of every choice; Back / Undo / End turn / Board."""
     view = discord.ui.View(timeout=None)
     if options is None:
         options = node_at(choice_tree(game, lang, _names(record)), path) or ()
@@ -170,17 +188,25 @@ def panel_view(
         for die in placeable(game):
             label = t("turnpanel.btn.place", lang, die=describe.die(die))[:80]
             view.add_item(_row(DieButton(record.id, record.version, str(die), label), 0))
+        actions = [(i, c) for i, c in enumerate(options) if _own_button(c)]
+        if len(actions) <= MAX_ACTION_BUTTONS:
+            for k, (i, c) in enumerate(actions):
+                view.add_item(_row(TreeButton(record.id, record.version, (i,), c.label), 1 + k // 5))
+    elif len(options) <= MAX_CHOICE_BUTTONS:
+        for i, c in enumerate(options):
+            view.add_item(_row(TreeButton(record.id, record.version, (*path, i), c.label), i // 5))
+        options = ()  # every choice has its button
     if options:
         select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
         placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
-        view.add_item(_row(PanelSelect(record.id, record.version, path, select_options, placeholder), 1))
+        view.add_item(_row(PanelSelect(record.id, record.version, path, select_options, placeholder), 3))
     if path:
-        view.add_item(_row(BackButton(record.id, record.version, lang), 2))
+        view.add_item(_row(BackButton(record.id, record.version, lang), 4))
     if game.can_undo():
-        view.add_item(_row(UndoButton(record.id, record.version, lang), 2))
+        view.add_item(_row(UndoButton(record.id, record.version, lang), 4))
     if any(isinstance(m, EndTurn) for m in game.legal_moves()):
-        view.add_item(_row(EndTurnButton(record.id, record.version, lang), 2))
-    view.add_item(_row(BoardButton(record.id, lang), 2))
+        view.add_item(_row(EndTurnButton(record.id, record.version, lang), 4))
+    view.add_item(_row(BoardButton(record.id, lang), 4))
     return view
 
 
@@ -355,14 +381,18 @@ async def ask_end(interaction: discord.Interaction, game_id: int, version: int, 
             back.remove(v)
         returned = join([str(v) for v in back], lang) if back else t("turnpanel.none", lang)
         content = t("turnpanel.confirm", lang, kept=kept, returned=returned)
-        view.add_item(ConfirmEndButton(record.id, record.version, "".join(map(str, chosen.keep)), lang))
+        view.add_item(_row(ConfirmEndButton(record.id, record.version, "".join(map(str, chosen.keep)), lang), 0))
     else:
         content = t("turnpanel.which", lang, dice=join([str(v) for v in game.state.players[seat].storeroom], lang))
     others = [e for e in ends if e != chosen]
-    if others:
+    if others and len(others) <= MAX_ACTION_BUTTONS:  # few other ways to end: a button each, one tap
+        for k, e in enumerate(others):
+            keep = "".join(map(str, e.keep))
+            view.add_item(_row(ConfirmEndButton(record.id, record.version, keep, lang, describe.end(e)), 1 + k // 5))
+    elif others:
         options = [discord.SelectOption(label=describe.end_option(e)[:100], value=str(e)) for e in others[:25]]
-        view.add_item(EndChoiceSelect(record.id, record.version, options, t("turnpanel.keep_other", lang)))
-    view.add_item(BackButton(record.id, record.version, lang))
+        view.add_item(_row(EndChoiceSelect(record.id, record.version, options, t("turnpanel.keep_other", lang)), 3))
+    view.add_item(_row(BackButton(record.id, record.version, lang), 4))
     await reply(interaction, content, view=view, edit=in_place(interaction))
 
 

@@ -24,6 +24,7 @@ from .turn import (
     EndTurnButton,
     PanelSelect,
     PlayButton,
+    TreeButton,
     UndoButton,
 )
 
@@ -37,6 +38,7 @@ ITEMS = (
     UndoButton,
     DieButton,
     CellButton,
+    TreeButton,
     HintPlayButton,
     HintShowButton,
     StudioButton,
@@ -67,5 +69,6 @@ __all__ = [
     "SnoozeButton",
     "StopButton",
     "StudioButton",
+    "TreeButton",
     "UndoButton",
 ]

@@ -162,11 +162,13 @@ class ConfirmEndButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"cubist:(?P<game>\d+):endok:(?P<version>\d+):(?P<keep>[1-6]{0,2})",
 ):
-    def __init__(self, game_id: int, version: int, keep: str, locale: str) -> None:
+    def __init__(self, game_id: int, version: int, keep: str, locale: str, label: str = "") -> None:
+        """``label``: an other way to end, said in full ("End the turn keeping 6: …"); by
+        default the confirmation of the end the panel proposed."""
         super().__init__(
             discord.ui.Button(
-                label=t("turnpanel.btn.confirm", locale),
-                style=discord.ButtonStyle.success,
+                label=(label[:79] + "…" if len(label) > 80 else label) or t("turnpanel.btn.confirm", locale),
+                style=discord.ButtonStyle.secondary if label else discord.ButtonStyle.success,
                 custom_id=f"cubist:{game_id}:endok:{version}:{keep}",
             )
         )
@@ -254,3 +256,30 @@ class CellButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         letter = self.item.label or ""
         await _panel().place(interaction, self.game_id, self.version, self.die, self.room, self.cell, letter)
+
+
+class TreeButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"cubist:(?P<game>\d+):tb:(?P<version>\d+):(?P<path>[0-9.]+)",
+):
+    """``cubist:<game>:tb:<version>:<path>``: a choice of the panel's tree as a button (where
+    the choices are few a button is one tap; a select is two), ``path`` the picks with it."""
+
+    def __init__(self, game_id: int, version: int, path: tuple[int, ...], label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label if 0 < len(label) <= 80 else (label[:79] + "…" if label else "?"),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"cubist:{game_id}:tb:{version}:{'.'.join(map(str, path))}",
+            )
+        )
+        self.game_id, self.version, self.path = game_id, version, path
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Match, /):
+        return cls(int(match["game"]), int(match["version"]), _path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        *parent, index = self.path
+        await _panel().pick(interaction, self.game_id, self.version, tuple(parent), [str(index)])

@@ -40,9 +40,21 @@ async def test_a_whole_game_from_new_to_final_scores(table: Table, players: int)
     assert {s for s, _sc, w in results if w} == set(game.winners())
 
 
-async def test_a_whole_game_through_the_dm_panel(table: Table) -> None:
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_a_whole_game_through_the_dm_panel(table: Table, locale: str) -> None:
     users = table.users[:2]
-    game_id = await play_demo_game(table.standin, table.bot, users, table.channel, seed=11, panel=True)
+    for u in users:
+        u.user.locale = locale
+    taps: list[tuple[list[str], int]] = []
+    game_id = await play_demo_game(table.standin, table.bot, users, table.channel, seed=11, panel=True, tap_log=taps)
+    # Physical taps (a select is two), issue 27: two dice and the end in six at most; a turn
+    # with an artist use (and up to two dice placed) in eight at most.
+    typical = [n for kinds, n in taps if kinds == ["place", "place", "end"]]
+    with_artist = [n for kinds, n in taps if "use" in kinds and kinds.count("place") <= 2 and len(kinds) <= 4]
+    assert typical and max(typical) <= 6, taps
+    assert with_artist and max(with_artist) <= 8, taps
+    if locale != "en-US":
+        return  # the posts below are the server's (English) in both runs
     record, game = await table.bot.service.game(game_id)
     assert game.is_over and record.status == Status.FINISHED
     posts = sorted(table.standin.channel_messages(table.channel), key=lambda m: m.id)

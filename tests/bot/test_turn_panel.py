@@ -25,6 +25,16 @@ def panel_select(message: Any, gid: int) -> tuple[str, list[dict[str, Any]]]:
     raise AssertionError(f"no panel select in {custom_ids(message)}")
 
 
+def choice_buttons(message: Any, gid: int) -> list[tuple[str, str]]:
+    """(custom_id, label) of the buttons standing for the choices of the panel's level."""
+    return [
+        (c["custom_id"], c["label"])
+        for row in message.components
+        for c in row.get("components", [])
+        if c.get("custom_id", "").startswith(f"cubist:{gid}:tb:")
+    ]
+
+
 def button(message: Any, gid: int, action: str) -> str:
     ids = [i for i in custom_ids(message) if i.startswith(f"cubist:{gid}:{action}")]
     assert ids, f"no {action} button in {custom_ids(message)}"
@@ -43,12 +53,22 @@ class Taps:
     def __init__(self, table: Table, gid: int, user: Player, message: Any) -> None:
         self.table, self.gid, self.user, self.message = table, gid, user, message
         self.count = 0
+        self.selects = 0  # picks made from a select (two physical taps each)
 
     async def pick(self, starts: str = "", *, index: int | None = None) -> Any:
+        """A choice of the panel's current level: by its button where the level has buttons
+        for its choices (few choices), else from its select."""
+        buttons = choice_buttons(self.message, self.gid)
+        if buttons and not panel_select_or_none(self.message, self.gid):
+            if index is None:
+                index = next(i for i, (_id, label) in enumerate(buttons) if label.startswith(starts))
+            r = await self.user.click(self.message, buttons[index][0])
+            return self._answered(r)
         select_id, options = panel_select(self.message, self.gid)
         if index is None:
             index = next(i for i, o in enumerate(options) if o["label"].startswith(starts))
         r = await self.user.select(self.message, select_id, [options[index]["value"]])
+        self.selects += 1
         return self._answered(r)
 
     async def press(self, action: str) -> Any:
@@ -168,8 +188,10 @@ class PhysicalTaps(Taps):
     """Counts physical taps: a button is one, a select two (open it, pick)."""
 
     async def pick(self, starts: str = "", *, index: int | None = None) -> Any:
-        self.count += 1  # opening the select
-        return await super().pick(starts, index=index)
+        before = self.selects
+        r = await super().pick(starts, index=index)
+        self.count += self.selects - before  # a select is opened first
+        return r
 
     async def press_id(self, custom_id: str) -> Any:
         r = await self.user.click(self.message, custom_id)
