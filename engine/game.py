@@ -352,23 +352,27 @@ class Game:
             out.append(Undo())
         return out
 
-    def _me(self) -> PlayerState:
+    # --- what the rule objects (engine/rules/) use: the current player's side of the state ---
+
+    def mover(self) -> PlayerState:
+        """The state of the player whose turn it is (rules read and change it through this)."""
         return self.state.players[self.state.current]
 
-    def _card_dice(self) -> list[tuple[DieRef, int]]:
+    def card_dice(self) -> list[tuple[DieRef, int]]:
+        """The current player's dice on their completed installation cards, with their values."""
         return [
             (DieRef.on_card(ci, si), v)
-            for ci, c in enumerate(self._me().completed)
+            for ci, c in enumerate(self.mover().completed)
             for si, v in enumerate(c.dice)
             if v is not None
         ]
 
     def _gen_artist_placements(self) -> list[Move]:
         s = self.state
-        me = self._me()
+        me = self.mover()
         stock = Counter(me.storeroom) if s.rolled else Counter()
         pool = Counter(s.pool)
-        card_dice = self._card_dice()
+        card_dice = self.card_dice()
         out: list[Move] = []
         for slot, a in enumerate(s.artists):
             if a.card is None or a.owner == s.current:
@@ -402,7 +406,7 @@ class Game:
         return ARTIST_RULES[card.artist].options(self, slot, card)
 
     def _matches(self, room: int, card: int) -> bool:
-        cols = self._me().workrooms[room]
+        cols = self.mover().workrooms[room]
         if not cols:
             return False
         if shape_of(cols, WORKROOM_SIZE) not in self._tables.shapes[card]:
@@ -434,7 +438,7 @@ class Game:
     def _gen_completions(self) -> list[Move]:
         out: list[Move] = []
         for room in (0, 1):
-            if not self._me().workrooms[room]:
+            if not self.mover().workrooms[room]:
                 continue
             for card in self.state.offer:
                 if card is not None and self._matches(room, card):
@@ -442,11 +446,11 @@ class Game:
         return out
 
     def _gen_abandons(self) -> list[Move]:
-        return [Abandon(room) for room in (0, 1) if self._me().workrooms[room]]
+        return [Abandon(room) for room in (0, 1) if self.mover().workrooms[room]]
 
     def _gen_switches(self) -> list[Move]:
         out: list[Move] = []
-        for ci, c in enumerate(self._me().completed):
+        for ci, c in enumerate(self.mover().completed):
             spaces = self.deck.installation(c.card).bonus
             for si, v in enumerate(c.dice):
                 if v is not None and len(spaces[si]) == 2 and v in spaces[si]:
@@ -454,8 +458,8 @@ class Game:
         return out
 
     def _gen_ends(self) -> list[Move]:
-        values = sorted(set(self._me().storeroom), reverse=True)
-        counts = Counter(self._me().storeroom)
+        values = sorted(set(self.mover().storeroom), reverse=True)
+        counts = Counter(self.mover().storeroom)
         out: list[Move] = [EndTurn(())]
         out += [EndTurn((v,)) for v in values]
         for i, a in enumerate(values):
@@ -534,7 +538,7 @@ class Game:
         if s.pool and not isinstance(m, ToArtist | Release):
             raise IllegalMove(RuleText("pool_first", value=s.pool[0]), m)
         if not s.rolled and not s.pool and not isinstance(m, Complete | Abandon | UseArtist):
-            raise IllegalMove(RuleText("cannot_roll", supply=self._me().supply), m)
+            raise IllegalMove(RuleText("cannot_roll", supply=self.mover().supply), m)
         if isinstance(m, Place):
             self._check_place(m)
         elif isinstance(m, ToMuseum):
@@ -547,7 +551,7 @@ class Game:
             self._check_complete(m)
         elif isinstance(m, Abandon):
             workroom.check_room(m.room)
-            if not self._me().workrooms[m.room]:
+            if not self.mover().workrooms[m.room]:
                 raise IllegalMove(RuleText("abandon_empty", room=f"w{m.room + 1}"), m)
         elif isinstance(m, Release):
             if not s.pool:
@@ -560,11 +564,11 @@ class Game:
             raise IllegalMove(RuleText("unknown_move", move=repr(m)), m)
 
     def _storeroom_text(self) -> str | RuleText:
-        return listed([str(v) for v in self._me().storeroom])
+        return listed([str(v) for v in self.mover().storeroom])
 
-    def _die_value(self, die: DieRef, *, allow_pool: bool = False) -> int:
+    def die_value(self, die: DieRef, *, allow_pool: bool = False) -> int:
         """The value of a die the current player refers to, or IllegalMove if there is none."""
-        me = self._me()
+        me = self.mover()
         if die.kind == STOREROOM:
             if die.value not in me.storeroom:
                 raise IllegalMove(RuleText("no_storeroom_die", value=die.value, storeroom=self._storeroom_text()))
@@ -611,11 +615,11 @@ class Game:
             raise IllegalMove(RuleText("pool_to_artist"), m)
         if not s.rolled and any(d.kind == STOREROOM for d in m.dice):
             raise IllegalMove(RuleText("storeroom_before_roll"), m)
-        values = {self._die_value(d, allow_pool=True) for d in m.dice}
+        values = {self.die_value(d, allow_pool=True) for d in m.dice}
         if len(values) != 1:
             raise IllegalMove(RuleText("artist_same_value", values=str(sorted(values))), m)
         (v,) = values
-        me = self._me()
+        me = self.mover()
         need_store = Counter(d.value for d in m.dice if d.kind == STOREROOM)
         need_pool = Counter(d.value for d in m.dice if d.kind == POOL)
         have = Counter(me.storeroom)
@@ -656,7 +660,7 @@ class Game:
         if m.card not in s.offer:
             offer = ", ".join(f"#{c}" for c in s.offer if c is not None) or RuleText("none")
             raise IllegalMove(RuleText("not_on_offer", card=m.card, offer=offer), m)
-        cols = self._me().workrooms[m.room]
+        cols = self.mover().workrooms[m.room]
         if not cols:
             raise IllegalMove(RuleText("workroom_empty", room=f"w{m.room + 1}"), m)
         if not self._matches(m.room, m.card):
@@ -667,8 +671,8 @@ class Game:
             )
 
     def _check_switch(self, m: Switch) -> None:
-        v = self._die_value(m.die)
-        me = self._me()
+        v = self.die_value(m.die)
+        me = self.mover()
         spaces = self.deck.installation(me.completed[m.die.card].card).bonus[m.die.space]
         if len(spaces) != 2:
             raise IllegalMove(RuleText("single_value", die=str(m.die)), m)
@@ -678,7 +682,7 @@ class Game:
     def _check_end(self, m: EndTurn) -> None:
         if len(m.keep) > STORAGE_SLOTS:
             raise IllegalMove(RuleText("storage_max", max=STORAGE_SLOTS), m)
-        have = Counter(self._me().storeroom)
+        have = Counter(self.mover().storeroom)
         for v, n in Counter(m.keep).items():
             if not 1 <= v <= 6 or have[v] < n:
                 raise IllegalMove(RuleText("keep_from_storeroom", storeroom=self._storeroom_text()), m)
@@ -696,7 +700,7 @@ class Game:
 
     def _take(self, die: DieRef) -> int:
         """Remove a die from where the current player has it; returns its value."""
-        me = self._me()
+        me = self.mover()
         if die.kind == STOREROOM:
             me.storeroom.remove(die.value)
             return die.value
@@ -712,7 +716,7 @@ class Game:
     def _do(self, m: Move) -> bool:
         """Carry out a checked move.  Returns True when a card was drawn or dice rolled."""
         s = self.state
-        me = self._me()
+        me = self.mover()
         if isinstance(m, Place):
             v = self._take(m.die)
             put(me.workrooms[m.room], m.cell, v)
@@ -747,7 +751,7 @@ class Game:
         return False
 
     def _release(self) -> None:
-        self._me().supply += len(self.state.pool)
+        self.mover().supply += len(self.state.pool)
         self.state.pool = []
 
     def _do_artist(self, m: ToArtist) -> bool:
@@ -782,7 +786,7 @@ class Game:
 
     def _do_use(self, m: UseArtist) -> bool:
         s = self.state
-        me = self._me()
+        me = self.mover()
         a = s.artists[m.slot]
         assert a.card is not None
         card = self.deck.artist(a.card)
@@ -793,15 +797,16 @@ class Game:
         a.card = s.artist_deck.pop(0)
         return True
 
-    def _from_supply(self, value: int) -> None:
-        me = self._me()
+    def take_from_supply(self, value: int) -> None:
+        """A die of ``value`` from the current player's supply into their storeroom (artists)."""
+        me = self.mover()
         me.supply -= 1
         me.storeroom.append(value)
         me.storeroom.sort()
 
     def _do_complete(self, m: Complete) -> bool:
         s = self.state
-        me = self._me()
+        me = self.mover()
         room = me.workrooms[m.room]
         me.supply += sum(h for _v, h in room.values())
         room.clear()
@@ -825,7 +830,7 @@ class Game:
 
     def _begin_turn(self) -> None:
         s = self.state
-        me = self._me()
+        me = self.mover()
         me.storeroom = sorted(me.storeroom + me.storage)  # storage dice count as storeroom dice
         me.storage = []
         s.rolled = False
@@ -835,7 +840,7 @@ class Game:
     def _try_roll(self) -> bool:
         """Roll when the supply allows, or when no action could return dice to it."""
         s = self.state
-        me = self._me()
+        me = self.mover()
         if me.supply < 2 and (self._gen_completions() or self._gen_abandons() or self._gen_uses()):
             return False
         n = min(2, me.supply)
@@ -850,7 +855,7 @@ class Game:
         return n > 0
 
     def _end_turn(self, keep: list[int]) -> None:
-        me = self._me()
+        me = self.mover()
         me.supply += len(me.storeroom) - len(keep)
         me.storage = sorted(keep)
         me.storeroom = []
@@ -915,7 +920,7 @@ class Game:
         if isinstance(m, Skip):
             self._release()
             s.turn_moves.append(str(m))
-            keep = sorted(self._me().storeroom, reverse=True)[:STORAGE_SLOTS]
+            keep = sorted(self.mover().storeroom, reverse=True)[:STORAGE_SLOTS]
             self._end_turn(keep)
         else:
             self._remove(m.seat)

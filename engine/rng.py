@@ -6,6 +6,8 @@ its move list, and a reloaded game rolls exactly the dice it would have rolled.
 
 from __future__ import annotations
 
+from typing import Any
+
 MASK = (1 << 64) - 1
 
 
@@ -27,7 +29,7 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, z % n
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[Any]) -> int:
     """Fisher-Yates shuffle in place; returns the new generator state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)

@@ -60,7 +60,8 @@ def museum_png(game: Game, *, labels: Labels) -> bytes:
 def table_needs_studio(game: Game) -> bool:
     """True when ``game``'s table cannot keep every numeral MIN_GLYPH px tall at Discord's
     laptop preview (4 players): post the current player's studio beside it."""
-    from .board import die_tile, layout, museum_rows
+    from .board import layout, museum_rows
+    from .flat import die_tile
 
     rows = museum_rows(game.deck.museum(game.state.museum_card))
     c = unit(game.num_players, rows)

@@ -9,6 +9,7 @@ the current player's studio).  Every die is recorded in ``Canvas.dice`` (render.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image
@@ -19,7 +20,7 @@ from engine.state import CORNERSTONE
 
 from . import dice
 from . import palette as pal
-from .canvas import Canvas, Rect
+from .canvas import Box, Canvas, Rect
 from .cards import KIND_COLOURS, action_text
 from .flat import die_tile, empty_place, grid_layer, grid_size, paste_die
 from .fonts import Font, fit, font, text_width, wrap
@@ -539,7 +540,11 @@ def _initials(name: str) -> str:
 
 
 def _fitting(
-    make, names: list[str] | None, sizes: tuple[int, ...], width: float, bold: bool = True
+    make: Callable[[list[str] | None], str],
+    names: list[str] | None,
+    sizes: tuple[int, ...],
+    width: float,
+    bold: bool = True,
 ) -> tuple[str, Font]:
     """The sentence ``make(names)`` in the largest size that fits, then with the names
     shortened to initials (only an unfittable sentence gets cut, by the caller)."""
@@ -553,7 +558,7 @@ def _fitting(
 
 
 @lru_cache(maxsize=16)
-def table_frame(num_players: int, museum: MuseumCard, c: int, labels: Labels):
+def table_frame(num_players: int, museum: MuseumCard, c: int, labels: Labels) -> tuple[Image.Image, tuple[Box, ...]]:
     rects = layout(num_players, c, museum_rows(museum))
     _x, _y, w, h = rects["table"]
     cv = Canvas(w, h, pal.BACKGROUND)

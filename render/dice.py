@@ -69,7 +69,10 @@ def draw_mark(
     draw.polygon(_shape_points(mark, cx, cy, r), fill=fill, outline=outline, width=width)
 
 
-def _faces(g: Iso, ox: float, oy: float, k: float) -> tuple[list, list, list, list]:
+FPoint = tuple[float, float]
+
+
+def _faces(g: Iso, ox: float, oy: float, k: float) -> tuple[list[FPoint], list[FPoint], list[FPoint], list[FPoint]]:
     """Top, left, right faces and the hexagon outline, scaled by k, anchored at (ox, oy)."""
     a, b, v = g.a * k, g.b * k, g.v * k
     top = [(ox, oy), (ox + a, oy + b), (ox, oy + 2 * b), (ox - a, oy + b)]

@@ -48,7 +48,7 @@ class Malevich(ArtistRule):
 
     def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
         assert card.value is not None
-        game._from_supply(card.value)
+        game.take_from_supply(card.value)
 
 
 class Boccioni(ArtistRule):
@@ -67,7 +67,7 @@ class Boccioni(ArtistRule):
 
     def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
         assert m.die is not None
-        game._from_supply(m.die.value)
+        game.take_from_supply(m.die.value)
 
 
 class Marc(Boccioni):
@@ -91,9 +91,9 @@ class Shift(ArtistRule):
     def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
         assert card.delta is not None
         delta = card.delta
-        me = game._me()
+        me = game.mover()
         out = [UseArtist(slot, die=DieRef.storeroom(v)) for v in sorted(set(me.storeroom)) if 1 <= v + delta <= 6]
-        out += [UseArtist(slot, die=d) for d, v in game._card_dice() if 1 <= v + delta <= 6]
+        out += [UseArtist(slot, die=d) for d, v in game.card_dice() if 1 <= v + delta <= 6]
         return out
 
     def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
@@ -101,14 +101,14 @@ class Shift(ArtistRule):
         if m.die is None or m.source or m.target or m.seat is not None:
             return RuleText("use_change", artist=card.artist, delta=f"{card.delta:+d}", slot=m.slot + 1)
         try:
-            v = game._die_value(m.die)
+            v = game.die_value(m.die)
         except IllegalMove as e:
             return e.rule
         return RuleText("use_change_range", artist=card.artist, value=v, result=v + card.delta)
 
     def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
         assert m.die is not None and card.delta is not None
-        me = game._me()
+        me = game.mover()
         if m.die.kind == STOREROOM:
             me.storeroom.remove(m.die.value)
             me.storeroom.append(m.die.value + card.delta)
@@ -128,7 +128,7 @@ class Gris(ArtistRule):
     usage = "'use {slot} w1 c3'"
 
     def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
-        me = game._me()
+        me = game.mover()
         return [
             UseArtist(slot, source=(room, c))
             for room in ROOMS
@@ -143,7 +143,7 @@ class Gris(ArtistRule):
         room, cell = m.source
         if room not in ROOMS or not 0 <= cell < WORKROOM_SIZE**2:
             return RuleText("use_write_cells", artist=name, usage=usage)
-        me = game._me()
+        me = game.mover()
         problem = split_problem(me.workrooms[room], cell, WORKROOM_SIZE)
         if problem:
             return RuleText("use_in_workroom", artist=name, room=f"w{room + 1}", problem=problem)
@@ -162,7 +162,7 @@ class Gris(ArtistRule):
 
     def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
         assert m.source is not None
-        me = game._me()
+        me = game.mover()
         take_top(me.workrooms[m.source[0]], m.source[1])
         me.supply += 1
 
@@ -175,7 +175,7 @@ class Pascin(Gris):
     usage = "'use {slot} w1 c3 w2 d4'"
 
     def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
-        me = game._me()
+        me = game.mover()
         return [
             UseArtist(slot, source=(room, c), target=target)
             for room in ROOMS
@@ -185,7 +185,7 @@ class Pascin(Gris):
 
     @staticmethod
     def targets(game: Game, room: int, cell: int) -> list[tuple[int, int]]:
-        me = game._me()
+        me = game.mover()
         after = dict(me.workrooms[room])
         value = take_top(after, cell)
         return [
@@ -197,7 +197,7 @@ class Pascin(Gris):
 
     def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
         assert m.source is not None and m.target is not None
-        me = game._me()
+        me = game.mover()
         v = take_top(me.workrooms[m.source[0]], m.source[1])
         put(me.workrooms[m.target[0]], m.target[1], v)
 
@@ -234,7 +234,7 @@ class Rozanova(ArtistRule):
         victim = game.state.players[m.seat]
         victim.storage.remove(m.die.value)
         victim.supply += 1
-        game._from_supply(m.die.value)
+        game.take_from_supply(m.die.value)
 
 
 ARTIST_RULES: dict[ArtistKind, ArtistRule] = {

@@ -47,7 +47,7 @@ def cells_for(game: Game, value: int, cols: dict[int, tuple[int, int]]) -> list[
 
 
 def museum_moves(game: Game) -> list[Move]:
-    dice = game._card_dice()
+    dice = game.card_dice()
     if not dice:
         return []
     cols = columns(game)
@@ -65,7 +65,7 @@ def check_museum(game: Game, m: ToMuseum) -> None:
     if m.die.kind != CARD:
         raise IllegalMove(RuleText("museum_from_storeroom"), m)
     check_cell(m.cell, MUSEUM_SIZE)
-    v = game._die_value(m.die)
+    v = game.die_value(m.die)
     name = cell_name(m.cell, MUSEUM_SIZE)
     target = game.museum_heights().get(m.cell)
     if target is None:

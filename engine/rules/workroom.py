@@ -19,9 +19,9 @@ ROOMS = (0, 1)
 
 def place_moves(game: Game) -> list[Move]:
     """Every placement of a storeroom die or a completed card's die in either workroom."""
-    me = game._me()
+    me = game.mover()
     sources: list[tuple[DieRef, int]] = [(DieRef.storeroom(v), v) for v in sorted(set(me.storeroom))]
-    sources += game._card_dice()
+    sources += game.card_dice()
     out: list[Move] = []
     cells_for: dict[tuple[int, int], list[int]] = {}
     for die, v in sources:
@@ -47,7 +47,7 @@ def check_place(game: Game, m: Place) -> None:
     """IllegalMove naming why the die cannot go there (nothing when it can)."""
     check_room(m.room)
     check_cell(m.cell, WORKROOM_SIZE)
-    v = game._die_value(m.die)
-    problem = placement_problem(game._me().workrooms[m.room], m.cell, v, WORKROOM_SIZE)
+    v = game.die_value(m.die)
+    problem = placement_problem(game.mover().workrooms[m.room], m.cell, v, WORKROOM_SIZE)
     if problem:
         raise IllegalMove(RuleText("in_workroom", room=f"w{m.room + 1}", problem=problem), m)
