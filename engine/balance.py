@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .cards import default_deck
 from .game import Game
-from .moves import CARD, Complete, EndTurn, Move, ToArtist, ToMuseum, UseArtist
+from .moves import CARD, POOL, Abandon, Complete, EndTurn, Move, ToArtist, ToMuseum, UseArtist
 from .players.factory import Player, make_player
 from .players.strong import StrongPlayer
 from .players.tournament import parallel_map, play_table, wilson
@@ -43,6 +43,11 @@ _ENDINGS = {
     Termination.LAST_PLAYER: LAST,
 }
 HOARD_TURNS = 8  # "sat 8+ turns in a row with the same two dice in storage" (issue 17)
+# Dead stretches (issue 31): rounds in a row in which nobody's score changed.
+STILL_ROUNDS = 6  # a stretch this long counts as dead (goal: in at most 2% of the games)
+STILL_MAX = 10  # no game may have a stretch this long
+STILL_SHARE = 0.02
+BIG_THROW = 3  # an abandon that sends this many dice or more back to the supply
 # The strong player on a small search budget: the same evaluation at a fraction of the time,
 # for the test that keeps the deck inside its bands (the report itself uses real players).
 FAST_STRONG = "strong-fast"
@@ -79,6 +84,12 @@ class GameStats:
     unused_bonus: list[int]  # per seat: dice still on completed cards at the end
     unused_placeable: list[int]  # ... of which the museum could still have taken (legal cell)
     longest_hoard: list[int]  # per seat: most turns in a row ending with the same two stored dice
+    # Turns in a row (any seat) after which no score had changed; rounds = this / players.
+    longest_still: int = 0
+    longest_still_end: int = 0  # the turn (0-based, of the game) at which it ended
+    bare_ends: list[int] = field(default_factory=list)  # per seat: turns whose only action was "end"
+    # Per abandon: (seat, dice in the workroom, dice sent back to the supply (not onto artists)).
+    abandons: list[tuple[int, int, int]] = field(default_factory=list)
     turn_seconds: list[float] = field(default_factory=list)  # every whole turn of every seat
 
 
@@ -101,6 +112,12 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
     last_keep: list[tuple[int, ...]] = [()] * players
     hoard = [0] * players
     longest = [0] * players
+    bare = [0] * players
+    actions = [0]  # actions of the turn under way, before its end
+    abandons: list[tuple[int, int, int]] = []
+    pending: list[int] = []  # the abandon under way: [seat, dice, dice onto artists]
+    still = [0, 0, 0]  # turns without a score change: current run, longest, where it ended
+    last_scores = [game.scores()]
 
     def observe(g: Game, m: Move) -> None:
         s = g.state
@@ -115,16 +132,36 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
             completions.append((m.card, seat))
         elif isinstance(m, ToMuseum):
             museum[seat] += 1
-        elif isinstance(m, ToArtist) and any(d.kind == CARD for d in m.dice):
-            card_to_artist[seat] += 1
-        elif isinstance(m, EndTurn):
+        elif isinstance(m, Abandon):
+            pending[:] = [seat, sum(h for _v, h in s.players[seat].workrooms[m.room].values()), 0]
+        elif isinstance(m, ToArtist):
+            if any(d.kind == CARD for d in m.dice):
+                card_to_artist[seat] += 1
+            if pending:
+                pending[2] += sum(d.kind == POOL for d in m.dice)
+        if isinstance(m, EndTurn):
+            bare[seat] += actions[0] == 0
+            actions[0] = 0
             turns[seat] += 1
             keep = tuple(sorted(m.keep))
             hoard[seat] = hoard[seat] + 1 if len(keep) == 2 and keep == last_keep[seat] else 1
             last_keep[seat] = keep
             longest[seat] = max(longest[seat], hoard[seat])
+        else:
+            actions[0] += 1
 
-    played = play_table(game, bots, observe=observe)
+    def after(g: Game, m: Move) -> None:
+        if pending and not g.is_abandoning():  # the abandon's last die is placed or released
+            abandons.append((pending[0], pending[1], pending[1] - pending[2]))
+            pending.clear()
+        if isinstance(m, EndTurn):
+            scores = g.scores()
+            still[0] = still[0] + 1 if scores == last_scores[0] else 0
+            if still[0] > still[1]:
+                still[1], still[2] = still[0], g.state.turn
+            last_scores[0] = scores
+
+    played = play_table(game, bots, observe=observe, after=after)
     g = played.game
     s = g.state
     outcome = g.outcome()
@@ -155,6 +192,10 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         unused_bonus=[p.card_dice() for p in s.players],
         unused_placeable=[_museum_could_take(g, p.completed) for p in s.players],
         longest_hoard=longest,
+        longest_still=still[1],
+        longest_still_end=still[2],
+        bare_ends=bare,
+        abandons=abandons,
         turn_seconds=[t for seat in played.turn_seconds for t in seat],
     )
 
@@ -247,6 +288,27 @@ class BalanceReport:
 
     def turns_per_player(self) -> list[float]:
         return sorted(sum(g.turns) / self.players for g in self.finished())
+
+    def still_rounds(self) -> list[float]:
+        """Per game: the longest stretch without a score change, in rounds."""
+        return [g.longest_still / self.players for g in self.stats]
+
+    def dead_games(self, rounds: int = STILL_ROUNDS) -> int:
+        return sum(r >= rounds for r in self.still_rounds())
+
+    def abandon_figures(self, level: str) -> tuple[int, int, list[tuple[int, int]], int]:
+        """For the seats of ``level``: (turns, bare ends, (dice, thrown away) per abandon,
+        abandons)."""
+        turns = bare = 0
+        ab: list[tuple[int, int]] = []
+        for g in self.stats:
+            for seat, lv in enumerate(g.levels):
+                if lv != level:
+                    continue
+                turns += g.turns[seat]
+                bare += g.bare_ends[seat] if g.bare_ends else 0
+                ab += [(d, t) for s, d, t in g.abandons if s == seat]
+        return turns, bare, ab, len(ab)
 
     def ended(self, how: str) -> int:
         return sum(g.ended_by == how for g in self.stats)
@@ -347,6 +409,16 @@ class BalanceReport:
         mus = [p for g in fin for p in g.museum_points]
         rows.append((f"{label}: points per player from installations", _mean(inst)))
         rows.append((f"{label}: points per player from the museum", _mean(mus)))
+        still = sorted(self.still_rounds())
+        if still:
+            rows.append(
+                (
+                    f"{label}: longest stretch without a score change, rounds, median / p90 / max",
+                    f"{statistics.median(still):.1f} / {quantile(still, 0.9):.1f} / {still[-1]:.1f}",
+                )
+            )
+            rows.append((f"{label}: games with a stretch of {STILL_ROUNDS}+ rounds", _pct(self.dead_games(), n)))
+            rows.append((f"{label}: games with a stretch of {STILL_MAX}+ rounds", _pct(self.dead_games(STILL_MAX), n)))
         ties = sum(g.top_tie for g in fin)
         broken = sum(g.tie_broken for g in fin)
         rows.append(
@@ -382,6 +454,23 @@ class BalanceReport:
                     _pct(sum(g.longest_hoard[s] >= HOARD_TURNS for g, s in seats), len(seats)),
                 )
             )
+            turns, bare, ab, k_ab = self.abandon_figures(level)
+            if turns:
+                rows.append((f"{label}: {level}: turns whose only action is end", _pct(bare, turns)))
+                rows.append((f"{label}: {level}: abandons per 100 turns", f"{100 * k_ab / turns:.1f} ({k_ab})"))
+            if ab:
+                rows.append(
+                    (
+                        f"{label}: {level}: dice per abandon / thrown away (to the supply) per abandon",
+                        f"{statistics.fmean(d for d, _t in ab):.2f} / {statistics.fmean(t for _d, t in ab):.2f}",
+                    )
+                )
+                rows.append(
+                    (
+                        f"{label}: {level}: abandons throwing away {BIG_THROW}+ dice",
+                        _pct(sum(t >= BIG_THROW for _d, t in ab), len(ab)),
+                    )
+                )
             lowest = min(self.artist_rates(level), key=lambda r: r.rate, default=None)
             if lowest is not None:
                 rows.append(
@@ -478,6 +567,18 @@ def deck_goals(report: BalanceReport) -> list[Goal]:
             goals.append(
                 _band_goal(f"{p}p: turn position {pos + 1} wins {fair:.0%} +- 5", w, k, fair - 0.05, fair + 0.05)
             )
+    dead = report.dead_games()
+    longest = max(report.still_rounds(), default=0.0)
+    lo_dead, _hi = wilson(dead, n)
+    goals.append(
+        Goal(
+            f"{p}p: stretches of {STILL_ROUNDS}+ rounds without a score change <= {STILL_SHARE:.0%} of games,"
+            f" none of {STILL_MAX}",
+            dead / n <= STILL_SHARE and longest < STILL_MAX if n else True,
+            lo_dead <= STILL_SHARE,
+            f"{_pct(dead, n)}, longest {longest:.1f} rounds",
+        )
+    )
     rates = report.artist_rates(report.seats[0])
     low = [r for r in rates if r.rate < MIN_ARTIST_USE]
     goals.append(

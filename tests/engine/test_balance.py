@@ -18,6 +18,9 @@ from engine.balance import (
     FIVE,
     MIN_ARTIST_USE,
     MUSEUM,
+    STILL_MAX,
+    STILL_ROUNDS,
+    _player,
     deck_goals,
     play_balance_game,
     rate_upper,
@@ -90,7 +93,9 @@ def test_bundled_deck_stays_inside_the_balance_bands() -> None:
         g
         for rep in reports
         for g in deck_goals(rep)
-        if "artist card" not in g.name and ("turn position" not in g.name or rep.players == 2)
+        if "artist card" not in g.name
+        and "score change" not in g.name  # issue 31's stretches: the benchmark's 500 games judge them
+        and ("turn position" not in g.name or rep.players == 2)
     ]
     assert len(goals) == 3 * 2 + 2  # museum and turns per table, two turn positions
     far = [g for g in goals if not g.plausible]
@@ -115,3 +120,82 @@ def test_balance_benchmark_is_registered() -> None:
 
     module = importlib.import_module(BENCHMARKS["balance"])
     assert callable(module.run)
+
+
+def _replayed_figures(players: int, seed: int, level: str) -> tuple[int, list[int], list[tuple[int, int, int]]]:
+    """The issue 31 figures of one balance game, counted again by hand from the same game
+    (the players are deterministic for a seed): the longest run of turns after which no
+    score had changed, the bare ends per seat, and (seat, dice, dice to the supply) per abandon."""
+    from engine.game import Game
+    from engine.moves import POOL, Abandon, EndTurn, Move, ToArtist
+    from engine.players.tournament import play_table
+
+    game = Game.new(players, seed, GameOptions())
+    bots = [_player(level, seed * 10 + i) for i in range(players)]
+    run = longest = 0
+    last = game.scores()
+    bare = [0] * players
+    done_this_turn: list[Move] = []
+    abandons: list[tuple[int, int, int]] = []
+    open_abandon: list[int] = []
+
+    def before(g: Game, m: Move) -> None:
+        nonlocal run, longest, last
+        seat = g.state.current
+        if isinstance(m, Abandon):
+            dice = sum(h for _v, h in g.state.players[seat].workrooms[m.room].values())
+            open_abandon[:] = [seat, dice, dice]
+        if isinstance(m, ToArtist) and open_abandon:
+            open_abandon[2] -= sum(d.kind == POOL for d in m.dice)
+        if isinstance(m, EndTurn):
+            if not done_this_turn:
+                bare[seat] += 1
+            done_this_turn.clear()
+        else:
+            done_this_turn.append(m)
+
+    def after(g: Game, m: Move) -> None:
+        nonlocal run, longest, last
+        if open_abandon and not g.state.pool:
+            abandons.append((open_abandon[0], open_abandon[1], open_abandon[2]))
+            open_abandon.clear()
+        if isinstance(m, EndTurn):
+            run = run + 1 if g.scores() == last else 0
+            longest = max(longest, run)
+            last = g.scores()
+
+    play_table(game, bots, observe=before, after=after)
+    return longest, bare, abandons
+
+
+def test_report_measures_dead_stretches_abandons_and_bare_ends() -> None:
+    """Issue 31: per game the longest stretch without a score change (reported in rounds),
+    abandons with the dice they throw away, and turns whose only action was ``end``; the
+    figures agree with a count made by hand over the same games."""
+    rep = run_balance(2, 3, [FAST_STRONG], seed=31, workers=1)
+    seen_abandon = False
+    for g in rep.stats:
+        longest, bare, abandons = _replayed_figures(2, g.seed, FAST_STRONG)
+        assert g.longest_still == longest and g.bare_ends == bare and g.abandons == abandons
+        assert 0 < g.longest_still_end <= sum(g.turns) and g.longest_still <= g.longest_still_end
+        assert all(0 <= thrown <= dice and dice >= 1 for _s, dice, thrown in g.abandons)
+        seen_abandon |= bool(g.abandons)
+    assert seen_abandon  # the sample exercises the abandon count
+    assert rep.still_rounds() == [g.longest_still / 2 for g in rep.stats]
+    assert rep.dead_games(0) == 3 and rep.dead_games(99) == 0
+    turns, bare_total, per_abandon, count = rep.abandon_figures(FAST_STRONG)
+    assert turns == sum(sum(g.turns) for g in rep.stats) and count == len(per_abandon)
+    assert bare_total == sum(sum(g.bare_ends) for g in rep.stats)
+    figures = dict(rep.rows())
+    label = f"2p {FAST_STRONG}"
+    for name in (
+        "longest stretch without a score change, rounds, median / p90 / max",
+        f"games with a stretch of {STILL_ROUNDS}+ rounds",
+        f"games with a stretch of {STILL_MAX}+ rounds",
+        f"{FAST_STRONG}: turns whose only action is end",
+        f"{FAST_STRONG}: abandons per 100 turns",
+        f"{FAST_STRONG}: dice per abandon / thrown away (to the supply) per abandon",
+    ):
+        assert f"{label}: {name}" in figures, name
+    dead = [goal for goal in deck_goals(rep) if "without a score change" in goal.name]
+    assert len(dead) == 1 and dead[0].met == (rep.dead_games() == 0 and max(rep.still_rounds()) < STILL_MAX)
