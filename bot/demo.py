@@ -67,7 +67,8 @@ async def _panel_dm(server: StandIn, user: Player, game_id: int, version: int) -
 
 async def _moved_on(bot: CubistBot, game_id: int, version: int, move: str, message: Any) -> None:
     """The move was stored (the game's version moved on), whatever language the panel speaks."""
-    if (await bot.service.record(game_id)).version <= version:
+    record, _game = await bot.service.game(game_id)
+    if record.version <= version:
         raise RuntimeError(f"the bot refused {move}: {message.content}")
 
 
