@@ -9,6 +9,7 @@ the current player's studio).  Every die is recorded in ``Canvas.dice`` (render.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -144,19 +145,23 @@ def unit(num_players: int, rows: int = MUSEUM_SIZE) -> int:
 
 
 def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
-    """A display name that fits: smaller type first, then initials for the later words
-    ("Bartholomew t. M."), an ellipsis only as a last resort."""
+    """A display name that fits: smaller type first, then without its parenthesis ("Computer 1"
+    for "Computer 1 (greedy)", whose level is shown apart), then initials for the later words
+    ("Bartholomew t. M."), then cut at a word boundary with "…"; never inside a parenthesis."""
     for size in (f.size, round(f.size * 0.88), round(f.size * 0.78)):
         g = font(size, bold=True)
         if text_width(g, name) <= width:
             return name, g
-    words = name.split()
     g = font(round(f.size * 0.78), bold=True)
-    for keep in range(len(words) - 1, 0, -1):
-        short = " ".join(words[:keep] + [w[0] + "." for w in words[keep:]])
+    for short in short_names(name):
         if text_width(g, short) <= width:
             return short, g
-    return fit(name, g, width), g
+    words = plain_name(name).split()
+    for keep in range(len(words) - 1, 0, -1):
+        cut = " ".join(words[:keep]) + "…"
+        if text_width(g, cut) <= width:
+            return cut, g
+    return fit(words[0] if words else name, g, width), g
 
 
 # --- players ---------------------------------------------------------------------------
@@ -229,10 +234,10 @@ def draw_player(
         parent=pname,
     )
     tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
-    seat_text = f"p{seat + 1}" + (f"  {labels.text(tag_key)}" if tag_key else "")
-    cv.text(
-        (x0 + p, ly2), seat_text, font(ts, bold=True), pal.INK, anchor="lm", max_width=sr[0] - x0 - 2 * p, parent=pname
-    )
+    seat_text = labels.text(tag_key) if tag_key else ""  # the seat is its name, colour and mark: no number
+    if seat_text:
+        width = sr[0] - x0 - 2 * p
+        cv.text((x0 + p, ly2), seat_text, font(ts, bold=True), pal.INK, anchor="lm", max_width=width, parent=pname)
     # workrooms
     _gw, gh, lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)
     origins = room_origins(rect, c, wide)
@@ -533,10 +538,24 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: 
         )
 
 
+def plain_name(name: str) -> str:
+    """The name without a trailing parenthesis: "Computer 1 (greedy)" -> "Computer 1"."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", name).strip() or name
+
+
 def _initials(name: str) -> str:
-    """ "Bartholomew the Magnificent" -> "Bartholomew t. M."."""
-    words = name.split()
-    return " ".join(words[:1] + [w[0] + "." for w in words[1:]])
+    """ "Bartholomew the Magnificent" -> "Bartholomew t. M."; numbers stay whole ("Computer 1")."""
+    words = plain_name(name).split()
+    return " ".join(words[:1] + [w if w.isdigit() else w[0] + "." for w in words[1:]])
+
+
+def short_names(name: str) -> list[str]:
+    """Shorter forms of a name, longest first: without its parenthesis, then with initials."""
+    out: list[str] = []
+    for short in (plain_name(name), _initials(name)):
+        if short != name and short not in out:
+            out.append(short)
+    return out
 
 
 def _fitting(
@@ -548,7 +567,8 @@ def _fitting(
 ) -> tuple[str, Font]:
     """The sentence ``make(names)`` in the largest size that fits, then with the names
     shortened to initials (only an unfittable sentence gets cut, by the caller)."""
-    for candidate in (names, [_initials(n) for n in names] if names else None):
+    shorter = [[plain_name(n) for n in names], [_initials(n) for n in names]] if names else []
+    for candidate in (names, *shorter):
         text = make(candidate)
         for size in sizes:
             f = font(size, bold=bold)

@@ -23,14 +23,17 @@ from .labels import Labels
 
 
 def player_name(seat: int, names: list[str] | None) -> str:
-    """The display name (whitespace tidied), or "p2" when there is none."""
+    """The display name (whitespace tidied), or the seat's colour mark and number when there
+    is none (pictures drawn without names: tests, the gallery)."""
     if names and seat < len(names) and names[seat] and str(names[seat]).strip():
         return " ".join(str(names[seat]).split())
     return f"p{seat + 1}"
 
 
-def move_words(text: str, labels: Labels) -> str:
-    """One move in plain words, e.g. "placed a 4 in workroom 1"."""
+def move_words(text: str, labels: Labels, game: Game | None = None, names: list[str] | None = None) -> str:
+    """One move in plain words, e.g. "placed a 4 in workroom 1"; with ``game`` the artists and
+    installations by name ("used Malevich", "completed Horizon Line No. 4"), with ``names``
+    the players by name."""
     try:
         m = parse_move(text)
     except MoveSyntaxError:
@@ -42,11 +45,12 @@ def move_words(text: str, labels: Labels) -> str:
     if isinstance(m, ToMuseum):
         return labels.text("move.museum")
     if isinstance(m, ToArtist):
-        return labels.text("move.artist", count=len(m.dice), slot=m.slot + 1)
+        return labels.text("move.artist", count=len(m.dice), artist=_artist(m.slot, labels, game))
     if isinstance(m, UseArtist):
-        return labels.text("move.use", slot=m.slot + 1)
+        return labels.text("move.use", artist=_artist(m.slot, labels, game))
     if isinstance(m, Complete):
-        return labels.text("move.complete", card=m.card)
+        name = labels.installation(game.deck.installation(m.card)) if game is not None else f"#{m.card}"
+        return labels.text("move.complete", name=name)
     if isinstance(m, Abandon):
         return labels.text("move.abandon", room=m.room + 1)
     if isinstance(m, Release):
@@ -60,11 +64,17 @@ def move_words(text: str, labels: Labels) -> str:
     if isinstance(m, Skip):
         return labels.text("move.skip")
     if isinstance(m, Remove):
-        return labels.text("move.remove", seat=m.seat + 1)
+        return labels.text("move.remove", name=player_name(m.seat, names))
     return text  # pragma: no cover - every move kind is listed above
 
 
-def _phrases(moves: list[str], labels: Labels) -> str:
+def _artist(slot: int, labels: Labels, game: Game | None) -> str:
+    """The artist in ``slot`` by name (the row as it is now: a row cleared since shows its new card)."""
+    card = game.artist_card(slot) if game is not None and 0 <= slot < 4 else None
+    return labels.artist_short(card) if card is not None else str(slot + 1)
+
+
+def _phrases(moves: list[str], labels: Labels, game: Game | None = None, names: list[str] | None = None) -> str:
     # "undo" takes back the move before it: show what stayed, not the back and forth.
     kept: list[str] = []
     for text in moves:
@@ -73,7 +83,8 @@ def _phrases(moves: list[str], labels: Labels) -> str:
                 kept.pop()
             continue
         kept.append(text)
-    return labels.text("sep").join(move_words(t, labels) for t in kept) if kept else labels.text("nothing")
+    words = [move_words(t, labels, game, names) for t in kept]
+    return labels.text("sep").join(words) if kept else labels.text("nothing")
 
 
 def status_line(game: Game, names: list[str] | None, labels: Labels) -> str:
@@ -91,7 +102,8 @@ def last_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     parts = []
     if s.last_turn is not None:
         seat, moves = s.last_turn
-        parts.append(labels.text("last_turn", who=player_name(seat, names), moves=_phrases(list(moves), labels)))
+        told = _phrases(list(moves), labels, game, names)
+        parts.append(labels.text("last_turn", who=player_name(seat, names), moves=told))
     if s.turn_moves:
-        parts.append(labels.text("this_turn", moves=_phrases(list(s.turn_moves), labels)))
+        parts.append(labels.text("this_turn", moves=_phrases(list(s.turn_moves), labels, game, names)))
     return "   ".join(parts) if parts else labels.text("first_turn")

@@ -70,3 +70,19 @@ def test_header_uses_plain_words_not_notation() -> None:
     assert not re.search(r"\b(place|w\d|[a-f]\d|end)\b", line), line
     fr = last_turn_line(game, DEMO_NAMES, render_labels("fr"))
     assert fr.startswith("Dernier tour ") and ("atelier" in fr or "artiste" in fr)
+
+
+def test_names_are_shortened_at_word_boundaries_never_inside_a_parenthesis() -> None:
+    """Issue 26 item 3: "Computer 1 (greedy)" is cut to "Computer 1", never "Computer 1 (." or
+    "Computer 1. (."; long names lose later words to initials, then to "…"."""
+    from render.board import _initials, fit_name, plain_name, short_names
+    from render.fonts import font
+
+    assert plain_name("Computer 1 (greedy)") == "Computer 1"
+    assert _initials("Computer 1 (greedy)") == "Computer 1"
+    assert short_names("Bartholomew the Magnificent") == ["Bartholomew t. M."]
+    for name in ("Computer 1 (greedy)", "Ordinateur 2 (fort)", "Bartholomew the Magnificent Third"):
+        for width in (60, 90, 120, 160):
+            shown, _f = fit_name(name, font(20, bold=True), width)
+            assert shown.count("(") == shown.count(")"), shown
+            assert not shown.endswith((" (", "(.", ". (.")), shown
