@@ -21,19 +21,34 @@ from bot.store.local_postgres import LocalPostgres
 from .helpers import play, play_to_end, sql, start_game
 
 
-def test_migrations_mirror_sqlites() -> None:
+def test_one_source_per_migration_for_both_databases() -> None:
+    """Issue 29 item 8: PostgreSQL's migrations are made from the SQLite files (their types
+    translated, and the blocks a file writes for one database alone); nothing is kept twice."""
     assert [(m.version, m.name) for m in pg.MIGRATIONS] == [(m.version, m.name) for m in dbmod.MIGRATIONS]
-    # The hand-written twins are what the translation of the SQLite files gives, except 0006
-    # (PostgreSQL changes a CHECK in place where SQLite rebuilds the table) and 0009
-    # (json_build_object for SQLite's json_object).
-    for lite, twin in zip(dbmod.MIGRATIONS, pg.MIGRATIONS, strict=True):
-        if lite.version not in (6, 9):
-            body = "\n".join(twin.sql.splitlines()[2:])  # after the twin's two header lines
-            assert pg.translate(lite.sql).strip() == body.strip(), lite.name
+    store = Path(dbmod.__file__).parent
+    assert not (store / "migrations_postgresql").exists()
+    for source, lite, post in zip(dbmod.load_sources(), dbmod.MIGRATIONS, pg.MIGRATIONS, strict=True):
+        if "-- dialect:" not in source.sql:
+            assert lite.sql == source.sql and post.sql == dbmod.translate(source.sql), source.name
+    rebuilt = dbmod.MIGRATIONS[5].sql  # 0006: SQLite rebuilds the table, PostgreSQL changes its CHECK
+    assert "away_votes_new" in rebuilt and "DROP CONSTRAINT" not in rebuilt
+    assert "DROP CONSTRAINT" in pg.MIGRATIONS[5].sql and "away_votes_new" not in pg.MIGRATIONS[5].sql
+    assert "json_object(" in dbmod.MIGRATIONS[8].sql and "json_build_object(" not in dbmod.MIGRATIONS[8].sql
+    assert "json_build_object(" in pg.MIGRATIONS[8].sql and "json_object(" not in pg.MIGRATIONS[8].sql
+    assert "DROP TABLE turn_clocks" in dbmod.MIGRATIONS[8].sql and "DROP TABLE turn_clocks" in pg.MIGRATIONS[8].sql
+
+
+def test_one_runner_for_both_databases() -> None:
+    """The deciding and applying loop is one function (db.apply_pending); each database only
+    opens its exclusive transaction and runs a script its way."""
+    import inspect
+
+    assert "apply_pending(" in inspect.getsource(dbmod.migrate)
+    assert "apply_pending(" in inspect.getsource(pg.PostgresDatabase.migrate)
 
 
 def test_a_new_sqlite_migration_without_a_twin_is_translated(postgres_url: str) -> None:
-    ddl = pg.translate(
+    ddl = dbmod.translate(
         "CREATE TABLE timers (\n    id INTEGER PRIMARY KEY,\n    game_id INTEGER NOT NULL,\n"
         "    due_at REAL NOT NULL,\n    payload TEXT NOT NULL DEFAULT '{}'\n) WITHOUT ROWID;\n"
         "CREATE INDEX timers_due ON timers (due_at);"

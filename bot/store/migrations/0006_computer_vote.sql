@@ -1,5 +1,6 @@
 -- The away vote may also hand the seat to a computer player (choice 'computer').
--- SQLite cannot change a CHECK constraint in place: the table is rebuilt.
+-- SQLite cannot change a CHECK constraint in place: the table is rebuilt; PostgreSQL changes it.
+-- dialect: sqlite
 CREATE TABLE away_votes_new (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     turn       INTEGER NOT NULL,
@@ -15,3 +16,7 @@ INSERT INTO away_votes_new (game_id, turn, voter_seat, choice, created_at)
 DROP TABLE away_votes;
 
 ALTER TABLE away_votes_new RENAME TO away_votes;
+
+-- dialect: postgresql
+ALTER TABLE away_votes DROP CONSTRAINT away_votes_choice_check;
+ALTER TABLE away_votes ADD CONSTRAINT away_votes_choice_check CHECK (choice IN ('skip', 'remove', 'computer'));

@@ -27,6 +27,8 @@ CREATE INDEX timers_due ON timers (due_at) WHERE due_at IS NOT NULL;
 
 -- A pending reminder: sent_count 0 = the turn-start DM is next; 1..3 = reminder n is next
 -- (n - 1 sent); 4 = the channel note is next (sent_count > 4 never stays stored).
+-- JSON is built with each database's own function.
+-- dialect: sqlite
 INSERT INTO timers (game_id, slot, kind, due_at, attempt, payload, created_at, last_run_at)
 SELECT r.game_id, 'nudge',
        CASE WHEN r.sent_count = 0 THEN 'turn_start' WHEN r.sent_count <= 3 THEN 'reminder' ELSE 'channel_note' END,
@@ -44,5 +46,24 @@ SELECT game_id, 'turn_clock', 'turn_clock',
        started_at, NULL
 FROM turn_clocks;
 
+-- dialect: postgresql
+INSERT INTO timers (game_id, slot, kind, due_at, attempt, payload, created_at, last_run_at)
+SELECT r.game_id, 'nudge',
+       CASE WHEN r.sent_count = 0 THEN 'turn_start' WHEN r.sent_count <= 3 THEN 'reminder' ELSE 'channel_note' END,
+       r.due_at,
+       CASE WHEN r.sent_count BETWEEN 1 AND 3 THEN r.sent_count - 1 ELSE 0 END,
+       json_build_object('turn', g.turn)::text,
+       coalesce(r.last_sent_at, r.due_at), r.last_sent_at
+FROM reminders r JOIN games g ON g.id = r.game_id;
+
+INSERT INTO timers (game_id, slot, kind, due_at, attempt, payload, created_at, last_run_at)
+SELECT game_id, 'turn_clock', 'turn_clock',
+       CASE WHEN vote_posted = 1 THEN NULL ELSE expires_at END,
+       vote_posted,
+       json_build_object('turn', turn, 'seat', seat, 'started_at', started_at, 'expires_at', expires_at)::text,
+       started_at, NULL
+FROM turn_clocks;
+
+-- dialect: both
 DROP TABLE reminders;
 DROP TABLE turn_clocks;
