@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from engine.moves import Undo
@@ -34,7 +36,7 @@ from .replies import (
     whose_turn,
 )
 from .service import UserError
-from .store import CorruptGame, GameNotFound, Status
+from .store import CorruptGame, GameNotFound, GameRecord, Status
 from .texts import MARKS, describe, seat_colour_name
 
 if TYPE_CHECKING:
@@ -264,9 +266,13 @@ async def post_table(
     mentions = next_player_ping(record, game)
     try:
         message = await post_as_response(interaction, text, files, view, mentions) if carried and interaction else None
-    except AnswerUnconfirmed:  # Discord may have it: never a second start post
+    except AnswerUnconfirmed:  # Discord may have it: never a second start post blind
         await bot.reminders.after_table_post(record, game, None)
         bot.computers.wake(record, game)
+        assert interaction is not None
+        task = asyncio.create_task(_settle_start_post(bot, channel, interaction, build, mentions, record))
+        _SETTLING.add(task)
+        task.add_done_callback(_SETTLING.discard)
         return
     answered = interaction if message is not None else None
     if message is None:
@@ -275,6 +281,37 @@ async def post_table(
             await send_error(interaction, Message("turnpanel.posted"))  # the deferral's answer
     await bot.reminders.after_table_post(record, game, message, answered)
     bot.computers.wake(record, game)  # the next turn may be a computer's
+
+
+_SETTLING: set[asyncio.Task[None]] = set()
+SETTLE_PAUSES = (2.0, 5.0, 10.0, 20.0, 40.0)  # s between looks at an unconfirmed start post
+
+
+async def _settle_start_post(
+    bot: CubistBot,
+    channel: discord.abc.Messageable,
+    interaction: discord.Interaction,
+    build: Callable[[], Awaitable[tuple[str, list[discord.File], discord.ui.View]]],
+    mentions: discord.AllowedMentions,
+    record: GameRecord,
+) -> None:
+    """A start post sent as an answer Discord did not confirm: look again for a while; when
+    Discord says the interaction has no answer (404), post it in the channel, once.  While it
+    will not say, nothing is posted (at most once: the players have their turn DMs)."""
+    for pause in SETTLE_PAUSES:
+        await asyncio.sleep(pause)
+        try:
+            found = await interaction.original_response()
+        except discord.NotFound:
+            text, files, view = await build()
+            posted = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
+            await bot.service.remember_table_post(record.id, posted.id, record.version)
+            return
+        except (discord.HTTPException, TimeoutError, aiohttp.ClientError):
+            continue
+        await bot.service.remember_table_post(record.id, found.id, record.version)
+        return
+    log.warning("game %s: its start post stayed unconfirmed; not posted again", record.id)
 
 
 __all__ = [

@@ -333,3 +333,25 @@ async def test_an_option_value_discord_would_never_send_is_refused_by_name(table
     assert "went wrong" not in r.content
     with sqlite3.connect(table.db) as conn:
         assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+
+
+async def test_a_start_post_discord_does_not_confirm_is_posted_once(table: Table) -> None:
+    """The start post as the answer to /cubist lobby start: the callback is carried out and
+    answered 500 (discord.py's retry hears "already acknowledged"), and the answer's lookup is
+    rate limited past every retry. The game begins once in the channel, and the first player's
+    turn DM goes out."""
+    ada, bruno = table.users[:2]
+    await ada.slash(table.channel, "cubist lobby new", players=2)
+    await bruno.slash(table.channel, "cubist lobby join")
+    faults = table.standin.faults
+    lookups = faults.rate_limit("GET /webhooks/{app}/{token}/messages/@original", count=15, retry_after=0.02)
+    callback = faults.fail_after("POST /interactions/{id}/{token}/callback", count=1)
+    await ada.slash(table.channel, "cubist lobby start", wait=False)
+    await wait_until(lambda: any(m.components for u in (ada, bruno) for m in table.standin.dms(u)), timeout=15)
+    await asyncio.sleep(3)  # the settling look comes after 2 s
+    begins = [m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content]
+    assert len(begins) == 1, [m.content[:40] for m in table.standin.channel_messages(table.channel)]
+    assert callback.hits and lookups.hits
+    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    assert record is not None and await table.bot.store.table_post(record.id) == (begins[0].id, 0)
+    table.standin.take_violations()
