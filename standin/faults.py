@@ -7,7 +7,7 @@ import math
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -61,12 +61,7 @@ class Faults:
         return rule
 
     def take_failure(self, method: str, api_path: str) -> FailureRule | None:
-        for rule in self.failures:
-            if rule.count > 0 and rule.method == method and rule.pattern.match(api_path):
-                rule.count -= 1
-                rule.hits.append(f"{method} {api_path}")
-                return rule
-        return None
+        return _take(self.failures, method, api_path)
 
     def rate_limit(
         self, route: str, *, count: int = 1, retry_after: float = 0.05, is_global: bool = False
@@ -78,12 +73,20 @@ class Faults:
         return rule
 
     def take_rate_limit(self, method: str, api_path: str) -> RateLimitRule | None:
-        for rule in self.rate_limits:
-            if rule.count > 0 and rule.method == method and rule.pattern.match(api_path):
-                rule.count -= 1
-                rule.hits.append(f"{method} {api_path}")
-                return rule
-        return None
+        return _take(self.rate_limits, method, api_path)
+
+
+Rule = TypeVar("Rule", RateLimitRule, FailureRule)
+
+
+def _take(rules: list[Rule], method: str, api_path: str) -> Rule | None:
+    """The first rule with requests left that matches, its count taken down by one."""
+    for rule in rules:
+        if rule.count > 0 and rule.method == method and rule.pattern.match(api_path):
+            rule.count -= 1
+            rule.hits.append(f"{method} {api_path}")
+            return rule
+    return None
 
 
 def rate_limited_response(rule: RateLimitRule, bucket: str) -> web.Response:
