@@ -1,5 +1,5 @@
 """What a player did, in plain words for everyone ("gave two 2s to Malevich, placed a 3
-and a 4 in workroom 1, ended the turn keeping 5 in storage").  No move notation: that stays
+and a 4 in workroom 1, ended the turn keeping 5 in the storage space").  No move notation: that stays
 in ``/cubist move`` and ``/cubist look history``.
 
 Naming the artist a die went to, or the die Popova changed, needs the position before the

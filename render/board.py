@@ -144,6 +144,11 @@ def unit(num_players: int, rows: int = MUSEUM_SIZE) -> int:
 # --- text helpers ------------------------------------------------------------------------
 
 
+def circled(n: int) -> str:
+    """①, ②… (up to ⑳): a board's or a card's number, drawn as a number, not a code."""
+    return chr(0x2460 + n - 1) if 1 <= n <= 20 else str(n)
+
+
 def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
     """A display name that fits: smaller type first, then without its parenthesis ("Computer 1"
     for "Computer 1 (greedy)", whose level is shown apart), then initials for the later words
@@ -179,13 +184,12 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, c: int, wide: bool = False) 
     lab = grid_size(c, WORKROOM_SIZE, WORKROOM_SIZE)[2]
     for room, (x, y) in enumerate(room_origins(rect, c, wide)):
         cv.layer(layer, (x, y), pname)
+        # The workroom's number in a dark disc: a board's own number, not a "w1" code.
+        r = max(7, round(lab * 0.42))
+        cx, cy = x + lab // 2, y + lab // 2
+        cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pal.INK)
         cv.text(
-            (x + lab // 2, y + lab // 2),
-            f"w{room + 1}",
-            font(max(12, round(0.42 * c)), bold=True),
-            pal.INK,
-            anchor="mm",
-            parent=pname,
+            (cx, cy + 1), str(room + 1), font(max(11, round(r * 1.45)), bold=True), pal.PANEL, anchor="mm", parent=pname
         )
 
 
@@ -297,7 +301,7 @@ def draw_player(
     x, yrow = x0 + p, cy
     for i, comp in enumerate(pl.completed):
         card = game.deck.installation(comp.card)
-        label = f"i{i + 1} +{card.points}"
+        label = f"{circled(i + 1)} +{card.points}"  # card 1 ("your card 1" in the panel), its points
         lw = round(text_width(chip_f, label)) + 10
         left = [v for v in comp.dice if v is not None]
         w = lw + len(left) * (c + 2) + 4

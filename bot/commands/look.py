@@ -37,7 +37,7 @@ class LookCommands(Feature):
     @app_commands.command()
     @app_commands.describe(player="Whose studio (default: yours)")
     async def studio(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        """Show a player's studio up close: workrooms, storeroom, storage and cards."""
+        """Show a player's studio up close: workrooms, storeroom, storage space and cards."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         who = player or interaction.user
         seat = record.seat_of(who.id)

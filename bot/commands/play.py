@@ -75,9 +75,9 @@ class PlayCommands(Feature):
         await interaction.edit_original_response(content=clip(text), view=hint_view(record.id, record.version, mine))
 
     @app_commands.command()
-    @app_commands.describe(keep="Up to two storeroom dice to keep in storage, e.g. '6 2' (empty: none)")
+    @app_commands.describe(keep="Up to two storeroom dice to keep in the storage space, e.g. '6 2' (empty: none)")
     async def end(self, interaction: discord.Interaction, keep: str = "") -> None:
-        """End your turn, keeping up to two storeroom dice in storage."""
+        """End your turn, keeping up to two storeroom dice in the storage space."""
         record = await self.service.channel_record(interaction.channel_id or 0)
         await play_move(self.bot, interaction, record.id, f"end {keep}".strip())
 

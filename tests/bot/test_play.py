@@ -50,7 +50,10 @@ async def test_turn_post_buttons_open_private_answers_and_end_turn_asks_first(ta
     panel = await open_panel(table, gid, current)
     ask = await current.click(panel, item(panel, f"cubist:{gid}:endask:"))
     room = game.state.players[game.current_player].storeroom
-    assert f"Kept in storage: {room[1]} and {room[0]}" in ask.content or f"{room[0]} and {room[1]}" in ask.content
+    assert (
+        f"Kept in the storage space: {room[1]} and {room[0]}" in ask.content
+        or f"{room[0]} and {room[1]}" in ask.content
+    )
     assert len(table.standin.channel_messages(table.channel)) == before  # nothing happened yet
     r = await current.click(ask.message, item(ask.message, f"cubist:{gid}:endok:"))
     assert await turn_over(r)

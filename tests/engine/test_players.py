@@ -266,9 +266,12 @@ def test_a_hint_says_why_a_pair_is_kept_in_plain_words() -> None:
 
     game = _pair_position([ArtistSlot(10), ArtistSlot(1), ArtistSlot(7), ArtistSlot(12)])
     why = reasons(game, [EndTurn((5, 5))])
-    assert reasons_text(why, "en") == "keeps two 5s in storage: with a third 5 next turn, all three go on Franz Marc"
+    assert (
+        reasons_text(why, "en")
+        == "keeps two 5s in the storage space: with a third 5 next turn, all three go on Franz Marc"
+    )
     assert "les trois iront sur Franz Marc" in reasons_text(why, "fr")
-    assert reasons_text(reasons(game, [EndTurn((6, 3))]), "en").startswith("keeps 6 + 3 in storage")
+    assert reasons_text(reasons(game, [EndTurn((6, 3))]), "en").startswith("keeps 6 + 3 in the storage space")
 
 
 def test_the_clock_runs_short_when_a_rival_is_one_die_from_a_fifth_installation() -> None:

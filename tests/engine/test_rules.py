@@ -457,7 +457,7 @@ def test_rozanova_takes_an_opponents_storage_die() -> None:
     g.state.players[other].storage = [2, 5]
     put_artist(g, 24)
     assert {m for m in texts(g) if m.startswith("use")} == {f"use 1 p{other + 1} 2", f"use 1 p{other + 1} 5"}
-    refused(g, f"use 1 p{other + 1} 4", "has no 4 in storage")
+    refused(g, f"use 1 p{other + 1} 4", "has no 4 in their storage space")
     their_supply = g.state.players[other].supply
     allowed(g, f"use 1 p{other + 1} 5")
     assert g.state.players[other].storage == [2]

@@ -1,0 +1,61 @@
+"""One vocabulary (issue 27 item 5): the catalogues keep a glossary of the game's words, as the
+rulebooks name them, and every string a player reads uses them: the storage space is never
+"storage" alone (nor "stockage"), and no seat, workroom or player code (p1, w1, j1) appears
+outside the texts that teach the move notation of /cubist move."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n.catalog import catalogues
+
+# The glossary's words the rulebooks use (the others, "bonus die" and "turn panel", are ours).
+RULEBOOK_TERMS = ("workroom", "storeroom", "storage", "supply", "studio", "museum", "artist", "installation")
+# Texts about the notation itself: /cubist move's help, its refusals, command descriptions.
+NOTATION_KEYS = ("rule.", "rules.", "app.")
+CODE = re.compile(r"\b[pwj][1-4]\b")
+WRONG = {
+    "en": re.compile(r"\bstorage\b(?! space)|\bwork room\b|\bstore room\b", re.IGNORECASE),
+    "fr": re.compile(r"(?<!espace de )\bstockage\b|\bmagasin\b", re.IGNORECASE),
+}
+
+
+def strings(lang: str) -> list[tuple[str, str]]:
+    """Every catalogue string, its placeholders' names taken out ("{storage}" is no word)."""
+    out = []
+    for key, entry in catalogues()[lang].items():
+        for text in entry.values() if isinstance(entry, dict) else [entry]:
+            out.append((key, re.sub(r"\{[^}]*\}", "", str(text))))
+    return out
+
+
+def test_both_languages_keep_the_same_glossary() -> None:
+    en = {k for k in catalogues()["en"] if k.startswith("glossary.")}
+    fr = {k for k in catalogues()["fr"] if k.startswith("glossary.")}
+    assert en == fr and len(en) >= 8
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_glossary_word_is_the_rulebooks_and_is_used(lang: str) -> None:
+    from pathlib import Path
+
+    book = Path(__file__).resolve().parents[3] / "shared" / "rules" / f"cubist-rulebook-{lang}.txt"
+    text = book.read_text(encoding="utf-8").lower() if book.exists() else ""
+    used = " ".join(t for k, t in strings(lang) if not k.startswith("glossary.")).lower()
+    for key, term in strings(lang):
+        if not key.startswith("glossary.") or key.removeprefix("glossary.") not in RULEBOOK_TERMS:
+            continue
+        head = term.lower().split()[-1] if key.endswith(("artist", "installation")) else term.lower()
+        assert head in used, (key, term)
+        if text:
+            assert head in text, f"{key}: {term!r} is not the rulebook's word"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_other_word_for_a_glossary_thing_and_no_codes(lang: str) -> None:
+    wrong = [(k, t) for k, t in strings(lang) if not k.startswith("glossary.") and WRONG[lang].search(t)]
+    assert wrong == [], wrong
+    codes = [(k, t) for k, t in strings(lang) if not k.startswith(NOTATION_KEYS) and CODE.search(t)]
+    assert codes == [], codes
