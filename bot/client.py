@@ -37,6 +37,15 @@ from .timers import TimerPoller
 log = logging.getLogger(__name__)
 
 
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """The bot has no voice: discord.py's start-up warnings that voice's optional packages are
+    missing say nothing a server admin can act on."""
+    return "voice will NOT be supported" not in record.getMessage()
+
+
+logging.getLogger("discord.client").addFilter(_not_about_voice)
+
+
 async def commands_hash(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
     """A hash of what a sync would send: every command's definition and its translations."""
     payload = [cmd.to_dict(tree) for cmd in tree.get_commands(guild=guild)]

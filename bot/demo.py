@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from standin.discord_target import point_discord_at
 from standin.models import Permission
 
 from .client import CubistBot
+from .i18n import t
 from .panel import choice_tree, leaves
 from .panel.cells import cells_for
 
@@ -239,8 +241,43 @@ async def game_channel(server: StandIn, channel: Channel, answer: Any, *, thread
     return server.channels[opened]
 
 
+MENTION = re.compile(r"<([@#])!?(\d+)>")
+DEMO_FILE = re.compile(r"^\d{3}-.+\.(png|gif)$")
+
+
+def write_transcript(
+    server: StandIn, channel: Channel, users: list[Player], out: Path, game_id: int, players: int, computers: int
+) -> tuple[int, list[str], list[str]]:
+    """The demo's transcript: every channel and thread post and every DM the players got (the
+    turn panels as they were left), in the order they appeared, pictures inline; mentions as
+    @Name and #channel.  Returns (pictures written, lines, picture files)."""
+    names = {u.id: u.name for u in users} | {c.id: c.name or "channel" for c in server.channels.values()}
+
+    def plain(text: str) -> str:
+        return MENTION.sub(lambda m: f"{m.group(1)}{names.get(int(m.group(2)), m.group(2))}", text)
+
+    places = [channel, *(c for c in server.channels.values() if c.parent_id == channel.id)]
+    seen = [(m, "") for place in places for m in server.channel_messages(place)]
+    seen += [(m, u.name) for u in users for m in server.dms(u)]
+    lines = [f"# Cubist demo: game {game_id}, {players} players ({computers} computer)\n"]
+    files: list[str] = []
+    for msg, to in sorted(seen, key=lambda pair: pair[0].id):  # in the order they appeared
+        who = f"**{msg.author.name} → {to} (DM)**" if to else f"**{msg.author.name}**"
+        lines.append(f"{who}: {plain(msg.content)}\n")
+        for a in msg.attachments:
+            name = f"{len(files) + 1:03d}-{a.filename}"
+            (out / name).write_bytes(a.data)
+            files.append(name)
+            lines.append(f"![{name}]({name})\n")
+    (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
+    return len(files), lines, files
+
+
 async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int = 7) -> int:
     out.mkdir(parents=True, exist_ok=True)
+    for earlier in out.iterdir():  # this demo's own pictures from an earlier run, nothing else
+        if DEMO_FILE.match(earlier.name) or earlier.name == "transcript.md":
+            earlier.unlink()
     db = out / "demo.db"
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
@@ -257,19 +294,17 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
         game_id = await play_demo_game(
             server, bot, users, channel, seed, computers=computers, panel=True, progress=True
         )
-        lines = [f"# Cubist demo: game {game_id}, {players} players ({computers} computer)\n"]
-        n = 0
-        places = [channel, *(c for c in server.channels.values() if c.parent_id == channel.id)]
-        posts = [m for place in places for m in server.channel_messages(place)]
-        for msg in sorted(posts, key=lambda m: m.id):  # in the order they appeared, channel and thread
-            lines.append(f"**{msg.author.name}**: {msg.content}\n")
-            for a in msg.attachments:
-                n += 1
-                name = f"{n:03d}-{a.filename}"
-                (out / name).write_bytes(a.data)
-                lines.append(f"![{name}]({name})\n")
-        (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
-        print(f"Game {game_id} finished; {n} pictures and {out / 'transcript.md'} written to {out}/")
+        record, game = await bot.service.game(game_id)
+        n, _lines, shown = write_transcript(server, channel, users, out, game_id, players, computers)
+        names = [s.display_name for s in record.seats]
+        won = t("common.and", "en").join(names[w] for w in game.winners())
+        points = game.score(game.winners()[0]) if game.winners() else 0
+        chart = next((f for f in shown if f.endswith("scores.png")), "")
+        replay = next((f for f in shown if f.endswith("replay.gif")), "")
+        print(
+            f"Game {game_id} finished: {won} won with {points} points. {n} pictures; the transcript is "
+            f"{out / 'transcript.md'}, the score chart {out / chart}, the replay {out / replay}."
+        )
     finally:
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):

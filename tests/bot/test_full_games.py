@@ -67,3 +67,19 @@ async def test_a_whole_game_through_the_dm_panel(table: Table, locale: str) -> N
     assert order.index(f"**{names[0]}**") < order.index(f"**{names[1]}**"), order
     assert len(tables) == game.state.turn + 2
     assert not any(" w1 " in m.content or " w2 " in m.content for m in tables)
+
+
+async def test_the_demo_writes_a_plain_transcript_with_dms_and_says_who_won(tmp_path, capsys) -> None:
+    """Issue 26 item 6: the demo clears its own earlier pictures, its transcript shows the DMs
+    and panels each player got with the channel posts, pictures inline, mentions as @Name, and
+    its last line says who won and where the transcript, chart and replay are."""
+    from bot.demo import run_demo
+
+    (tmp_path / "999-old.png").write_bytes(b"old")
+    (tmp_path / "notes.txt").write_text("mine")
+    assert await run_demo(tmp_path, players=2, computers=1, seed=5) == 0
+    assert not (tmp_path / "999-old.png").exists() and (tmp_path / "notes.txt").exists()
+    text = (tmp_path / "transcript.md").read_text()
+    assert "(DM)**:" in text and "![" in text and "<@" not in text and "@Ada" in text
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert " won with " in last and "transcript.md" in last and "scores.png" in last and "replay.gif" in last
