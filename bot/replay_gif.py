@@ -1,8 +1,9 @@
 """An animated replay of a finished game: one frame per turn, drawn by render, as a GIF.
 
-Kept well under Discord's 10 MiB upload limit: frames are scaled down, at most
-``max_frames`` are kept (evenly spread, always the first and the last), and the picture is
-shrunk again if the file still comes out too big.
+Drawn at the table's own size (at least 800 px wide, so every die reads at Discord's preview
+as in the table post) and kept under 8 MiB: at most ``max_frames`` are kept (evenly spread,
+always the first and the last), fewer when the file would be too big, and only then is the
+picture shrunk.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from engine import Game
 
 from .history import replay_turns
 
-MAX_BYTES = 4 * 1024 * 1024  # well under the 10 MiB upload limit (the final post also carries a PNG)
+MAX_BYTES = 8 * 1024 * 1024  # under the 10 MiB upload limit (the final post also carries PNGs)
+MIN_WIDTH = 800  # px: every die value reads at the laptop preview, as in the table
+MIN_FRAMES = 8
 FRAME_MS = 700
 LAST_FRAME_MS = 3000
 
@@ -34,19 +37,32 @@ def replay_gif(
     names: list[str],
     labels: render.Labels,
     *,
-    width: int = 480,
+    width: int | None = None,
     max_frames: int = 30,
     max_bytes: int = MAX_BYTES,
 ) -> bytes:
-    """The GIF bytes of ``game``'s replay (the engine replays its log from the seed)."""
+    """The GIF bytes of ``game``'s replay (the engine replays its log from the seed);
+    ``width``: the widest the frames may be (default: the table's own size)."""
     _entries, positions = replay_turns(game)
-    chosen = [positions[i] for i in pick_frames(len(positions), max_frames)]
-    full = [render.table_image(g, names, labels=labels) for g in chosen]
+    full = [_at_least(render.table_image(g, names, labels=labels), MIN_WIDTH) for g in positions]
+    width = width or full[0].width
+    frames = max_frames
     while True:
-        data = _encode(full, width)
-        if len(data) <= max_bytes or width <= 160:
+        chosen = [full[i] for i in pick_frames(len(full), frames)]
+        data = _encode(chosen, width)
+        if len(data) <= max_bytes or (frames <= MIN_FRAMES and width <= 160):
             return data
-        width = width * 2 // 3
+        if frames > MIN_FRAMES:  # fewer frames first: the pictures stay readable
+            frames = max(MIN_FRAMES, frames * 2 // 3)
+        else:
+            width = width * 2 // 3
+
+
+def _at_least(image: Image.Image, width: int) -> Image.Image:
+    """A table narrower than ``width`` (two players) scaled up to it."""
+    if image.width >= width:
+        return image
+    return image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
 
 
 def _encode(images: list[Image.Image], width: int) -> bytes:
