@@ -23,6 +23,7 @@ from .history import since_last_turn, turns_of
 from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
+from .lost_channel import channel_lost, find_home
 from .replies import clip, pings, png_file
 from .store import GameRecord, ReminderPrefs, SeatRecord, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
@@ -370,14 +371,20 @@ class Reminders:
         self, record: GameRecord, text: str, view: discord.ui.View | None = None, *, ping: int | None = None
     ) -> None:
         """A post in the game's channel that pings ``ping`` (a player) and nobody else."""
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        try:
-            if view is not None:
-                await channel.send(clip(text), view=view, allowed_mentions=pings(ping))
-            else:
-                await channel.send(clip(text), allowed_mentions=pings(ping))
-        except discord.HTTPException as e:
-            log.warning("cannot post in channel %s of game %s: %s", record.channel_id, record.id, e)
+        for _attempt in range(2):  # once more where the game goes on when its thread is gone
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            try:
+                if view is not None:
+                    await channel.send(clip(text), view=view, allowed_mentions=pings(ping))
+                else:
+                    await channel.send(clip(text), allowed_mentions=pings(ping))
+                return
+            except discord.HTTPException as e:
+                log.warning("cannot post in channel %s of game %s: %s", record.channel_id, record.id, e)
+                home = await find_home(self.bot, record, e) if channel_lost(e) else None
+                if home is None:
+                    return
+                record = home
 
     # --- away players ----------------------------------------------------------------------
 

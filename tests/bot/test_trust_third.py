@@ -15,7 +15,7 @@ from bot.service import Limits, UserError
 from standin import Player, StandIn
 from standin.models import Permission
 
-from .asyncplay import start_game, wait_until
+from .asyncplay import FakeClock, make_clocked_bot, start_game, utc, wait_until
 from .conftest import Table, custom_ids, make_bot
 from .test_threads import open_game, threaded_server
 from .test_turn_panel import Taps, button, panel_dm
@@ -169,6 +169,27 @@ async def test_a_game_whose_thread_is_gone_goes_on_in_its_channel(
     assert moved.channel_id == channel.id
     # The next player's turn-start DM is not held back.
     await wait_until(lambda: len([m for m in standin.dms(other) if m.components]) >= 1, timeout=8)
+    standin.take_violations()
+    standin.take_errors()
+
+
+async def test_a_vote_due_in_a_deleted_thread_opens_in_its_channel(standin: StandIn, run_bot, tmp_path: Path) -> None:
+    """No turn post needs to fail first: the turn clock's vote, due while the game's thread is
+    gone, brings the game back to its channel and opens there."""
+    guild = standin.add_guild("Thread Club", bot_permissions=Permission.BOT_DEFAULT)
+    channel = standin.add_channel(guild, "cubist")
+    ada, bruno = standin.add_user("ada"), standin.add_user("bruno")
+    clock = FakeClock(utc(2026, 11, 2, 12, 0))
+    bot = make_clocked_bot(tmp_path / "c.db", clock)
+    await run_bot(bot)
+    thread = await open_game(standin, bot, channel, ada)
+    await bruno.slash(thread, "cubist lobby join")
+    assert not (await ada.slash(thread, "cubist lobby start")).failed
+    standin.delete_channel(thread)
+    clock.advance(73 * 3600)  # past the 72 h turn clock
+    await bot.reminders.poll_once()
+    said = [m.content for m in standin.channel_messages(channel)]
+    assert any("goes on here" in c for c in said) and any("vote" in c.lower() for c in said), said
     standin.take_violations()
     standin.take_errors()
 
