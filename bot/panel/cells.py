@@ -1,10 +1,11 @@
 """Tap a die, tap a cell: the turn panel's quickest way to place a die.
 
 The first row of the panel has a button per die that can be placed; pressing one shows a
-button per cell it may go to, lettered A, B, C… in reading order (workroom 1, then workroom
-2, row by row), and the studio picture sent with them carries the same letters on those
-cells.  An empty workroom offers its four middle cells (any cell of it stays in the
-"Other actions" menu); everything else is offered whole, up to ``MAX_CELLS``.
+button per cell it may go to, lettered A, B, C… in reading order (row by row across the
+studio picture, where workroom 1 stands left of workroom 2), and the studio picture sent
+with them carries the same letters on those cells.  An empty workroom offers its four
+middle cells (any cell of it stays in the "What do you do?" menu); everything else is
+offered whole, up to ``MAX_CELLS``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def cells_for(game: Game, die: str) -> list[tuple[str, Place]]:
     rooms = game.state.players[game.current_player].workrooms
     moves = [m for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die]
     moves = [m for m in moves if rooms[m.room] or m.cell in MIDDLE]
-    moves.sort(key=lambda m: (m.room, m.cell))
+    # Reading order over the studio picture, whose two workrooms stand side by side: row by
+    # row, left to right across both.
+    moves.sort(key=lambda m: (m.cell // WORKROOM_SIZE, m.room, m.cell % WORKROOM_SIZE))
     return list(zip(LETTERS, moves[:MAX_CELLS], strict=False))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from engine import Game
 from standin import Player
 
 from .asyncplay import start_game, wait_until
@@ -229,3 +230,20 @@ async def test_tap_a_die_tap_a_lettered_cell_six_taps_a_turn(table: Table, local
     assert taps.count == 6, taps.count
     _record, after = await table.bot.service.game(gid)
     assert after.state.turn == game.state.turn + 1
+
+
+def test_cell_letters_go_in_reading_order_across_the_studio_picture() -> None:
+    """Issue 27 item 2: A, B, C… row by row across the picture (workroom 1 left of workroom 2)."""
+    from bot.panel.cells import cells_for, marks_for, placeable
+    from engine.moves import EndTurn, Place
+
+    game = Game.new(2, 4)
+    for _ in range(3):  # a few dice in both workrooms
+        for m in [m for m in game.legal_moves() if isinstance(m, Place)][:1]:
+            game.apply(m)
+        game.apply(next(m for m in game.legal_moves() if isinstance(m, EndTurn)))
+    die = str(placeable(game)[0])
+    cells = cells_for(game, die)
+    keys = [(m.cell // 6, m.room, m.cell % 6) for _letter, m in cells]
+    assert keys == sorted(keys) and [letter for letter, _m in cells] == list("ABCDEFGHIJKLMNOPQRST"[: len(cells)])
+    assert marks_for(game, die) == {(m.room, m.cell): letter for letter, m in cells}
