@@ -169,9 +169,10 @@ def _moves_of(choice: Choice) -> list[str]:
 
 
 def _own_button(choice: Choice) -> bool:
-    """Placements have the die buttons and ending the turn its own button: no second one."""
+    """Placements have the die buttons and ending the turn its own button: no second one.
+    Abandoning a workroom stays in the menu: a rare move, not one to meet a tap away."""
     moves = _moves_of(choice)
-    return not all(m.startswith(("place ", "end")) for m in moves)
+    return not all(m.startswith(("place ", "end", "abandon ")) for m in moves)
 
 
 def panel_view(

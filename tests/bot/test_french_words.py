@@ -18,7 +18,10 @@ from engine import Game
 from engine.history import replay, start_of
 from engine.players import GreedyPlayer
 
-CONTRACTION = re.compile(r"\b(de|à) (le|les)\b|\bles l'", re.IGNORECASE)
+CONTRACTION = re.compile(
+    r"\b(de|à) (le|les)\b|\bles l'|\b(terminer|abandonner|terminez|abandonnez|terminé|abandonné) atelier\b",
+    re.IGNORECASE,
+)
 PLURAL_BY_HAND = re.compile(r"\w\(s\)|\(nt\)")
 # What a placeholder may hold, by class: names, numbers, and the phrases the code builds
 # with an article (a die "le 4", dice "les 3", a workroom "l'atelier 1", an artist).
