@@ -215,7 +215,7 @@ class GreedyPlayer:
         ends = [m for m in moves if isinstance(m, EndTurn)]
         room = Counter(game.state.players[game.current_player].storeroom)
 
-        def key(m: EndTurn) -> tuple:
+        def key(m: EndTurn) -> tuple[bool, int, int, tuple[int, ...]]:
             stale = len(m.keep) == 2 and tuple(sorted(m.keep)) == self._kept
             return (not stale, len(m.keep), sum(room[v] for v in m.keep), m.keep)
 
