@@ -173,6 +173,39 @@ async def test_a_game_whose_thread_is_gone_goes_on_in_its_channel(
     standin.take_errors()
 
 
+async def test_a_game_whose_thread_is_gone_gets_a_new_one_when_its_channel_is_busy(
+    standin: StandIn, run_bot, tmp_path: Path
+) -> None:
+    """The channel the game was opened in holds a game of its own: the game goes on in a new
+    thread of that channel, and the channel says where."""
+    bot, channel, (ada, bruno, chloe, dmitri) = await threaded_server(standin, run_bot, tmp_path)
+    thread = await open_game(standin, bot, channel, ada)
+    await bruno.slash(thread, "cubist lobby join")
+    assert not (await ada.slash(thread, "cubist lobby start")).failed
+    assert not (await chloe.slash(channel, "cubist lobby new", players=2, thread=False)).ephemeral  # busy now
+    record = await bot.service.game_in_channel(thread.id)
+    assert record is not None
+    record, game = await bot.service.game(record.id)
+    current = ada if record.seats[game.current_player].user_id == ada.id else bruno
+    dm = await panel_dm_of(standin, current)
+    standin.delete_channel(thread)
+    taps = Taps(None, record.id, current, dm)  # type: ignore[arg-type]
+    await place_one(taps)
+    await place_one(taps)
+    await taps.press("endask")
+    await taps.press("endok")
+    moved = await bot.service.record(record.id)
+    assert moved.channel_id not in (thread.id, channel.id)
+    new = standin.channels[moved.channel_id]
+    assert new.is_thread and new.parent_id == channel.id
+    assert f"<#{new.id}>" in taps.message.content
+    assert any(f"<#{new.id}>" in m.content for m in standin.channel_messages(channel))
+    assert any("ended the turn" in m.content for m in standin.channel_messages(new))
+    del dmitri
+    standin.take_violations()
+    standin.take_errors()
+
+
 async def test_a_vote_due_in_a_deleted_thread_opens_in_its_channel(standin: StandIn, run_bot, tmp_path: Path) -> None:
     """No turn post needs to fail first: the turn clock's vote, due while the game's thread is
     gone, brings the game back to its channel and opens there."""
