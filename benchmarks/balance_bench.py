@@ -5,7 +5,10 @@ Every figure comes from ``engine.balance`` (``python -m engine balance`` prints 
 report per table).  Two worker processes at most; run it with ``nice -n 10`` on a shared
 machine.  ``CUBIST_BALANCE_GAMES=N`` sets the games per table (default 500, the issue's
 sample for the turn-position goal; a fifth of it with the printed end rule);
-``CUBIST_BALANCE_QUICK=1`` plays 60 (a smoke run).
+``CUBIST_BALANCE_QUICK=1`` plays 60 (a smoke run); ``CUBIST_BALANCE_WORKERS=1`` plays in
+this one process (a machine shared with others).  Issue 31's figures (the longest stretch
+without a score change, abandons, bare ends) are among the rows, and its goal (no stretch
+of 6+ rounds in more than 2% of the games, none of 10) among the goals.
 """
 
 from __future__ import annotations
@@ -31,6 +34,11 @@ def _games() -> int:
     return int(os.environ.get("CUBIST_BALANCE_GAMES", "500"))
 
 
+def _workers() -> int | None:
+    text = os.environ.get("CUBIST_BALANCE_WORKERS")
+    return int(text) if text else None
+
+
 def _summary(report: BalanceReport) -> list[tuple[str, str]]:
     """The headline rows (the per-card rows are in ``python -m engine balance``)."""
     return [(f, v) for f, v in report.rows() if " #" not in f]
@@ -45,7 +53,9 @@ def run() -> list[tuple[str, str]]:
         for players in (2, 3, 4):
             # The printed rule's tables report the seat advantage (not a goal): fewer games.
             n = games if equal else max(40, games // 5)
-            rep = run_balance(players, n, ["strong"], seed=50_000, options=GameOptions(equal_turns=equal))
+            rep = run_balance(
+                players, n, ["strong"], seed=50_000, options=GameOptions(equal_turns=equal), workers=_workers()
+            )
             reports.append(rep)
             rows += _summary(rep)
             found = deck_goals(rep)
@@ -60,8 +70,8 @@ def run() -> list[tuple[str, str]]:
                     if "turn position" not in g.name
                 ]
             goals += found
-    two = run_balance(2, games, ["strong", "greedy"], seed=60_000)
-    four = run_balance(4, max(40, games // 2), ["strong", "greedy"], seed=61_000)
+    two = run_balance(2, games, ["strong", "greedy"], seed=60_000, workers=_workers())
+    four = run_balance(4, max(40, games // 2), ["strong", "greedy"], seed=61_000, workers=_workers())
     rows += _summary(two) + _summary(four)
     deck = default_deck()
     goals += completion_goals(reports, [c.id for c in deck.installations], [m.id for m in deck.museums])

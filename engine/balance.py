@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from .cards import default_deck
 from .game import Game
-from .moves import CARD, POOL, Abandon, Complete, EndTurn, Move, ToArtist, ToMuseum, UseArtist
+from .moves import CARD, POOL, Abandon, Complete, EndTurn, Move, Place, ToArtist, ToMuseum, UseArtist
+from .players import evaluate as ev
 from .players.factory import Player, make_player
 from .players.strong import StrongPlayer
 from .players.tournament import parallel_map, play_table, wilson
@@ -88,9 +89,16 @@ class GameStats:
     longest_still: int = 0
     longest_still_end: int = 0  # the turn (0-based, of the game) at which it ended
     bare_ends: list[int] = field(default_factory=list)  # per seat: turns whose only action was "end"
-    # Per abandon: (seat, dice in the workroom, dice sent back to the supply (not onto artists)).
-    abandons: list[tuple[int, int, int]] = field(default_factory=list)
+    # ... of which something else was possible (a placement, an artist card, a completion or
+    # a museum die) and the game went on (not the table's last round under equal_turns)
+    bare_chosen: list[int] = field(default_factory=list)
+    # Per abandon: (seat, dice in the workroom, dice sent back to the supply (not onto artists),
+    # whether the workroom could still have become a face-up installation card).
+    abandons: list[tuple[int, int, int, bool]] = field(default_factory=list)
     turn_seconds: list[float] = field(default_factory=list)  # every whole turn of every seat
+
+
+_DOING = (Place, ToArtist, UseArtist, Complete, ToMuseum)
 
 
 def _seat_levels(seats: list[str], players: int, rotation: int) -> list[str]:
@@ -113,9 +121,10 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
     hoard = [0] * players
     longest = [0] * players
     bare = [0] * players
+    chosen = [0] * players
     actions = [0]  # actions of the turn under way, before its end
-    abandons: list[tuple[int, int, int]] = []
-    pending: list[int] = []  # the abandon under way: [seat, dice, dice onto artists]
+    abandons: list[tuple[int, int, int, bool]] = []
+    pending: list[int] = []  # the abandon under way: [seat, dice, dice onto artists, live]
     still = [0, 0, 0]  # turns without a score change: current run, longest, where it ended
     last_scores = [game.scores()]
 
@@ -133,14 +142,19 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         elif isinstance(m, ToMuseum):
             museum[seat] += 1
         elif isinstance(m, Abandon):
-            pending[:] = [seat, sum(h for _v, h in s.players[seat].workrooms[m.room].values()), 0]
+            room = s.players[seat].workrooms[m.room]
+            key = ev.room_key(room)
+            live = any(ev.fit(key, c, g.deck) is not None for c in s.offer if c is not None)
+            pending[:] = [seat, sum(h for _v, h in room.values()), 0, live]
         elif isinstance(m, ToArtist):
             if any(d.kind == CARD for d in m.dice):
                 card_to_artist[seat] += 1
             if pending:
                 pending[2] += sum(d.kind == POOL for d in m.dice)
         if isinstance(m, EndTurn):
-            bare[seat] += actions[0] == 0
+            if actions[0] == 0:
+                bare[seat] += 1
+                chosen[seat] += not s.final_round and any(isinstance(x, _DOING) for x in g.legal_moves())
             actions[0] = 0
             turns[seat] += 1
             keep = tuple(sorted(m.keep))
@@ -152,7 +166,7 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
 
     def after(g: Game, m: Move) -> None:
         if pending and not g.is_abandoning():  # the abandon's last die is placed or released
-            abandons.append((pending[0], pending[1], pending[1] - pending[2]))
+            abandons.append((pending[0], pending[1], pending[1] - pending[2], bool(pending[3])))
             pending.clear()
         if isinstance(m, EndTurn):
             scores = g.scores()
@@ -195,6 +209,7 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         longest_still=still[1],
         longest_still_end=still[2],
         bare_ends=bare,
+        bare_chosen=chosen,
         abandons=abandons,
         turn_seconds=[t for seat in played.turn_seconds for t in seat],
     )
@@ -296,19 +311,20 @@ class BalanceReport:
     def dead_games(self, rounds: int = STILL_ROUNDS) -> int:
         return sum(r >= rounds for r in self.still_rounds())
 
-    def abandon_figures(self, level: str) -> tuple[int, int, list[tuple[int, int]], int]:
-        """For the seats of ``level``: (turns, bare ends, (dice, thrown away) per abandon,
-        abandons)."""
-        turns = bare = 0
-        ab: list[tuple[int, int]] = []
+    def abandon_figures(self, level: str) -> tuple[int, int, list[tuple[int, int, bool]], int, int]:
+        """For the seats of ``level``: (turns, bare ends, (dice, thrown away, still fitting a
+        face-up card) per abandon, abandons, bare ends with something else possible)."""
+        turns = bare = chosen = 0
+        ab: list[tuple[int, int, bool]] = []
         for g in self.stats:
             for seat, lv in enumerate(g.levels):
                 if lv != level:
                     continue
                 turns += g.turns[seat]
                 bare += g.bare_ends[seat] if g.bare_ends else 0
-                ab += [(d, t) for s, d, t in g.abandons if s == seat]
-        return turns, bare, ab, len(ab)
+                chosen += g.bare_chosen[seat] if g.bare_chosen else 0
+                ab += [(d, t, live) for s, d, t, live in g.abandons if s == seat]
+        return turns, bare, ab, len(ab), chosen
 
     def ended(self, how: str) -> int:
         return sum(g.ended_by == how for g in self.stats)
@@ -454,21 +470,34 @@ class BalanceReport:
                     _pct(sum(g.longest_hoard[s] >= HOARD_TURNS for g, s in seats), len(seats)),
                 )
             )
-            turns, bare, ab, k_ab = self.abandon_figures(level)
+            turns, bare, ab, k_ab, chosen = self.abandon_figures(level)
             if turns:
                 rows.append((f"{label}: {level}: turns whose only action is end", _pct(bare, turns)))
+                rows.append(
+                    (
+                        f"{label}: {level}: ... with a placement, artist or completion possible, not the last round",
+                        _pct(chosen, turns),
+                    )
+                )
                 rows.append((f"{label}: {level}: abandons per 100 turns", f"{100 * k_ab / turns:.1f} ({k_ab})"))
             if ab:
                 rows.append(
                     (
                         f"{label}: {level}: dice per abandon / thrown away (to the supply) per abandon",
-                        f"{statistics.fmean(d for d, _t in ab):.2f} / {statistics.fmean(t for _d, t in ab):.2f}",
+                        f"{statistics.fmean(a[0] for a in ab):.2f} / {statistics.fmean(a[1] for a in ab):.2f}",
                     )
                 )
                 rows.append(
                     (
-                        f"{label}: {level}: abandons throwing away {BIG_THROW}+ dice",
-                        _pct(sum(t >= BIG_THROW for _d, t in ab), len(ab)),
+                        f"{label}: {level}: abandons of {BIG_THROW}+ dice / throwing away {BIG_THROW}+",
+                        f"{_pct(sum(d >= BIG_THROW for d, _t, _l in ab), len(ab))}"
+                        f" / {_pct(sum(t >= BIG_THROW for _d, t, _l in ab), len(ab))}",
+                    )
+                )
+                rows.append(
+                    (
+                        f"{label}: {level}: abandons of a workroom that still fit a face-up card",
+                        _pct(sum(live for _d, _t, live in ab), len(ab)),
                     )
                 )
             lowest = min(self.artist_rates(level), key=lambda r: r.rate, default=None)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..cards import ArtistKind, Deck
 from ..game import Game
 from ..geometry import WORKROOM_SIZE, neighbour_table, rotations
+from ..rules import museum as museum_rules
 from ..solver import completable
 from ..state import INSTALLATIONS_TO_END
 
@@ -38,6 +39,7 @@ CARD_DIE_EARLY, CARD_DIE_SLOPE = 0.3, 0.35  # its share of that with few turns l
 BONUS_DIE = 1.5  # what each bonus space of a card is worth when completing it
 LATE = 0.12  # factor for a plan that probably cannot be finished before the end
 EMPTY_ROOM = 0.6  # an empty room is only a possibility
+SHARED = 0.5  # share of the faster plan's turns the slower plan of the other room waits
 CARD_TURNS = 3.0  # turns a player needs per completion (the game's clock)
 CARD_OFFSET = 1.0
 # Dice drawn, on average, to fill a slot that accepts one / two of the six values (less
@@ -165,10 +167,10 @@ _ARTIST_VALUE = {
     ArtistKind.MARC: 1.05,
     ArtistKind.BOCCIONI: 0.7,
     ArtistKind.MALEVICH: 0.6,
-    ArtistKind.POPOVA: 0.45,
+    ArtistKind.POPOVA: 0.55,
     ArtistKind.LA_FRESNAYE: 0.6,
     ArtistKind.ROZANOVA: 1.1,
-    ArtistKind.PASCIN: 1.1,
+    ArtistKind.PASCIN: 1.2,
     ArtistKind.GRIS: 0.6,
 }
 ARTIST_LATE = 0.25  # share of an artist card's value kept per turn left (none at the end)
@@ -223,6 +225,13 @@ def turns_left(game: Game) -> float:
     players = max(1, len(game.active_players()))
     by_museum = museum_room(game) / (0.8 * players)
     clock = min(by_cards, by_museum)
+    if ready_museum_dice(game) < museum_room(game):
+        # Neither ending comes before someone completes an installation (a fifth card, or
+        # the card dice the museum still needs): the clock is never shorter than the fastest
+        # completion in sight.  Without this floor, an offer of 6- and 7-dice cards next to
+        # a museum a die short made every plan look too late to finish, and the players
+        # bumped each other on the artist cards for up to 20 rounds (issue 31).
+        clock = max(clock, _next_completion_turns(game))
     if most == INSTALLATIONS_TO_END - 1:
         # A rival a die or two from a fifth card ends the game sooner than the card clock
         # says; the earlier seats of a round (who never learn which turn is their last under
@@ -230,6 +239,51 @@ def turns_left(game: Game) -> float:
         # the last seat won 38.2% and 35.6% without this, 36.9% and 35.0% with it).
         clock = min(clock, _last_card_turns(game))
     return max(0.5, clock)
+
+
+_TAKES: dict[tuple, frozenset[int]] = {}
+
+
+def museum_takes(game: Game) -> frozenset[int]:
+    """The die values the museum can take now (some legal cell)."""
+    key = (
+        id(game.deck),
+        game.state.museum_card,
+        tuple(sorted((c, col.value, len(col.owners)) for c, col in game.state.museum.items())),
+    )
+    got = _TAKES.get(key)
+    if got is None:
+        if len(_TAKES) > 2_000:
+            _TAKES.clear()
+        cols = museum_rules.columns(game)
+        got = _TAKES[key] = frozenset(v for v in range(1, 7) if museum_rules.cells_for(game, v, cols))
+    return got
+
+
+def ready_museum_dice(game: Game) -> int:
+    """Dice on completed cards (any active player) that the museum could take now."""
+    takes = museum_takes(game)
+    return sum(
+        1
+        for seat in game.active_players()
+        for c in game.state.players[seat].completed
+        for v in c.dice
+        if v is not None and v in takes
+    )
+
+
+def _next_completion_turns(game: Game) -> float:
+    """Turns the player closest to completing any offered card still needs for it."""
+    offer = [c for c in game.state.offer if c is not None]
+    best = 99.0
+    for seat in game.active_players():
+        for room in game.state.players[seat].workrooms:
+            key = room_key(room)
+            for c in offer:
+                f = fit(key, c, game.deck)
+                if f is not None:
+                    best = min(best, f.cost / DICE_PER_TURN)
+    return best if best < 99.0 else 0.0
 
 
 def _last_card_turns(game: Game) -> float:
@@ -336,6 +390,13 @@ def _rooms_value(
             if a.card is not None and a.card == b.card:
                 continue
             total = a.value + b.value
+            if a.card is not None and b.card is not None:
+                # The dice go to one room or the other: the slower plan waits for a share of
+                # the faster one's turns.  Valuing both as if each got every die made the
+                # players spread their dice over two slow plans and complete nothing for
+                # rounds at the start of a game (issue 31).
+                first, second = (a, b) if a.turns <= b.turns else (b, a)
+                total = first.value + second.value * GAMMA ** (SHARED * first.turns)
             if total > best[0]:
                 best = (total, (a, b))
     return best

@@ -28,6 +28,8 @@ from ..game import Game
 from ..geometry import WORKROOM_SIZE
 from ..moves import (
     CARD,
+    POOL,
+    Abandon,
     Complete,
     EndTurn,
     Move,
@@ -54,7 +56,12 @@ HELD = 0.15  # share of an artist card's value kept by own dice that could be us
 # 2-dice card.  Worth this share of the 3-dice card (tuned on 2 players: at 0.18 Marc
 # was still used 0.09 times per face-up game, at 0.75 the 2-dice Popova cards 0.12-0.14).
 PAIR = 0.45
+BUMP_RISK = 0.6  # share of an artist card's value lost when an opponent can bump the dice off
 NOTHING_TO_DO = 0.5  # an artist card whose action has nothing to work on yet
+# A die of an abandoned workroom sent back to the supply is a placement (a roll) lost: an
+# abandon must gain more than that.  Without it the strong player abandoned 13-18 workrooms
+# per 100 turns, 96% of them rooms that still fit a face-up card (issue 31).
+THROWN_DIE = 0.25
 
 
 @dataclass(slots=True)
@@ -67,6 +74,7 @@ class _Node:
     stop: bool = False  # new information appeared (the roll): the plan ends here
     forbidden: frozenset[int] = frozenset()  # artist slots holding a card drawn during the plan
     draws: list[bool] = field(default_factory=list)  # per move: did it draw a card / roll
+    thrown: int = 0  # dice of abandoned workrooms sent back to the supply during the plan
 
 
 class _Context:
@@ -122,12 +130,41 @@ def _artists_value(game: Game, seat: int, forbidden: frozenset[int], horizon: fl
         card = game.deck.artist(a.card)
         value = ev.artist_value(card.artist, horizon, card.dice) * (0.7 + 0.05 * a.value)
         value *= _prospect(game, seat, card.artist)
+        if seat == game.current_player:
+            # The opponents play before this player can use the card: dice they are likely to
+            # bump off are worth less (2 players: each bumping the other off the same card,
+            # turn after turn, made long stretches in which nobody scored; issue 31).
+            value *= 1.0 - BUMP_RISK * _bump_chance(game, seat, a.value, a.count)
         if seat == game.current_player and a.placed_turn < game.state.turn:
             # Usable now: dice kept waiting on a card are worth less than its action, so
             # the player uses its cards (every kind) instead of sitting on them.
             value *= HELD
         total += value
     return total
+
+
+_BUMP: dict[tuple[tuple[int, ...], int, int], float] = {}
+
+
+def _bump_chance(game: Game, seat: int, value: int, count: int) -> float:
+    """Chance that some opponent can bump ``count`` dice of ``value`` in its next turn: its
+    stored dice (public) and two rolled dice hold ``count`` equal dice of ``value`` or more."""
+    keep = 1.0
+    for o in game.active_players():
+        if o == seat:
+            continue
+        stored = tuple(sorted(game.state.players[o].storage))
+        key = (stored, value, count)
+        p = _BUMP.get(key)
+        if p is None:
+            hits = 0
+            for r1 in range(1, 7):
+                for r2 in range(1, 7):
+                    dice = [*stored, r1, r2]
+                    hits += any(dice.count(w) >= count for w in range(value, 7))
+            p = _BUMP[key] = hits / 36
+        keep *= 1.0 - p
+    return 1.0 - keep
 
 
 def _prospect(game: Game, seat: int, kind: ArtistKind) -> float:
@@ -369,6 +406,7 @@ class StrongPlayer:
         g = node.game
         node.can_end = g.has_rolled() and not g.is_abandoning() and not node.stop
         value, keep = evaluate(g, ctx, node.forbidden)
+        value -= THROWN_DIE * node.thrown
         if node.can_end or node.stop:
             node.value, node.keep = value, keep
         else:
@@ -432,6 +470,11 @@ class StrongPlayer:
         """The positions one action away (lazily: the caller may stop at its budget)."""
         g = node.game
         for m in self._candidates(node):
+            thrown = node.thrown
+            if isinstance(m, Abandon):
+                thrown += sum(h for _v, h in g.state.players[g.current_player].workrooms[m.room].values())
+            elif isinstance(m, ToArtist):
+                thrown -= sum(d.kind == POOL for d in m.dice)
             c = g.clone()
             before_artists = [a.card for a in c.state.artists]
             before_offer = list(c.state.offer)
@@ -450,4 +493,5 @@ class StrongPlayer:
                 forbidden=node.forbidden | changed,
                 stop=stop,
                 draws=[*node.draws, drew or stop],
+                thrown=thrown,
             )

@@ -122,12 +122,16 @@ def test_balance_benchmark_is_registered() -> None:
     assert callable(module.run)
 
 
-def _replayed_figures(players: int, seed: int, level: str) -> tuple[int, list[int], list[tuple[int, int, int]]]:
+def _replayed_figures(
+    players: int, seed: int, level: str
+) -> tuple[int, list[int], list[int], list[tuple[int, int, int, bool]]]:
     """The issue 31 figures of one balance game, counted again by hand from the same game
     (the players are deterministic for a seed): the longest run of turns after which no
-    score had changed, the bare ends per seat, and (seat, dice, dice to the supply) per abandon."""
+    score had changed, the bare ends per seat (all, and those with something else to do), and
+    (seat, dice, dice to the supply, still fitting a face-up card) per abandon."""
     from engine.game import Game
-    from engine.moves import POOL, Abandon, EndTurn, Move, ToArtist
+    from engine.moves import POOL, Abandon, Complete, EndTurn, Move, Place, ToArtist, ToMuseum, UseArtist
+    from engine.players.evaluate import fit, room_key
     from engine.players.tournament import play_table
 
     game = Game.new(players, seed, GameOptions())
@@ -135,21 +139,27 @@ def _replayed_figures(players: int, seed: int, level: str) -> tuple[int, list[in
     run = longest = 0
     last = game.scores()
     bare = [0] * players
+    chosen = [0] * players
     done_this_turn: list[Move] = []
-    abandons: list[tuple[int, int, int]] = []
+    abandons: list[tuple[int, int, int, bool]] = []
     open_abandon: list[int] = []
 
     def before(g: Game, m: Move) -> None:
         nonlocal run, longest, last
         seat = g.state.current
         if isinstance(m, Abandon):
-            dice = sum(h for _v, h in g.state.players[seat].workrooms[m.room].values())
-            open_abandon[:] = [seat, dice, dice]
+            room = g.state.players[seat].workrooms[m.room]
+            dice = sum(h for _v, h in room.values())
+            live = any(fit(room_key(room), c, g.deck) for c in g.state.offer if c is not None)
+            open_abandon[:] = [seat, dice, dice, live]
         if isinstance(m, ToArtist) and open_abandon:
             open_abandon[2] -= sum(d.kind == POOL for d in m.dice)
         if isinstance(m, EndTurn):
             if not done_this_turn:
                 bare[seat] += 1
+                kinds = Place | ToArtist | UseArtist | Complete | ToMuseum
+                doing = [x for x in g.legal_moves() if isinstance(x, kinds)]
+                chosen[seat] += bool(doing) and not g.state.final_round
             done_this_turn.clear()
         else:
             done_this_turn.append(m)
@@ -157,7 +167,7 @@ def _replayed_figures(players: int, seed: int, level: str) -> tuple[int, list[in
     def after(g: Game, m: Move) -> None:
         nonlocal run, longest, last
         if open_abandon and not g.state.pool:
-            abandons.append((open_abandon[0], open_abandon[1], open_abandon[2]))
+            abandons.append((open_abandon[0], open_abandon[1], open_abandon[2], bool(open_abandon[3])))
             open_abandon.clear()
         if isinstance(m, EndTurn):
             run = run + 1 if g.scores() == last else 0
@@ -165,7 +175,7 @@ def _replayed_figures(players: int, seed: int, level: str) -> tuple[int, list[in
             last = g.scores()
 
     play_table(game, bots, observe=before, after=after)
-    return longest, bare, abandons
+    return longest, bare, chosen, abandons
 
 
 def test_report_measures_dead_stretches_abandons_and_bare_ends() -> None:
@@ -175,15 +185,17 @@ def test_report_measures_dead_stretches_abandons_and_bare_ends() -> None:
     rep = run_balance(2, 3, [FAST_STRONG], seed=31, workers=1)
     seen_abandon = False
     for g in rep.stats:
-        longest, bare, abandons = _replayed_figures(2, g.seed, FAST_STRONG)
+        longest, bare, chosen, abandons = _replayed_figures(2, g.seed, FAST_STRONG)
         assert g.longest_still == longest and g.bare_ends == bare and g.abandons == abandons
+        assert g.bare_chosen == chosen and all(c <= b for c, b in zip(chosen, bare, strict=True))
         assert 0 < g.longest_still_end <= sum(g.turns) and g.longest_still <= g.longest_still_end
-        assert all(0 <= thrown <= dice and dice >= 1 for _s, dice, thrown in g.abandons)
+        assert all(0 <= thrown <= dice and dice >= 1 for _s, dice, thrown, _live in g.abandons)
         seen_abandon |= bool(g.abandons)
     assert seen_abandon  # the sample exercises the abandon count
     assert rep.still_rounds() == [g.longest_still / 2 for g in rep.stats]
     assert rep.dead_games(0) == 3 and rep.dead_games(99) == 0
-    turns, bare_total, per_abandon, count = rep.abandon_figures(FAST_STRONG)
+    turns, bare_total, per_abandon, count, chosen_total = rep.abandon_figures(FAST_STRONG)
+    assert chosen_total == sum(sum(g.bare_chosen) for g in rep.stats)
     assert turns == sum(sum(g.turns) for g in rep.stats) and count == len(per_abandon)
     assert bare_total == sum(sum(g.bare_ends) for g in rep.stats)
     figures = dict(rep.rows())
@@ -193,8 +205,10 @@ def test_report_measures_dead_stretches_abandons_and_bare_ends() -> None:
         f"games with a stretch of {STILL_ROUNDS}+ rounds",
         f"games with a stretch of {STILL_MAX}+ rounds",
         f"{FAST_STRONG}: turns whose only action is end",
+        f"{FAST_STRONG}: ... with a placement, artist or completion possible, not the last round",
         f"{FAST_STRONG}: abandons per 100 turns",
         f"{FAST_STRONG}: dice per abandon / thrown away (to the supply) per abandon",
+        f"{FAST_STRONG}: abandons of a workroom that still fit a face-up card",
     ):
         assert f"{label}: {name}" in figures, name
     dead = [goal for goal in deck_goals(rep) if "without a score change" in goal.name]

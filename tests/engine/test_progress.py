@@ -1,0 +1,89 @@
+"""Issue 31: games that keep moving.  The strong player's clock never runs out before the
+next installation can be completed, dice likely to be bumped off an artist card are worth
+less, and an abandon pays for the dice it sends back to the supply."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game
+from engine.moves import Abandon, Release
+from engine.players import evaluate as ev
+from engine.players.strong import THROWN_DIE, StrongPlayer, _bump_chance, _Context, _Node, evaluate
+from engine.state import ArtistSlot, Completed
+
+from .helpers import grid, rebalance
+
+
+def _endgame(offer: list[int]) -> Game:
+    """Two players, the one to play with four installations and empty workrooms."""
+    game = Game.new(2, 4)
+    s = game.state
+    s.offer = offer
+    s.installation_deck = [c for c in s.installation_deck if c not in offer and c not in (1, 2, 3, 4)]
+    s.players[s.current].completed = [Completed(c, [None]) for c in (1, 2, 3, 4)]
+    s.players[s.current].workrooms = [{}, {}]
+    s.players[1 - s.current].workrooms = [{}, {}]
+    rebalance(game)
+    return game
+
+
+def test_the_clock_waits_for_the_next_completion_when_only_big_cards_are_offered() -> None:
+    """Four installations make a card clock of two turns, but with 6- and 7-dice cards in
+    the offer and nothing built, nobody can complete anything that soon: the clock is the
+    fastest completion in sight, so plans toward those cards are not all 'too late'."""
+    big = _endgame([13, 14, 23])  # 7, 6 and 7 dice
+    fastest = min(ev.fit((), c, big.deck).cost for c in (13, 14, 23)) / ev.DICE_PER_TURN  # type: ignore[union-attr]
+    assert fastest > 2.0
+    assert ev.turns_left(big) == fastest
+    small = _endgame([1, 14, 23])  # a 3-dice card: the fifth installation may come sooner
+    assert ev.turns_left(small) < 2.0
+
+
+def test_dice_the_museum_can_take_now_are_counted_on_every_players_cards() -> None:
+    game = Game.new(2, 4)
+    takes = ev.museum_takes(game)
+    assert takes and takes != frozenset(range(1, 7))  # beside the cornerstone only
+    fits = min(takes)
+    misfit = next(v for v in range(1, 7) if v not in takes)
+    s = game.state
+    s.players[0].completed = [Completed(1, [fits, misfit])]
+    s.players[1].completed = [Completed(2, [fits])]
+    rebalance(game)
+    assert ev.ready_museum_dice(game) == 2
+
+
+def test_bump_chance_reads_the_opponents_storage_and_next_roll() -> None:
+    game = Game.new(2, 4)
+    s = game.state
+    me, rival = s.current, 1 - s.current
+    s.players[rival].storage = []
+    assert _bump_chance(game, me, 6, 2) == pytest.approx(1 / 36)  # only a double six bumps two 6s
+    assert _bump_chance(game, me, 1, 3) == 0.0  # two dice never make three
+    s.players[rival].storage = [5, 5]
+    assert _bump_chance(game, me, 4, 2) == 1.0  # a stored pair of 5s bumps two 4s
+    assert _bump_chance(game, me, 6, 2) == pytest.approx(1 / 36)
+    assert 0.0 < _bump_chance(game, me, 5, 3) < 1.0  # one more 5 in two dice: 11 in 36
+    assert _bump_chance(game, me, 5, 3) == pytest.approx(11 / 36)  # a third 5 bumps three 5s
+
+
+def test_an_abandon_counts_the_dice_it_sends_back_to_the_supply() -> None:
+    game = Game.new(2, 4)
+    s = game.state
+    me = s.players[s.current]
+    me.workrooms = [grid("3 4\n. 5:2"), {}]
+    s.artists = [ArtistSlot(a.card) for a in s.artists]
+    rebalance(game)
+    player = StrongPlayer(1)
+    root = _Node(game.clone(), [])
+    children = list(player._expand(root, set()))
+    abandon = next(c for c in children if c.moves == [Abandon(0)])
+    if abandon.game.is_abandoning():  # dice could go onto artist cards: release them all
+        abandon = next(c for c in player._expand(abandon, set()) if c.moves[-1] == Release())
+    assert abandon.thrown == 4
+    ctx = _Context(abandon.game, s.current)
+    player._value(abandon, ctx)
+    plain, _keep = evaluate(abandon.game, ctx, abandon.forbidden)
+    assert abandon.value == pytest.approx(plain - THROWN_DIE * 4)  # the abandon must gain more than that
+    kept = next(c for c in children if not isinstance(c.moves[0], Abandon))
+    assert kept.thrown == 0
