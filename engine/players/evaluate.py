@@ -241,7 +241,7 @@ def turns_left(game: Game) -> float:
     return max(0.5, clock)
 
 
-_TAKES: dict[tuple, frozenset[int]] = {}
+_TAKES: dict[tuple[object, ...], frozenset[int]] = {}
 
 
 def museum_takes(game: Game) -> frozenset[int]:
@@ -331,7 +331,7 @@ def card_worth(game: Game, card: int, room_left: int) -> float:
 
 
 # rooms_value is asked about the same workrooms thousands of times per search.
-_ROOMS: dict[tuple, tuple[float, tuple[Plan, Plan]]] = {}
+_ROOMS: dict[tuple[object, ...], tuple[float, tuple[Plan, Plan]]] = {}
 _ROOMS_LIMIT = 20_000
 
 

@@ -84,8 +84,8 @@ class _Context:
         self.seat = seat
         self.visible_offer = frozenset(c for c in game.state.offer if c is not None)
         self.opponents = [o for o in game.active_players() if o != seat]
-        self._opp_cache: dict[tuple, float] = {}
-        self._risk_cache: dict[tuple, dict[int, float]] = {}
+        self._opp_cache: dict[tuple[object, ...], float] = {}
+        self._risk_cache: dict[tuple[object, ...], dict[int, float]] = {}
 
     def offer(self, game: Game) -> list[int]:
         return [c for c in game.state.offer if c is not None and c in self.visible_offer]
@@ -369,7 +369,7 @@ class StrongPlayer:
         self._value(root, ctx)
         best: _Node | None = root if root.can_end else None
         beam = [root]
-        seen: set[tuple] = {self._key(root_game)}
+        seen: set[tuple[object, ...]] = {self._key(root_game)}
         spent = 0
         for level in range(self.depth):
             children: list[_Node] = []
@@ -415,7 +415,7 @@ class StrongPlayer:
             node.keep = ()
 
     @staticmethod
-    def _key(g: Game) -> tuple:
+    def _key(g: Game) -> tuple[object, ...]:
         s = g.state
         me = s.players[s.current]
         return (
@@ -434,14 +434,14 @@ class StrongPlayer:
         me = g.state.players[g.current_player]
         visible = set(g.state.offer)
         out: list[Move] = []
-        seen: set[tuple] = set()
+        seen: set[tuple[object, ...]] = set()
         for m in g.legal_moves():
             if isinstance(m, Undo | EndTurn):
                 continue
             if isinstance(m, Place):
                 if not me.workrooms[m.room] and m.cell != _START_CELL:
                     continue
-                k: tuple = ("p", m.room, m.cell, _die_value(g, m))
+                k: tuple[object, ...] = ("p", m.room, m.cell, _die_value(g, m))
             elif isinstance(m, ToMuseum):
                 k = ("m", m.cell, _die_value(g, m))
             elif isinstance(m, ToArtist):
@@ -466,7 +466,7 @@ class StrongPlayer:
             out.append(m)
         return out
 
-    def _expand(self, node: _Node, seen: set[tuple]) -> Iterator[_Node]:
+    def _expand(self, node: _Node, seen: set[tuple[object, ...]]) -> Iterator[_Node]:
         """The positions one action away (lazily: the caller may stop at its budget)."""
         g = node.game
         for m in self._candidates(node):
