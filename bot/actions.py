@@ -11,7 +11,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-import aiohttp
 import discord
 
 from engine.moves import Undo
@@ -25,6 +24,7 @@ from .replies import (
     after_move,
     answer,
     build_in_time,
+    confirm_answer,
     missing_permissions,
     next_player_ping,
     png_file,
@@ -301,14 +301,14 @@ async def _settle_start_post(
     for pause in SETTLE_PAUSES:
         await asyncio.sleep(pause)
         try:
-            found = await interaction.original_response()
-        except discord.NotFound:
+            found = await confirm_answer(interaction)
+        except AnswerUnconfirmed:
+            continue
+        if found is None:  # Discord has no answer: it was not taken
             text, files, view = await build()
             posted = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
             await bot.service.remember_table_post(record.id, posted.id, record.version)
             return
-        except (discord.HTTPException, TimeoutError, aiohttp.ClientError):
-            continue
         await bot.service.remember_table_post(record.id, found.id, record.version)
         return
     log.warning("game %s: its start post stayed unconfirmed; not posted again", record.id)

@@ -16,7 +16,6 @@ import discord
 
 from .i18n import t
 from .i18n.choose import guild_language
-from .replies import CHANNEL_GONE
 from .service import UserError
 from .store import GameRecord
 
@@ -26,11 +25,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ARCHIVED = 50083
-
-
-def channel_lost(error: BaseException) -> bool:
-    """True when Discord refused a post because of where it was going, not what it was."""
-    return isinstance(error, discord.HTTPException) and error.code in CHANNEL_GONE
 
 
 async def _unarchive(bot: CubistBot, channel_id: int) -> bool:

@@ -32,8 +32,8 @@ import discord
 
 from engine import parse_move
 
-from .lost_channel import channel_lost, find_home
-from .replies import AnswerUnconfirmed, post_turn
+from .lost_channel import find_home
+from .replies import AnswerUnconfirmed, channel_lost, post_turn
 from .service import MoveOutcome
 from .store.outbox import OutboxRow
 from .timers.loop import PollLoop

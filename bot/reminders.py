@@ -23,8 +23,8 @@ from .history import since_last_turn, turns_of
 from .i18n import t, time_of_day
 from .i18n.choose import guild_language, recipient_language
 from .items import PlayButton
-from .lost_channel import channel_lost, find_home
-from .replies import clip, pings, png_file
+from .lost_channel import find_home
+from .replies import channel_lost, clip, pings, png_file
 from .store import GameRecord, ReminderPrefs, SeatRecord, Status
 from .store.records import DEFAULT_REMINDER_INTERVAL
 from .texts import MARKS, turn_summary

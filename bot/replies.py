@@ -131,12 +131,17 @@ async def send_error(interaction: discord.Interaction, message: object) -> None:
         log.warning("interaction %s expired before its answer: %s", interaction.id, text[:80])
 
 
+def channel_lost(error: BaseException) -> bool:
+    """True when Discord refused a post because of where it was going, not what it was."""
+    return isinstance(error, discord.HTTPException) and error.code in CHANNEL_GONE
+
+
 def post_failed(error: BaseException) -> Message:
     """What the mover reads when their turn is stored but its table post failed: true in
     every case (the post may be in the channel already; the channel may be gone)."""
     if isinstance(error, AnswerUnconfirmed):
         return Message("trust.saved_post_checking")
-    if isinstance(error, discord.HTTPException) and error.code in CHANNEL_GONE:
+    if channel_lost(error):
         return Message("trust.saved_no_channel")
     return Message("trust.saved_post_follows")
 

@@ -16,6 +16,13 @@ from .rows import INSERT_SEAT, OPEN_SQL, game_row, need, record, seat_rows
 LAST_OPENED = "SELECT max(created_at) AS at FROM games WHERE channel_id = ? OR opened_in = ?"
 
 
+async def ensure_free(tx: Tx, channel_id: int) -> None:
+    """ChannelBusy when ``channel_id`` holds an open game (one open game per channel)."""
+    busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
+    if busy is not None:
+        raise ChannelBusy(channel_id, busy["id"])
+
+
 async def check_open_games(tx: Tx, user_id: int, most: int, besides: int | None = None) -> None:
     """TooManyGames when ``user_id`` has ``most`` open games (seated, or a lobby of theirs whose
     creator's seat is being taken in this very call) other than ``besides``."""
@@ -54,9 +61,7 @@ class LobbyRoom(Room):
         under = opened_in if opened_in is not None else channel_id  # the cooldown's channel
 
         async def tx(tx: Tx) -> GameRecord:
-            busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
-            if busy is not None:
-                raise ChannelBusy(channel_id, busy["id"])
+            await ensure_free(tx, channel_id)
             if max_open is not None:
                 await check_open_games(tx, creator_id, max_open)
             if cooldown > 0:
@@ -168,9 +173,7 @@ class LobbyRoom(Room):
         async def tx(tx: Tx) -> GameRecord:
             row = await game_row(tx, game_id)
             need(row, Status.LOBBY)
-            busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (channel_id,))
-            if busy is not None:
-                raise ChannelBusy(channel_id, busy["id"])
+            await ensure_free(tx, channel_id)
             await tx.execute(
                 "UPDATE games SET opened_in = channel_id, channel_id = ?, updated_at = ? WHERE id = ?",
                 (channel_id, now, game_id),
@@ -195,9 +198,7 @@ class LobbyRoom(Room):
             target = to if to is not None else row["opened_in"]
             if target is None or target == lost:
                 return None
-            busy = await tx.one(f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", (target,))
-            if busy is not None:
-                raise ChannelBusy(target, busy["id"])
+            await ensure_free(tx, target)
             await tx.execute(
                 "UPDATE games SET channel_id = ?, opened_in = coalesce(opened_in, ?), updated_at = ? WHERE id = ?",
                 (target, lost, now, game_id),
