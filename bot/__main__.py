@@ -16,7 +16,7 @@ from pathlib import Path
 
 import discord
 
-from .config import Settings
+from bot.config import Settings
 
 NO_TOKEN = (
     "No DISCORD_TOKEN: put `DISCORD_TOKEN=<your bot token>` in .env (copy .env.example) or in the "
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(e))
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
     if args.demo is not None:
-        from .demo import run_demo
+        from bot.demo import run_demo
 
         if args.computers >= args.players:
             parser.error("the demo needs at least one human player: --computers must be below --players")
@@ -63,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    from .client import CubistBot
-    from .service import Limits
-    from .startup import StartupError, check_database, check_postgres
+    from bot.client import CubistBot
+    from bot.service.game import Limits
+    from bot.startup import StartupError, check_database, check_postgres
 
     database = settings.database()
     try:

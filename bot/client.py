@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -16,23 +17,33 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from .away import SkipConfirmButton, VoteButton
-from .commands import CubistCog
-from .computer import Computers
-from .i18n import Message, catalog
-from .i18n.translator import CubistTranslator
-from .invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
-from .items import ITEMS
-from .items.guard import well_formed
-from .old_posts import OldPosts
-from .outbox import LEASE_SECONDS, Outbox
-from .pictures import Pictures
-from .reminders import Reminders
-from .replies import send_error
-from .service import GameService, Limits
-from .shutdown import finish_in_flight
-from .store import Store
-from .timers import TimerPoller
+from bot.chat.base import Bot
+from bot.chat.delivery import send_turn_row
+from bot.chat.dms import DirectMessages
+from bot.chat.guard import well_formed
+from bot.chat.invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
+from bot.chat.old_posts import OldPosts
+from bot.chat.replies import send_error
+from bot.chat.translator import CubistTranslator
+from bot.cog import CubistCog
+from bot.i18n import Message, catalog
+from bot.jobs import events as ev
+from bot.jobs.outbox import LEASE_SECONDS, Outbox
+from bot.jobs.poller import TimerPoller
+from bot.lobby.items import ITEMS as LOBBY_ITEMS
+from bot.look.items import ITEMS as LOOK_ITEMS
+from bot.pictures.cache import Pictures
+from bot.service.game import GameService, Limits
+from bot.settings.items import ITEMS as SETTINGS_ITEMS
+from bot.chat.shutdown import finish_in_flight
+from bot.store import Store
+from bot.table.away import SkipConfirmButton, VoteButton
+from bot.turn.computer import Computers
+from bot.turn.items import ITEMS as TURN_ITEMS
+from bot.turn.reminders import Reminders
+
+# Every persistent item, one DynamicItem class per behaviour, from the features that own them.
+ITEMS = (*TURN_ITEMS, *LOOK_ITEMS, *LOBBY_ITEMS, *SETTINGS_ITEMS, VoteButton, SkipConfirmButton)
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +65,7 @@ async def commands_hash(tree: discord.app_commands.CommandTree, guild: discord.a
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class CubistBot(commands.AutoShardedBot):
+class CubistBot(Bot):
     """``CubistBot(db_path)``; ``await bot.start(token)``.  ``dev_guild_id`` syncs the
     commands to one guild (instant) instead of globally.
 
@@ -105,14 +116,20 @@ class CubistBot(commands.AutoShardedBot):
         self.pictures = Pictures(render_workers)
         self.store: Store
         self.service: GameService
+        # The one way from the workers to the features (bot/jobs/events.py).
+        self.events = ev.Events()
+        # Turn posts and turn-start DMs queued with the moves (bot/jobs/outbox.py).
+        self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
         # Real seconds between polls of due timers: reminders, turn clocks, computer wake-ups
         # (None: only when ``reminders.poll_once()`` is called, as the tests do with their own clock).
-        self.timers = TimerPoller(self, poll_seconds=reminder_poll_seconds)
+        self.timers = TimerPoller(self, self.outbox, poll_seconds=reminder_poll_seconds)
         self.reminders = Reminders(self)
         self.old_posts = OldPosts(self)  # takes the buttons off replaced turn posts
+        self.dms = DirectMessages(self, lambda: self.service, self.invalid_requests, lambda: self.clock())
         self.computers = Computers(self, pause=computer_pause)
-        # Turn posts and turn-start DMs queued with the moves (bot/outbox.py).
-        self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
+        self.reminders.subscribe(self.events)
+        self.computers.subscribe(self.events)
+        self.events.subscribe(ev.OUTBOX_TURN_POST, functools.partial(send_turn_row, self))
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
@@ -121,7 +138,7 @@ class CubistBot(commands.AutoShardedBot):
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
-        self.add_dynamic_items(VoteButton, SkipConfirmButton, *ITEMS)
+        self.add_dynamic_items(*ITEMS)
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
@@ -148,13 +165,13 @@ class CubistBot(commands.AutoShardedBot):
         return True
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """The catch-all for components no item takes (bot/items/guard.py): a forged, damaged
+        """The catch-all for components no item takes (bot/chat/guard.py): a forged, damaged
         or ancient custom_id gets a clear answer instead of "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
-        if well_formed(custom_id, (VoteButton, SkipConfirmButton, *ITEMS)):
+        if well_formed(custom_id, ITEMS):
             return  # its item answers
         log.info("unknown or malformed component id %r from user %s", custom_id[:100], interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
@@ -168,7 +185,7 @@ class CubistBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         # Nothing new starts (the pollers, the computer players: a stored move's posts wait in
-        # the outbox); the answers under way finish, bounded (bot/shutdown.py), then the DMs
+        # the outbox); the answers under way finish, bounded (bot/chat/shutdown.py), then the DMs
         # and edits they started; only then does the HTTP session close under them.
         await self.outbox.stop()
         await self.timers.stop()

@@ -16,17 +16,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bot.client import CubistBot
+from bot.i18n import t
+from bot.panel import choice_tree, leaves
+from bot.panel.cells import cells_for
 from engine import Game, parse_move
 from engine.moves import EndTurn, Move, Place
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
 from standin.discord_target import point_discord_at
 from standin.models import Permission
-
-from .client import CubistBot
-from .i18n import t
-from .panel import choice_tree, leaves
-from .panel.cells import cells_for
 
 NAMES = ("Ada", "Bruno", "Chloé", "Dmitri")
 

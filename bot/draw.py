@@ -14,11 +14,10 @@ import sys
 from pathlib import Path
 
 import render
+from bot.i18n import languages
+from bot.i18n.pictures import render_labels
 from engine import SavedGameError, load_game
 from render.demo import write_demo
-
-from .i18n import languages
-from .i18n.pictures import render_labels
 
 
 def main(argv: list[str] | None = None) -> int:

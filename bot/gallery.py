@@ -17,12 +17,11 @@ from pathlib import Path
 from PIL import Image
 
 import render
+from bot.i18n.pictures import render_labels
 from render.demo import DEMO_NAMES, busy_late_game
 from render.encode import png_bytes
 from render.model import LAPTOP_BOX, PHONE_WIDTH, phone_scale, preview_scale
 from render.vision import simulate
-
-from .i18n.pictures import render_labels
 
 POSITIONS = ((2, 8), (3, 5), (4, 3))  # players, seed of the late-game position
 

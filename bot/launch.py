@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from . import __main__ as entry
-from .config import Settings
+from bot import __main__ as entry
+from bot.config import Settings
 
 
 def main(argv: list[str] | None = None) -> int:

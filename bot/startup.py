@@ -5,11 +5,14 @@ Each problem is one line naming the file and what to do (``python -m bot.store v
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
-from .i18n import t
-from .store.errors import cannot_write
+from bot.i18n import t
+from bot.store import Store
+from bot.store.errors import cannot_write
+from bot.store.postgres import redacted
 
 
 class StartupError(Exception):
@@ -42,11 +45,6 @@ def check_database(path: Path) -> None:
 def check_postgres(url: str) -> None:
     """Raises StartupError when the PostgreSQL database cannot be opened (unreachable server,
     wrong credentials, a schema newer than this code); applies pending migrations."""
-    import asyncio
-
-    from .store import Store
-    from .store.postgres import redacted
-
     async def probe() -> None:
         store = await Store.open(url, cache_size=0)
         await store.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .interactions import (
     AUTOCOMPLETE,
@@ -23,9 +23,7 @@ from .interactions import (
 )
 from .limits import SELECT_TYPES
 from .models import Attachment, Channel, Guild, Message, Role, User
-
-if TYPE_CHECKING:
-    from .server import StandIn
+from .world import World
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
@@ -49,7 +47,7 @@ class FileOption:
 class Player:
     """A human Discord user driven by a test."""
 
-    def __init__(self, server: StandIn, user: User) -> None:
+    def __init__(self, server: World, user: User) -> None:
         self.server = server
         self.user = user
 
@@ -403,7 +401,7 @@ class Player:
 class _Resolved:
     """Collects the `resolved` users/members/roles/channels/attachments of an interaction."""
 
-    def __init__(self, server: StandIn, guild: Guild | None, user_id: int) -> None:
+    def __init__(self, server: World, guild: Guild | None, user_id: int) -> None:
         self.server = server
         self.guild = guild
         self.user_id = user_id

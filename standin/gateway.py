@@ -17,12 +17,11 @@ import asyncio
 import json
 import secrets
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-if TYPE_CHECKING:
-    from .server import StandIn
+from .models import Guild
 
 HELLO = 10
 HEARTBEAT = 1
@@ -92,8 +91,23 @@ class GatewaySession:
         self.conn: Connection | None = None
 
 
+class GatewayHost(Protocol):
+    """What the gateway reads of the world it serves (``standin.world.World`` is one)."""
+
+    token: str
+    guilds: dict[int, Guild]
+
+    def record_error(self, kind: str, detail: str, method: str = "", path: str = "") -> None: ...
+
+    def bot_guilds(self) -> list[Guild]: ...
+
+    def ready_payload(self, session: GatewaySession) -> dict[str, Any]: ...
+
+    def guild_create_payload(self, guild: Guild, intents: int) -> dict[str, Any]: ...
+
+
 class Gateway:
-    def __init__(self, server: StandIn, heartbeat_interval_ms: int = 41_250) -> None:
+    def __init__(self, server: GatewayHost, heartbeat_interval_ms: int = 41_250) -> None:
         self.server = server
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.sessions: dict[str, GatewaySession] = {}

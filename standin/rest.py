@@ -12,7 +12,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
@@ -39,9 +39,7 @@ from .limits import SELECT_TYPES, check_choices, check_commands, check_message, 
 from .models import Attachment, Channel, ChannelType, Message, MessageFlag, Permission, User, png_size
 from .responses import json_response, ratelimit_headers
 from .schema import check_query, check_response, validate_request
-
-if TYPE_CHECKING:
-    from .server import StandIn
+from .world import World
 
 API = "/api/v10"
 # The interaction a request acts on, so refusals can be attached to it.
@@ -158,7 +156,7 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
-def build_app(server: StandIn) -> web.Application:
+def build_app(server: World) -> web.Application:
     api = RestApi(server)
     app = web.Application(client_max_size=MAX_REQUEST_BYTES, middlewares=[api.middleware])
     routes: list[tuple[str, str, Any]] = [
@@ -214,7 +212,7 @@ def build_app(server: StandIn) -> web.Application:
 
 
 class RestApi:
-    def __init__(self, server: StandIn) -> None:
+    def __init__(self, server: World) -> None:
         self.server = server
         self.checked_responses: dict[tuple[str, str, int], int] = {}
 

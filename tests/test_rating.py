@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.rating import NEWCOMER, SIGMA, START, Skill, carried, merged, rate, win_odds
+from bot.store.rating import NEWCOMER, SIGMA, START, Skill, carried, merged, rate, win_odds
 
 
 def _moves(before: list[Skill], after: list[Skill]) -> list[float]:

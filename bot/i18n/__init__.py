@@ -27,131 +27,21 @@ missing message never stops a game.
 
 from __future__ import annotations
 
-import logging
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import time
-from typing import Any
-
-from babel.dates import format_skeleton
-
-from .catalog import (
-    DEFAULT_LANGUAGE,
-    CatalogueError,
-    Entry,
-    babel_locale,
-    catalogues,
-    language_name,
-    languages,
-    own_name,
-    plural,
+from bot.i18n.cards import artist_action, artist_name, card_name
+from bot.i18n.catalog import DEFAULT_LANGUAGE, CatalogueError, babel_locale, language_name, languages
+from bot.i18n.core import (
+    Message,
+    has,
+    is_strict,
+    join,
+    language,
+    language_choices,
+    localize,
+    set_strict,
+    t,
+    time_of_day,
+    words_in_any_language,
 )
-
-log = logging.getLogger(__name__)
-
-_strict: bool | None = None
-
-
-def set_strict(strict: bool | None) -> None:
-    """True: unknown keys raise; False: they are logged; None: raise only under pytest."""
-    global _strict
-    _strict = strict
-
-
-def is_strict() -> bool:
-    return _strict if _strict is not None else "PYTEST_CURRENT_TEST" in os.environ
-
-
-def language(locale: object) -> str:
-    """The catalogue for a Discord locale (``discord.Locale``, 'fr', 'en-US', None...):
-    'fr' for any French locale, English for anything we have no catalogue for."""
-    if not isinstance(locale, str):  # discord.Locale (discord.py's own enum type) has .value
-        locale = getattr(locale, "value", None)
-    if not isinstance(locale, str):
-        return DEFAULT_LANGUAGE
-    base = locale.strip().lower().replace("_", "-").split("-")[0]
-    return base if base in languages() else DEFAULT_LANGUAGE
-
-
-def language_choices() -> list[tuple[str, str]]:
-    """(code, name in itself) for every language with a catalogue: the choices of
-    ``/cubist settings language``."""
-    return [(code, own_name(code)) for code in languages()]
-
-
-def has(key: str) -> bool:
-    return key in catalogues()[DEFAULT_LANGUAGE]
-
-
-def t(key: str, locale: object, /, **params: Any) -> str:
-    """The message ``key`` in the language of ``locale``, with ``params`` filled in."""
-    lang = language(locale)
-    entry: Entry | None = catalogues()[lang].get(key)
-    if entry is None:
-        if is_strict():
-            raise KeyError(f"no message {key!r} in the catalogues")
-        log.error("no message %r in the catalogues", key)
-        return key
-    if not isinstance(entry, str):
-        entry = entry.get(plural(lang, params.get("count"))) or entry["other"]
-    values = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
-    return entry.format(**values)
-
-
-def time_of_day(minutes: int, locale: object) -> str:
-    """A time of day (minutes after midnight) on the 24-hour clock as the reader's language
-    writes it (CLDR's ``Hm``: '22:00' in English and French, '22.00' in Finnish)."""
-    return str(format_skeleton("Hm", time(minutes // 60 % 24, minutes % 60), locale=babel_locale(language(locale))))
-
-
-def words_in_any_language(key: str) -> frozenset[str]:
-    """The comma-separated words of message ``key`` in every catalogue, lower case: what a
-    player may type in any language (e.g. ``commands.quiet_off_words``: off, non...)."""
-    found: set[str] = set()
-    for lang in languages():
-        entry = catalogues()[lang].get(key)
-        if isinstance(entry, str):
-            found.update(w.strip().lower() for w in entry.split(",") if w.strip())
-    return frozenset(found)
-
-
-def join(items: list[str], locale: object) -> str:
-    """'a, b and c' / 'a, b et c'."""
-    if len(items) <= 1:
-        return "".join(items)
-    return t("common.list_sep", locale).join(items[:-1]) + t("common.and", locale) + items[-1]
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message not yet translated: its key and parameters.  For texts made before we know
-    who reads them, e.g. ``raise UserError(Message("service.full", max=4))``: the code that
-    answers renders it in the reader's language (``localize(error.args[0], interaction.locale)``).
-    ``str()`` gives English, so code that still expects plain text keeps working."""
-
-    key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def __init__(self, key: str, /, **params: Any) -> None:
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "params", dict(params))
-
-    def render(self, locale: object) -> str:
-        return t(self.key, locale, **self.params)
-
-    def __str__(self) -> str:
-        return self.render(DEFAULT_LANGUAGE)
-
-
-def localize(text: object, locale: object) -> str:
-    """A ``Message`` in the reader's language; anything else as it is (already words)."""
-    if isinstance(text, Message):
-        return text.render(locale)
-    return str(text)
-
-
-from .cards import artist_action, artist_name, card_name  # noqa: E402  (needs t above)
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -159,6 +49,7 @@ __all__ = [
     "Message",
     "artist_action",
     "artist_name",
+    "babel_locale",
     "card_name",
     "has",
     "is_strict",

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from bot.i18n.catalog import DEFAULT_LANGUAGE, catalogues
+from bot.i18n.core import t
 from engine.cards import ArtistCard, ArtistKind
-
-from . import t
-from .catalog import DEFAULT_LANGUAGE, catalogues
 
 CardKind = Literal["artist", "artist_short", "painting", "installation", "museum"]
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from bot.i18n import catalog, language
+from bot.i18n.catalog import DEFAULT_LANGUAGE, catalogues, plural
 from render.labels import Labels
-
-from . import catalog, language
-from .catalog import DEFAULT_LANGUAGE, catalogues, plural
 
 
 @dataclass(frozen=True)

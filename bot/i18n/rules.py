@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.i18n import Message, t
+from bot.i18n.cards import _bundled
 from engine.cards import ArtistKind
 from engine.players.reasons import Reason
 from engine.rule_texts import RuleError, RuleText
-
-from . import Message, t
-from .cards import _bundled
 
 EngineText = RuleText | Reason
 

@@ -6,6 +6,6 @@ to, for the panel's buttons and the studio picture.  (Selects under panels poste
 tree open today's panel: ``bot/items/game.py``.)
 """
 
-from .tree import MAX_OPTIONS, Choice, TreeError, choice_tree, leaves, node_at
+from bot.panel.tree import MAX_OPTIONS, Choice, TreeError, choice_tree, leaves, node_at
 
 __all__ = ["MAX_OPTIONS", "Choice", "TreeError", "choice_tree", "leaves", "node_at"]

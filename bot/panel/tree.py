@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from bot.panel import words
 from engine import Game, parse_move
 from engine.moves import (
     Abandon,
@@ -29,8 +30,6 @@ from engine.moves import (
     Undo,
     UseArtist,
 )
-
-from . import words
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select
 MAX_LABEL = 100  # Discord's limit of characters in one option label

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.i18n import card_name, join, t
+from bot.i18n.cards import artist_name
 from engine import Game
 from engine.cards import ArtistKind
 from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE, cell_name, neighbour_table
 from engine.moves import Abandon, Complete, DieRef, EndTurn, Place, Switch, ToArtist, ToMuseum, UseArtist
-
-from ..i18n import card_name, join, t
-from ..i18n.cards import artist_name
 
 SHORT = 40  # characters of each end of a "More: first … last" label
 

@@ -71,8 +71,8 @@ the WAL short so that commits rarely run a checkpoint themselves.  ``Store.open(
 synchronous="FULL")`` makes every commit power-cut proof where the disk is quiet enough.
 """
 
-from .connection import backup_database
-from .errors import (
+from bot.store.connection import backup_database
+from bot.store.errors import (
     CannotWrite,
     ChannelBusy,
     CorruptGame,
@@ -87,10 +87,10 @@ from .errors import (
     TooManyGames,
     TooSoon,
 )
-from .moves import Played
-from .records import GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status
-from .store import Store
-from .timers import Timer, TimerSpec
+from bot.store.moves import Played
+from bot.store.records import GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status
+from bot.store.store import Store
+from bot.store.timers import Timer, TimerSpec
 
 __all__ = [
     "CannotWrite",

@@ -19,12 +19,12 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from . import db as dbmod
-from .connection import backup_database
-from .copy import backup_postgres, copy_database, label
-from .errors import StoreError
-from .postgres import is_postgres_url, redacted
-from .store import Store
+from bot.store import db as dbmod
+from bot.store.connection import backup_database
+from bot.store.copy import backup_postgres, copy_database, label
+from bot.store.errors import StoreError
+from bot.store.postgres import is_postgres_url, redacted
+from bot.store.store import Store
 
 
 def _schema_version(conn: sqlite3.Connection) -> int:
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "copy":
         try:
-            report = asyncio.run(copy_database(args.src, args.dst))
+            report = asyncio.run(copy_database(args.src, args.dst, Store.open))
         except (OSError, StoreError) as e:
             print(f"copy failed: {e}", file=sys.stderr)
             return 1
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         if is_postgres_url(args.db):
-            dest = asyncio.run(backup_postgres(args.db, args.dest))
+            dest = asyncio.run(backup_postgres(args.db, args.dest, Store.open))
         else:
             dest = backup_database(args.db, args.dest)
     except (OSError, sqlite3.Error, StoreError) as e:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from bot.store.errors import CorruptGame
 from engine import Game
-
-from .errors import CorruptGame
 
 
 class GameCache:

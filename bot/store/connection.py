@@ -45,8 +45,8 @@ from typing import Any, NoReturn, Protocol, TypeVar
 
 import aiosqlite
 
-from . import db as dbmod
-from .errors import CannotWrite, SchemaTooNew, StoreError, cannot_write
+from bot.store import db as dbmod
+from bot.store.errors import CannotWrite, SchemaTooNew, StoreError, cannot_write
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

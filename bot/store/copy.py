@@ -14,14 +14,29 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from .connection import Tx
-from .errors import StoreError
-from .postgres import is_postgres_url, redacted
-from .store import Store
+from bot.store.connection import Database, Tx
+from bot.store.errors import StoreError
+from bot.store.postgres import is_postgres_url, redacted
+
+
+class Opened(Protocol):
+    """What a copy needs of an open store (``bot.store.Store`` is one)."""
+
+    db: Database
+
+    async def verify_all(self, progress: Any = ...) -> list[Any]: ...
+
+    async def close(self) -> None: ...
+
+
+# ``Store.open``: the copy is handed the opener, so that the store (whose ``backup`` uses
+# this module) and the copy do not import each other.
+Opener = Callable[..., Awaitable[Opened]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +84,15 @@ def label(target: str | Path) -> str:
     return redacted(str(target)) if is_postgres_url(target) else str(target)
 
 
-async def copy_database(src: str | Path, dst: str | Path) -> CopyReport:
+async def copy_database(src: str | Path, dst: str | Path, opener: Opener) -> CopyReport:
     """Copies every row of ``src`` into ``dst`` (created and migrated if needed; it must hold
     no game yet), then verifies ``dst`` by replay.  Raises StoreError on any problem."""
-    source = await Store.open(src, read_only=True, cache_size=0, checkpoint_interval=None)
+    source = await opener(src, read_only=True, cache_size=0, checkpoint_interval=None)
     try:
         data = await source.db.read(_read_everything)
     finally:
         await source.close()
-    dest = await Store.open(dst, cache_size=0, checkpoint_interval=None)
+    dest = await opener(dst, cache_size=0, checkpoint_interval=None)
     try:
 
         async def write(tx: Tx) -> dict[str, int]:
@@ -130,7 +145,7 @@ def pg_dump_program() -> str | None:
     return shutil.which("pg_dump")
 
 
-async def backup_postgres(url: str, dest: Path) -> Path:
+async def backup_postgres(url: str, dest: Path, opener: Opener) -> Path:
     """A backup of a PostgreSQL store: ``pg_dump --format=custom`` (restore with
     ``pg_restore``) when pg_dump is installed, else a logical export into a new SQLite file
     at ``dest``, verified by replay (``python -m bot.store copy DEST postgresql://...``
@@ -150,7 +165,7 @@ async def backup_postgres(url: str, dest: Path) -> Path:
             )
     else:
         try:
-            await copy_database(url, tmp)
+            await copy_database(url, tmp, opener)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise

@@ -24,7 +24,7 @@ from typing import Protocol
 
 import aiosqlite
 
-from .errors import MigrationError, SchemaTooNew
+from bot.store.errors import MigrationError, SchemaTooNew
 
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 BUSY_TIMEOUT_S = 10.0

@@ -7,13 +7,12 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from bot.store.connection import Tx
+from bot.store.errors import GameStateError
+from bot.store.records import OPEN_STATUSES, GameRecord, MoveRecord, ResultRecord, Status
+from bot.store.room import Room
+from bot.store.rows import OPEN_SQL, game_at, game_row, record, records_of, result
 from engine import Game, GameOptions
-
-from .connection import Tx
-from .errors import GameStateError
-from .records import OPEN_STATUSES, GameRecord, MoveRecord, ResultRecord, Status
-from .room import Room
-from .rows import OPEN_SQL, game_at, game_row, record, records_of, result
 
 
 class GamesRoom(Room):

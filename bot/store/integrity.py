@@ -8,14 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.store.connection import Tx
+from bot.store.errors import CorruptGame, GameStateError
+from bot.store.records import Status
+from bot.store.room import Room
+from bot.store.rows import game_row, replay_moves
+from bot.store.verify import check_replay, snapshot_game
 from engine import Game, dump_game
-
-from .connection import Tx
-from .errors import CorruptGame, GameStateError
-from .records import Status
-from .room import Room
-from .rows import game_row, replay_moves
-from .verify import check_replay, snapshot_game
 
 
 class IntegrityRoom(Room):

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.store.connection import Tx
+from bot.store.errors import ChannelBusy, SeatError, TableFull, TooManyGames, TooSoon
+from bot.store.records import OPEN_STATUSES, GameRecord, ReminderPrefs, SeatRecord, Status
+from bot.store.room import Room
+from bot.store.rows import INSERT_SEAT, OPEN_SQL, game_row, need, record, seat_rows
 from engine import GameOptions
-
-from .connection import Tx
-from .errors import ChannelBusy, SeatError, TableFull, TooManyGames, TooSoon
-from .records import OPEN_STATUSES, GameRecord, ReminderPrefs, SeatRecord, Status
-from .room import Room
-from .rows import INSERT_SEAT, OPEN_SQL, game_row, need, record, seat_rows
 
 # The newest game opened under a channel: in it, or in a thread of it (moved there, or opened there).
 LAST_OPENED = "SELECT max(created_at) AS at FROM games WHERE channel_id = ? OR opened_in = ?"

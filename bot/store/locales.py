@@ -5,7 +5,7 @@ Plain functions of a ``Tx``, run each as one transaction by ``PeopleRoom`` (peop
 
 from __future__ import annotations
 
-from .connection import Tx
+from bot.store.connection import Tx
 
 MAX_LOCALE_LENGTH = 16  # Discord's are at most 6 ('es-419'); anything longer is not a locale
 

@@ -4,8 +4,8 @@ facts, ``PeopleRoom`` (people.py) the DM status."""
 
 from __future__ import annotations
 
-from .connection import Tx
-from .room import Room
+from bot.store.connection import Tx
+from bot.store.room import Room
 
 
 async def get(tx: Tx, key: str) -> str | None:

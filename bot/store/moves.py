@@ -7,16 +7,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.store import outbox as outbox_db
+from bot.store import stats as stats_db
+from bot.store.connection import Tx
+from bot.store.errors import GameStateError, SeatError, StaleGame
+from bot.store.records import OPEN_STATUSES, GameRecord, ResultRecord, Status
+from bot.store.room import Room
+from bot.store.rows import INSERT_SEAT, SEAT_COLUMNS, game_at, game_row, need, record, replay_moves, result, seat_rows
+from bot.store.timers import TimerSpec, clear_timers, set_timers
 from engine import Game, GameOptions, Step, dump_game
-
-from . import outbox as outbox_db
-from . import stats as stats_db
-from .connection import Tx
-from .errors import GameStateError, SeatError, StaleGame
-from .records import OPEN_STATUSES, GameRecord, ResultRecord, Status
-from .room import Room
-from .rows import INSERT_SEAT, SEAT_COLUMNS, game_at, game_row, need, record, replay_moves, result, seat_rows
-from .timers import TimerSpec, clear_timers, set_timers
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.store.connection import Row, Tx
+from bot.store.room import Room
 from engine import Game
-
-from .connection import Row, Tx
-from .room import Room
 
 POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post itself first
 # s: the longest a turn-start DM waits for its turn's channel post.  A post that failed once

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import locales as locales_db
-from . import meta as meta_db
-from .cache import GameCache
-from .connection import Database, Tx
-from .errors import SeatError
-from .records import ReminderPrefs, SeatRecord
-from .room import Room
-from .rows import OPEN_SQL
+from bot.store import locales as locales_db
+from bot.store import meta as meta_db
+from bot.store.cache import GameCache
+from bot.store.connection import Database, Tx
+from bot.store.errors import SeatError
+from bot.store.records import ReminderPrefs, SeatRecord
+from bot.store.room import Room
+from bot.store.rows import OPEN_SQL
 
 
 class PeopleRoom(Room):

@@ -32,9 +32,9 @@ from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .connection import POSTGRESQL, Tx, TxFunction
-from .db import Migration, apply_pending, load_migrations
-from .errors import SchemaTooNew, StoreError
+from bot.store.connection import POSTGRESQL, Tx, TxFunction
+from bot.store.db import Migration, apply_pending, load_migrations
+from bot.store.errors import SchemaTooNew, StoreError
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -308,6 +308,5 @@ class PostgresDatabase:
         return await self.read(tx)
 
     async def backup(self, dest: str | Path) -> Path:
-        from .copy import backup_postgres
-
-        return await backup_postgres(self.url, Path(dest))
+        """Not here: ``Store.backup`` makes a PostgreSQL store's copy (bot/store/copy.py)."""
+        raise StoreError("a PostgreSQL store is backed up by Store.backup (pg_dump, or a SQLite export)")

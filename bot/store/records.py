@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.store.connection import Row
 from engine import GameOptions
-
-from .connection import Row
 
 
 class Status(StrEnum):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cache import GameCache
-from .connection import Database
+from bot.store.cache import GameCache
+from bot.store.connection import Database
 
 
 class Room:

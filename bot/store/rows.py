@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.store.connection import Tx
+from bot.store.errors import CorruptGame, GameNotFound, GameStateError
+from bot.store.records import GameRecord, ResultRecord, SeatRecord, Status
+from bot.store.verify import snapshot_game
 from engine import Game, GameOptions
-
-from .connection import Tx
-from .errors import CorruptGame, GameNotFound, GameStateError
-from .records import GameRecord, ResultRecord, SeatRecord, Status
-from .verify import snapshot_game
 
 OPEN_SQL = "('lobby', 'active')"
 SEAT_COLUMNS = (

@@ -7,7 +7,7 @@ Every function takes a ``Tx`` and does no I/O of its own; ``StatsRoom`` runs the
 
 Ratings are per server (``guild_id``; 0 for games outside a server) and per rating identity:
 ``user:<id>`` for a person, ``ai:<level>`` for each computer level (so "strong" has one
-rating however many games it plays).  The maths is ``bot.rating`` (OpenSkill): ``ratings.rating``
+rating however many games it plays).  The maths is ``bot.store.rating`` (OpenSkill): ``ratings.rating``
 is the number shown (the estimate mu) and ``ratings.sigma`` its uncertainty; a row whose
 sigma is NULL holds an Elo rating from before migration 0012, which its next rated game
 carries over (``rating.carried``).
@@ -19,14 +19,13 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.store import rating
+from bot.store.connection import Row, Tx
+from bot.store.records import ResultRecord
+from bot.store.room import Room
 from engine import ArtistKind, Game
 from engine.players import LEVELS
 from engine.timeline import timeline
-
-from .. import rating
-from .connection import Row, Tx
-from .records import ResultRecord
-from .room import Room
 
 NO_GUILD = 0  # the ratings key of games outside a server (guild_id NULL)
 
@@ -92,7 +91,7 @@ class RatingChange:
 
 
 def level_name(ai_level: int | None) -> str:
-    """The engine's name of a stored computer level (as ``bot.service.level_of``)."""
+    """The engine's name of a stored computer level (as ``bot.service.game.level_of``)."""
     return LEVELS[ai_level] if ai_level is not None and 0 <= ai_level < len(LEVELS) else "greedy"
 
 

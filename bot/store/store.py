@@ -13,19 +13,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .cache import GameCache
-from .connection import Database, SqliteDatabase
-from .games import GamesRoom
-from .integrity import IntegrityRoom
-from .lobby import LobbyRoom
-from .meta import MetaRoom
-from .moves import MovesRoom
-from .outbox import PostsRoom
-from .people import PeopleRoom
-from .postgres import PostgresDatabase, is_postgres_url
-from .stats import StatsRoom
-from .timers import TimersRoom
-from .votes import VotesRoom
+from bot.store.cache import GameCache
+from bot.store.connection import Database, SqliteDatabase
+from bot.store.copy import backup_postgres
+from bot.store.games import GamesRoom
+from bot.store.integrity import IntegrityRoom
+from bot.store.lobby import LobbyRoom
+from bot.store.meta import MetaRoom
+from bot.store.moves import MovesRoom
+from bot.store.outbox import PostsRoom
+from bot.store.people import PeopleRoom
+from bot.store.postgres import PostgresDatabase, is_postgres_url
+from bot.store.stats import StatsRoom
+from bot.store.timers import TimersRoom
+from bot.store.votes import VotesRoom
 
 # Chosen by measurement; see the package docstring.
 DEFAULT_SYNCHRONOUS = "NORMAL"
@@ -109,7 +110,6 @@ class Store:
         self.verify_all = self.integrity.verify_all
         self.rebuild_snapshot = self.integrity.rebuild_snapshot
         self.integrity_check = self.integrity.integrity_check
-        self.backup = self.integrity.backup
 
         self.player_stats = self.stats.player_stats
         self.leaderboard = self.stats.leaderboard
@@ -144,6 +144,13 @@ class Store:
             checkpoint_interval=checkpoint_interval,
         )
         return cls(db, clock=clock, cache_size=cache_size)
+
+    async def backup(self, dest: str | Path) -> Path:
+        """An online, consistent copy of the database at ``dest``; games keep being served.
+        SQLite: its backup API.  PostgreSQL: ``pg_dump``, or a SQLite file by logical export."""
+        if isinstance(self.db, PostgresDatabase):
+            return await backup_postgres(self.db.url, Path(dest), Store.open)
+        return await self.integrity.backup(dest)
 
     async def close(self) -> None:
         await self.db.close()

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .connection import Row, Tx
-from .room import Room
+from bot.store.connection import Row, Tx
+from bot.store.room import Room
 
 MAX_FAILURES = 8  # runs in a row that raised before a timer is dropped (and logged)
 

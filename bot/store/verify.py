@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.store.errors import CorruptGame
 from engine import Game, GameOptions, load_game
-
-from .errors import CorruptGame
 
 STARTED_STATUSES = ("active", "finished", "cancelled")
 

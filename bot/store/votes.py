@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .connection import Tx
-from .errors import GameStateError
-from .records import Status
-from .room import Room
-from .rows import game_row, need
+from bot.store.connection import Tx
+from bot.store.errors import GameStateError
+from bot.store.records import Status
+from bot.store.room import Room
+from bot.store.rows import game_row, need
 
 
 class VotesRoom(Room):

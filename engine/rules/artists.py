@@ -5,7 +5,7 @@ out.  ``ARTIST_RULES`` is the table ``Game`` reads; a new artist is a new class 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ..cards import ArtistCard, ArtistKind
 from ..errors import IllegalMove
@@ -13,9 +13,7 @@ from ..geometry import WORKROOM_SIZE
 from ..moves import STOREROOM, DieRef, UseArtist
 from ..rule_texts import RuleText, listed
 from ..structure import legal_cells, placement_problem, put, removable_tops, split_problem, take_top
-
-if TYPE_CHECKING:
-    from ..game import Game
+from .table import Table
 
 ROOMS = (0, 1)
 
@@ -25,13 +23,13 @@ class ArtistRule:
 
     kinds: ClassVar[tuple[ArtistKind, ...]] = ()
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         raise NotImplementedError
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         return RuleText("use_other", artist=card.artist)
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         raise NotImplementedError
 
 
@@ -40,13 +38,13 @@ class Malevich(ArtistRule):
 
     kinds = (ArtistKind.MALEVICH,)
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         return [UseArtist(slot)]
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         return RuleText("use_malevich", artist=card.artist, slot=m.slot + 1)
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         assert card.value is not None
         game.take_from_supply(card.value)
 
@@ -56,16 +54,16 @@ class Boccioni(ArtistRule):
 
     kinds = (ArtistKind.BOCCIONI,)
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         assert card.values is not None
         return [UseArtist(slot, die=DieRef.storeroom(v)) for v in sorted(card.values)]
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         assert card.values is not None
         a, b = card.values
         return RuleText("use_boccioni", artist=card.artist, a=a, b=b, slot=m.slot + 1)
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         assert m.die is not None
         game.take_from_supply(m.die.value)
 
@@ -75,10 +73,10 @@ class Marc(Boccioni):
 
     kinds = (ArtistKind.MARC,)
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         return [UseArtist(slot, die=DieRef.storeroom(v)) for v in range(1, 7)]
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         return RuleText("use_marc", artist=card.artist, slot=m.slot + 1)
 
 
@@ -88,7 +86,7 @@ class Shift(ArtistRule):
 
     kinds = (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE)
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         assert card.delta is not None
         delta = card.delta
         me = game.mover()
@@ -96,7 +94,7 @@ class Shift(ArtistRule):
         out += [UseArtist(slot, die=d) for d, v in game.card_dice() if 1 <= v + delta <= 6]
         return out
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         assert card.delta is not None
         if m.die is None or m.source or m.target or m.seat is not None:
             return RuleText("use_change", artist=card.artist, delta=f"{card.delta:+d}", slot=m.slot + 1)
@@ -106,7 +104,7 @@ class Shift(ArtistRule):
             return e.rule
         return RuleText("use_change_range", artist=card.artist, value=v, result=v + card.delta)
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         assert m.die is not None and card.delta is not None
         me = game.mover()
         if m.die.kind == STOREROOM:
@@ -127,7 +125,7 @@ class Gris(ArtistRule):
     moves_die = False  # Pascin moves it instead
     usage = "'use {slot} w1 c3'"
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         me = game.mover()
         return [
             UseArtist(slot, source=(room, c))
@@ -135,7 +133,7 @@ class Gris(ArtistRule):
             for c in removable_tops(me.workrooms[room], WORKROOM_SIZE)
         ]
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         name = card.artist
         usage = self.usage.format(slot=m.slot + 1)
         if m.source is None or m.die is not None or m.seat is not None or ((m.target is None) == self.moves_die):
@@ -160,7 +158,7 @@ class Gris(ArtistRule):
         problem = placement_problem(cols, to_cell, value, WORKROOM_SIZE)
         return RuleText("use_in_workroom", artist=name, room=f"w{to_room + 1}", problem=problem)
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         assert m.source is not None
         me = game.mover()
         take_top(me.workrooms[m.source[0]], m.source[1])
@@ -174,7 +172,7 @@ class Pascin(Gris):
     moves_die = True
     usage = "'use {slot} w1 c3 w2 d4'"
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         me = game.mover()
         return [
             UseArtist(slot, source=(room, c), target=target)
@@ -184,7 +182,7 @@ class Pascin(Gris):
         ]
 
     @staticmethod
-    def targets(game: Game, room: int, cell: int) -> list[tuple[int, int]]:
+    def targets(game: Table, room: int, cell: int) -> list[tuple[int, int]]:
         me = game.mover()
         after = dict(me.workrooms[room])
         value = take_top(after, cell)
@@ -195,7 +193,7 @@ class Pascin(Gris):
             if (to_room, c) != (room, cell)
         ]
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         assert m.source is not None and m.target is not None
         me = game.mover()
         v = take_top(me.workrooms[m.source[0]], m.source[1])
@@ -208,7 +206,7 @@ class Rozanova(ArtistRule):
 
     kinds = (ArtistKind.ROZANOVA,)
 
-    def options(self, game: Game, slot: int, card: ArtistCard) -> list[UseArtist]:
+    def options(self, game: Table, slot: int, card: ArtistCard) -> list[UseArtist]:
         s = game.state
         return [
             UseArtist(slot, die=DieRef.storeroom(v), seat=seat)
@@ -217,7 +215,7 @@ class Rozanova(ArtistRule):
             for v in sorted(set(p.storage))
         ]
 
-    def problem(self, game: Game, m: UseArtist, card: ArtistCard) -> RuleText:
+    def problem(self, game: Table, m: UseArtist, card: ArtistCard) -> RuleText:
         name = card.artist
         if m.seat is None or m.die is None or m.die.kind != STOREROOM:
             return RuleText("use_rozanova", artist=name, slot=m.slot + 1)
@@ -229,7 +227,7 @@ class Rozanova(ArtistRule):
         storage = listed([str(v) for v in game.state.players[m.seat].storage])
         return RuleText("use_no_storage_die", artist=name, seat=seat, value=m.die.value, storage=storage)
 
-    def apply(self, game: Game, m: UseArtist, card: ArtistCard) -> None:
+    def apply(self, game: Table, m: UseArtist, card: ArtistCard) -> None:
         assert m.seat is not None and m.die is not None
         victim = game.state.players[m.seat]
         victim.storage.remove(m.die.value)

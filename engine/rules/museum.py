@@ -4,32 +4,28 @@ refused."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import IllegalMove
 from ..geometry import MUSEUM_SIZE, cell_name, neighbour_table
 from ..moves import CARD, Move, ToMuseum
 from ..rule_texts import RuleText
 from ..solver import completable
 from ..structure import legal_cells, placement_problem
+from .table import Table
 from .workroom import check_cell
 
-if TYPE_CHECKING:
-    from ..game import Game
 
-
-def columns(game: Game) -> dict[int, tuple[int, int]]:
+def columns(game: Table) -> dict[int, tuple[int, int]]:
     """The museum's columns: cell -> (value, height)."""
     return {c: (col.value, len(col.owners)) for c, col in game.state.museum.items()}
 
 
-def is_completable(game: Game, cols: dict[int, tuple[int, int]], cell: int, value: int) -> bool:
+def is_completable(game: Table, cols: dict[int, tuple[int, int]], cell: int, value: int) -> bool:
     fixed = {c: v for c, (v, _h) in cols.items()}
     fixed[cell] = value
     return completable(list(game.museum_heights()), fixed, neighbour_table(MUSEUM_SIZE))
 
 
-def cells_for(game: Game, value: int, cols: dict[int, tuple[int, int]]) -> list[int]:
+def cells_for(game: Table, value: int, cols: dict[int, tuple[int, int]]) -> list[int]:
     """The cells a die of ``value`` may go to."""
     heights = game.museum_heights()
     out = []
@@ -46,7 +42,7 @@ def cells_for(game: Game, value: int, cols: dict[int, tuple[int, int]]) -> list[
     return out
 
 
-def museum_moves(game: Game) -> list[Move]:
+def museum_moves(game: Table) -> list[Move]:
     dice = game.card_dice()
     if not dice:
         return []
@@ -60,7 +56,7 @@ def museum_moves(game: Game) -> list[Move]:
     return out
 
 
-def check_museum(game: Game, m: ToMuseum) -> None:
+def check_museum(game: Table, m: ToMuseum) -> None:
     """IllegalMove naming why the die cannot go to that museum cell (nothing when it can)."""
     if m.die.kind != CARD:
         raise IllegalMove(RuleText("museum_from_storeroom"), m)

@@ -3,21 +3,17 @@ refused.  The geometry (columns, neighbours, heights) is in ``engine.structure``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import IllegalMove
 from ..geometry import WORKROOM_SIZE
 from ..moves import DieRef, Move, Place
 from ..rule_texts import RuleText
 from ..structure import legal_cells, placement_problem
-
-if TYPE_CHECKING:
-    from ..game import Game
+from .table import Table
 
 ROOMS = (0, 1)
 
 
-def place_moves(game: Game) -> list[Move]:
+def place_moves(game: Table) -> list[Move]:
     """Every placement of a storeroom die or a completed card's die in either workroom."""
     me = game.mover()
     sources: list[tuple[DieRef, int]] = [(DieRef.storeroom(v), v) for v in sorted(set(me.storeroom))]
@@ -43,7 +39,7 @@ def check_cell(cell: int, size: int) -> None:
         raise IllegalMove(RuleText("off_grid", cell=cell))
 
 
-def check_place(game: Game, m: Place) -> None:
+def check_place(game: Table, m: Place) -> None:
     """IllegalMove naming why the die cannot go there (nothing when it can)."""
     check_room(m.room)
     check_cell(m.cell, WORKROOM_SIZE)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import CubistBot
-from bot.service import Limits
+from bot.service.game import Limits
 from engine import Game
 from standin import Channel, Guild, Player, StandIn
 from standin.models import Permission

@@ -7,8 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from bot.demo import play_demo_game
-from bot.history import seats_of_moves
 from bot.store import Status, Store
+from bot.words.history import seats_of_moves
 from engine import GameOptions
 from engine.players import GreedyPlayer
 from standin import StandIn

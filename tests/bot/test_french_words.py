@@ -13,7 +13,7 @@ import pytest
 from bot.i18n import t
 from bot.i18n.catalog import catalogues
 from bot.panel import choice_tree, leaves
-from bot.story import turn_words
+from bot.words.story import turn_words
 from engine import Game
 from engine.history import replay, start_of
 from engine.players import GreedyPlayer

@@ -13,10 +13,10 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 import render
+from bot.chat.translator import CubistTranslator, translation_key
 from bot.i18n import Message, card_name, join, language, localize, t
 from bot.i18n.catalog import CatalogueError, catalogues, compare, languages, parse_catalogue, placeholders
 from bot.i18n.pictures import render_labels
-from bot.i18n.translator import CubistTranslator, translation_key
 from engine import Game
 from engine.cards import ARTIST_NAMES, ArtistKind, load_deck
 
@@ -186,7 +186,7 @@ def test_french_pictures_draw_french_words() -> None:
 
 async def _tree() -> app_commands.CommandTree:
     from bot.client import CubistBot
-    from bot.commands import CubistCog
+    from bot.cog import CubistCog
 
     bot = CubistBot(Path(tempfile.mkdtemp()) / "unused.db")
     await bot.add_cog(CubistCog(bot))
@@ -268,8 +268,8 @@ async def test_the_translator_answers_french_only_and_keeps_names() -> None:
 
 
 def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
-    from bot.computer import advise
     from bot.i18n.rules import reasons_text
+    from bot.turn.computer import advise
     from engine import Game
     from engine.players import GreedyPlayer
 
@@ -303,7 +303,7 @@ def test_refusals_are_said_in_english_and_french_from_the_catalogues() -> None:
 
 
 def test_quiet_hours_off_words_come_from_every_catalogue() -> None:
-    from bot.commands import parse_reminder_options
+    from bot.cog import parse_reminder_options
     from bot.i18n import words_in_any_language
 
     off = words_in_any_language("commands.quiet_off_words")

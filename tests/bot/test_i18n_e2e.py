@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.reminders import MAX_REMINDERS
+from bot.turn.reminders import MAX_REMINDERS
 from engine.moves import EndTurn
 from standin import StandIn
 

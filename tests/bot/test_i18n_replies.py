@@ -232,7 +232,7 @@ def _syntax_reason(text: str) -> Message | str:
 
 
 def _hint(game: Game) -> Message:
-    from bot.service import _legal_hint
+    from bot.service.game import _legal_hint
 
     return _legal_hint(game)
 
@@ -268,7 +268,7 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
 
 
 def test_user_errors_are_english_as_text_and_translated_when_shown() -> None:
-    from bot.service import UserError
+    from bot.service.game import UserError
 
     error = UserError(Message("service.not_your_turn", name="Ada"))
     assert str(error) == "It is not your turn: Ada is playing."  # logs and older callers: English

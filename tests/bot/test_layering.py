@@ -1,5 +1,5 @@
 """The bot reaches its store only through the game service (issue 18): commands, buttons,
-reminders, timers, the outbox and votes call ``bot.service``; only the service, the store
+reminders, timers, the outbox and votes call ``bot.service.game``; only the service, the store
 itself and the client that opens and closes it touch ``.store``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # The store's own package, the one way in, and the composition root (opens, verifies and
 # closes the store at start-up; keeps the command-sync digest in its meta table).
-ALLOWED = {"service.py", "client.py", "__main__.py", "startup.py"}
+ALLOWED = {"game.py", "client.py", "__main__.py", "startup.py"}
 
 
 def store_uses(path: Path) -> list[int]:

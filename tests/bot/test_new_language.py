@@ -17,10 +17,10 @@ import discord
 import pytest
 
 import render
+from bot.chat.translator import CubistTranslator
 from bot.i18n import Message, language, language_choices, language_name, languages, t
 from bot.i18n.catalog import LOCALES_VARIABLE, catalogues, use_locale_dirs
 from bot.i18n.pictures import render_labels
-from bot.i18n.translator import CubistTranslator
 from engine import Game
 
 GERMAN = {
@@ -106,7 +106,7 @@ def test_the_language_command_offers_the_catalogues_found() -> None:
         code = (
             "import asyncio, tempfile, pathlib\n"
             "from bot.client import CubistBot\n"
-            "from bot.commands import CubistCog\n"
+            "from bot.cog import CubistCog\n"
             "async def main():\n"
             "    bot = CubistBot(pathlib.Path(tempfile.mkdtemp()) / 'unused.db')\n"
             "    await bot.add_cog(CubistCog(bot))\n"

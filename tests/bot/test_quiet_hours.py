@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from bot.service.quiet_hours import interval_of, is_quiet_minute, next_allowed, quiet_until
 from bot.store import ReminderPrefs
 from bot.store.records import DEFAULT_REMINDER_INTERVAL
-from bot.timers.quiet_hours import interval_of, is_quiet_minute, next_allowed, quiet_until
 
 
 def at(zone: str, year: int, month: int, day: int, hour: int, minute: int) -> float:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.reminders import MAX_REMINDERS
+from bot.turn.reminders import MAX_REMINDERS
 from standin import StandIn
 
 from .asyncplay import (
@@ -269,7 +269,7 @@ async def test_dm_channels_are_remembered_and_reopened_when_stale(ctable: Table,
         assert not r.failed, r.content
         await r.wait_for_followups(1)  # the answer is the table post; the private word comes after its bookkeeping
         await wait_dm(t.standin, seated[1 - seated.index(player)], "Your turn in Cubist", count=1)
-    remembered = t.bot.reminders._dm_channels
+    remembered = t.bot.dms._channels
     assert remembered == {u.id: t.standin.dm_channel(u).id for u in seated}
     assert t.standin.requests.count("POST /users/@me/channels") == 2  # one per player, none per turn
     # A DM channel Discord no longer knows is opened again, and the DM still arrives.

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n.pictures import render_labels
-from bot.replay_gif import MAX_BYTES, replay_gif
+from bot.pictures.replay import MAX_BYTES, replay_gif
 from engine import Game
 from engine.players import GreedyPlayer
 

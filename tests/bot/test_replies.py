@@ -1,4 +1,4 @@
-"""How the bot answers: one helper (``bot.replies.answer``) picks the response, the
+"""How the bot answers: one helper (``bot.chat.replies.answer``) picks the response, the
 deferred message edited into the answer, or a follow-up."""
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import GameService, TableSettings, UserError
+from bot.service.game import GameService, TableSettings, UserError
+from bot.service.quiet_hours import interval_of
+from bot.service.schedule import COMPUTER_GRACE, START_GRACE
 from bot.store import Status, Store
-from bot.timers.nudges import COMPUTER_GRACE, START_GRACE
-from bot.timers.quiet_hours import interval_of
 from engine import GameOptions
 from engine.moves import EndTurn
 

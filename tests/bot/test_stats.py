@@ -10,8 +10,8 @@ from collections import Counter
 
 from PIL import Image
 
-from bot import rating
 from bot.demo import play_demo_game
+from bot.store import rating
 from engine import Game
 from engine.cards import ARTIST_NAMES
 from engine.timeline import timeline

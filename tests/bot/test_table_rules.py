@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.away import VoteButton
-from bot.components import view_of
-from bot.items import OldPanelButton, OldPanelSelect
+from bot.chat.buttons import view_of
+from bot.table.away import VoteButton
+from bot.turn.items import OldPanelButton, OldPanelSelect
 from engine.moves import EndTurn
 from engine.players import GreedyPlayer
 from standin import StandIn

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.client import CubistBot
-from bot.service import Limits
+from bot.service.game import Limits
 from standin import Message, StandIn
 
 from .asyncplay import FakeClock, utc
@@ -144,7 +144,7 @@ def _options():
 
 
 def _settings():
-    from bot.service import TableSettings
+    from bot.service.game import TableSettings
 
     return TableSettings(max_players=2)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import Limits, UserError
+from bot.service.game import Limits, UserError
 from standin import Player, StandIn
 from standin.models import Permission
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot.history import replay_turns
+from bot.words.history import replay_turns
 from engine import Game
 from engine.players import GreedyPlayer
 from engine.timeline import score_series, timeline

@@ -113,7 +113,7 @@ async def test_copy_sqlite_to_postgresql_and_back(sqlite_path: Path, postgres_ur
         await play(store, active.id, 7)
         await store.create_lobby(1, 3, 30)
         board = await store.leaderboard(1)
-    report = await copy_database(sqlite_path, postgres_url)
+    report = await copy_database(sqlite_path, postgres_url, Store.open)
     assert report.games == 3 and report.rows["moves"] > 7
     async with await Store.open(postgres_url) as store:
         assert await store.leaderboard(1) == board

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import rating
-from bot.store import ResultRecord, Store
+from bot.store import ResultRecord, Store, rating
 from bot.store import stats as stats_db
 from bot.store.connection import Tx
 from engine import Game

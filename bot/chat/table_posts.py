@@ -1,0 +1,33 @@
+"""After every table post: remember it (reminders link to it), start the turn it hands on
+(the next person's DM through the timers, a computer's move through ``TABLE_POSTED``), then
+take the buttons off the post it replaces (bot/chat/old_posts.py)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.chat.base import Bot
+from bot.jobs import events as ev
+from bot.store import GameRecord
+from engine import Game
+
+
+async def after_table_post(
+    bot: Bot,
+    record: GameRecord,
+    game: Game,
+    message: discord.Message | None,
+    answered: discord.Interaction | None = None,
+) -> None:
+    """``message``: the post, None when Discord did not confirm it; ``answered``: the
+    interaction it answered."""
+    previous = None
+    if message is not None:
+        previous = await bot.service.table_post(record.id)
+        await bot.service.remember_table_post(record.id, message.id, record.version)
+        if answered is not None:
+            bot.old_posts.answered(message, answered)
+    await bot.timers.start_turn_now(record, game)
+    await bot.events.tell(ev.TABLE_POSTED, record, game)  # the next turn may be a computer's
+    if message is not None and previous is not None and previous[0] != message.id:
+        bot.old_posts.replaced(record, previous[0])

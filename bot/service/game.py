@@ -1,0 +1,886 @@
+"""The bot's game service: translates player requests into store and engine calls.
+
+Nothing here knows about discord.py: methods take plain ids and texts and return records,
+games and outcomes, or raise ``UserError`` with the message the player should see
+(ephemerally).  Every rule decision comes from the engine; every change goes through the
+store in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import enum
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.i18n import Message, has, t
+from bot.i18n.rules import error_message
+from bot.service import schedule
+from bot.service.schedule import CHANNEL_NOTE, NUDGE, REMINDER, TurnClock, turn_timers
+from bot.store import (
+    CannotWrite,
+    ChannelBusy,
+    CorruptGame,
+    GameNotFound,
+    GameRecord,
+    GameStateError,
+    MoveRecord,
+    ReminderPrefs,
+    SeatError,
+    SeatRecord,
+    StaleGame,
+    Status,
+    Store,
+    TableFull,
+    TimerSpec,
+    TooManyGames,
+    TooSoon,
+)
+from bot.store.outbox import PostsRoom, Queued
+from bot.store.timers import TimersRoom
+from bot.words.texts import COLOUR_NAMES
+from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Step, parse_move
+from engine.moves import Move, Remove, Skip, Undo
+from engine.players import LEVELS
+
+log = logging.getLogger(__name__)
+MAX_TEXT_CHOICES = 25
+MAX_ID = 2**63 - 1  # SQLite's integers (and Discord's snowflakes) fit in a signed 64-bit integer
+
+
+class TableSettings(BaseModel):
+    """Settings of a table that are the bot's business, not the rules' (stored with the game)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    max_players: int = Field(default=4, ge=2, le=4)
+    turn_hours: int = Field(default=72, ge=1, le=24 * 14)
+    reminder_hours: int = Field(default=12, ge=1, le=24 * 7)
+    computer_level: str = "greedy"  # who takes over an away player's seat
+
+
+def computer_name(level: str, number: int, lang: str) -> str:
+    """A computer player's seat name, in the table's language (stored with the seat)."""
+    shown = t(f"away.level.{level}", lang) if has(f"away.level.{level}") else level
+    return t("play.computer_name", lang, number=number, level=shown)
+
+
+def level_of(ai_level: int | None) -> str:
+    """The engine's level name of a stored ``ai_level`` (unknown or missing: greedy)."""
+    return LEVELS[ai_level] if ai_level is not None and 0 <= ai_level < len(LEVELS) else "greedy"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-member and per-channel limits on opening games (``Settings`` sets them)."""
+
+    max_open_games: int = 10  # lobbies and games in play a member may have at once
+    lobby_cooldown: float = 30.0  # seconds between two lobbies opened in one channel
+
+
+class UserError(Exception):
+    """A request that cannot be done; the message says why and what is possible.
+
+    Its message (``args[0]``) is a ``bot.i18n.Message``, rendered in the reader's language
+    when it is shown (``localize(error.args[0], interaction.locale)``); ``str(error)`` is
+    the English text."""
+
+
+class StaleChoice(UserError):
+    """The move was chosen on a panel (or hint) drawn at another version of the game: a
+    second press of the same button, or a press after somebody else moved.  Nothing was
+    stored; the panel is redrawn as the game stands."""
+
+
+@dataclass
+class MoveOutcome:
+    record: GameRecord
+    game: Game
+    move: Move
+    seat: int  # who moved
+    turn_ended: bool
+    finished: bool
+    turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
+    powers_to: str | None = None  # who now holds the creator's powers, when this move passed them on
+    # Outbox rows this move queued (bot/outbox.py): the turn's channel post, which the
+    # interaction may deliver itself (``Outbox.claim``), and the next player's turn-start DM.
+    turn_post: int | None = None
+    turn_dm: int | None = None
+
+
+def _legal_hint(game: Game, limit: int = 8) -> Message:
+    moves = [str(m) for m in game.legal_moves()]
+    if not moves:
+        return Message("service.no_move")
+    shown = ", ".join(f"`{m}`" for m in moves[:limit])
+    more: Message | str = Message("service.more", count=len(moves) - limit) if len(moves) > limit else ""
+    return Message("service.possible", moves=shown, more=more)
+
+
+class Access(enum.Enum):
+    """What a button's clicker needs of its game (``GameService.for_interaction``)."""
+
+    LOOK = "look"  # anyone where the game is (or a player in a DM)
+    SEAT = "seat"  # a player of the game
+    SEAT_IN_PLAY = "seat in play"  # a player of a game in play
+    PANEL = "panel"  # a player of a game in play, not over: the turn panel
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Loaded:
+    record: GameRecord
+    game: Game
+    seat: SeatRecord | None  # the clicker's seat (None: not a player; never with need > LOOK)
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: random.Random | None = None,
+        limits: Limits | None = None,
+        outbox: bool = True,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._seeds = seed_source or random.SystemRandom()
+        self.limits = limits or Limits()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._lock_users: dict[int, int] = {}  # game id -> tasks holding or waiting for its lock
+        self.outbox = outbox  # queue turn posts and turn-start DMs in the move's transaction
+
+    def forget(self, game_id: int) -> None:
+        """Frees what this process keeps for a game that ended or was cancelled."""
+        if not self._lock_users.get(game_id):
+            self._locks.pop(game_id, None)
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, game_id: int) -> AsyncIterator[None]:
+        """Holds the game's lock; the lock exists only while somebody holds or waits for it,
+        so a thousand games played or cancelled leave no lock behind."""
+        self._lock_users[game_id] = self._lock_users.get(game_id, 0) + 1
+        try:
+            async with self._lock(game_id):
+                yield
+        finally:
+            self._lock_users[game_id] -= 1
+            if not self._lock_users[game_id]:
+                del self._lock_users[game_id]
+                self._locks.pop(game_id, None)
+
+    # --- finding games ---------------------------------------------------------------------
+
+    async def channel_record(self, channel_id: int) -> GameRecord:
+        record = await self.store.active_game_for_channel(channel_id)
+        if record is None:
+            # Games opened here may live in threads of their own: say where.
+            threads = await self.store.open_games_opened_in(channel_id)
+            if threads:
+                where = ", ".join(f"<#{thread}>" for _game, thread in threads)  # the thread names say which game
+                raise UserError(Message("service.no_game_threads", threads=where))
+            raise UserError(Message("service.no_game"))
+        return record
+
+    async def channel_game(self, channel_id: int) -> tuple[GameRecord, Game]:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.ACTIVE:
+            raise UserError(Message("service.not_started", count=len(record.seats)))
+        return await self.store.load_game(record.id)
+
+    async def game(self, game_id: int) -> tuple[GameRecord, Game]:
+        return await self.store.load_game(game_id)
+
+    async def game_for_interaction(
+        self, game_id: int, channel_id: int | None, user_id: int, *, in_dm: bool
+    ) -> tuple[GameRecord, Game]:
+        """The game a button or select names, checked against where it was clicked: the game's
+        own channel, or the DM of one of its players.  A forged or stale custom_id naming
+        another channel's game (or an id no game can have) is refused."""
+        if not 0 < game_id <= MAX_ID:
+            raise UserError(Message("trust.no_such_game"))
+        record, game = await self.store.load_game(game_id)
+        if record.channel_id != channel_id and not (in_dm and record.seat_of(user_id) is not None):
+            raise UserError(Message("trust.wrong_channel", game=game_id))
+        return record, game
+
+    async def for_interaction(
+        self, game_id: int, channel_id: int | None, user_id: int, *, in_dm: bool, need: Access = Access.LOOK
+    ) -> Loaded:
+        """The one load-and-guard of every button, select and panel: the game, checked against
+        where it was clicked (``game_for_interaction``) and against what the clicker asks
+        (``need``).  Raises UserError saying why not (a game gone or damaged included)."""
+        try:
+            record, game = await self.game_for_interaction(game_id, channel_id, user_id, in_dm=in_dm)
+        except GameNotFound:
+            raise UserError(Message("actions.gone")) from None
+        except CorruptGame as e:
+            log.error("game %s is corrupt: %s", game_id, e.reason)
+            raise UserError(Message("actions.corrupt")) from None
+        seat = record.seat_of(user_id)
+        if need is Access.LOOK:
+            return Loaded(record, game, seat)
+        if need is Access.PANEL:
+            if record.status == Status.CANCELLED:
+                raise UserError(Message("trust.cancelled", game=record.id))
+            if record.status != Status.ACTIVE or game.is_over:
+                raise UserError(Message("turnpanel.over"))
+        if seat is None:
+            raise UserError(Message("actions.not_playing"))
+        if need is Access.SEAT_IN_PLAY and record.status != Status.ACTIVE:
+            raise UserError(Message("actions.not_in_play"))
+        return Loaded(record, game, seat)
+
+    # --- statistics: a server's, or in a DM only the caller's own --------------------------------
+
+    async def player_stats(self, guild_id: int | None, caller_id: int, user_id: int):
+        """``user_id``'s statistics on this server.  Outside a server (a DM) games of different
+        people share no table, so only the caller's own results are shown, without a place."""
+        if guild_id is None and user_id != caller_id:
+            raise UserError(Message("trust.stats_dm_own"))
+        stats = await self.store.player_stats(guild_id, user_id)
+        if stats is not None and guild_id is None:
+            stats = dataclasses.replace(stats, place=None)
+        return stats
+
+    async def leaderboard(self, guild_id: int | None, limit: int):
+        if guild_id is None:
+            raise UserError(Message("trust.leaderboard_dm"))
+        return await self.store.leaderboard(guild_id, limit)
+
+    @staticmethod
+    def names(record: GameRecord) -> list[str]:
+        return [s.display_name for s in record.seats]
+
+    @staticmethod
+    def seat_of(record: GameRecord, user_id: int) -> int:
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise UserError(Message("service.not_playing"))
+        return seat.seat
+
+    # --- who holds the table's powers --------------------------------------------------------
+
+    @staticmethod
+    def powers_holder(record: GameRecord, game: Game | None = None) -> SeatRecord | None:
+        """The seated person who holds the creator's powers (start, skip, kick, cancel): the
+        creator while they sit at the table; once they left (removed, or their seat handed to
+        a computer), the next person still seated after them, in seat order."""
+
+        def playing(seat: SeatRecord) -> bool:
+            return seat.user_id is not None and not (game is not None and game.state.players[seat.seat].removed)
+
+        seats = list(record.seats)
+        creator = record.seat_of(record.creator_id)
+        if creator is not None and playing(creator):
+            return creator
+        start = creator.seat + 1 if creator is not None else 0
+        for step in range(len(seats)):
+            seat = seats[(start + step) % len(seats)] if seats else None
+            if seat is not None and playing(seat):
+                return seat
+        return None
+
+    def may_run_table(self, record: GameRecord, game: Game | None, user_id: int, can_manage: bool) -> bool:
+        """Members with Manage Channels, and the seated holder of the creator's powers."""
+        if can_manage:
+            return True
+        holder = self.powers_holder(record, game)
+        return holder is not None and holder.user_id == user_id
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    async def new(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        *,
+        options: GameOptions,
+        settings: TableSettings,
+        computers: int = 0,
+        level: str = "greedy",
+        lang: str,
+        cooldown: bool = True,
+        solo_check: bool = True,
+        parent_id: int | None = None,
+    ) -> GameRecord:
+        """A lobby with its creator seated, and ``computers`` computer players of ``level``.
+        ``cooldown``: whether the channel's cooldown between lobbies applies (not to a rematch).
+        ``parent_id``: the channel whose thread ``channel_id`` is (its cooldown applies)."""
+        if computers >= settings.max_players:
+            raise UserError(
+                Message(
+                    "service.computers_no_seat",
+                    computers=computers,
+                    count=computers,
+                    max=settings.max_players,
+                    most=settings.max_players - 1,
+                )
+            )
+        if level not in LEVELS:
+            raise UserError(Message("service.bad_level", level=level[:20], levels=", ".join(LEVELS)))
+        if solo_check and guild_id is None and computers != settings.max_players - 1:
+            # Nobody can join a lobby in a DM: only a full table of computer players.
+            most = settings.max_players
+            raise UserError(Message("trust.dm_solo_only", players=most, computers=most - 1))
+        limits = self.limits
+        try:  # the member's cap and the channel's cooldown are checked in the lobby's own transaction
+            record = await self.store.create_lobby(
+                guild_id, channel_id, user_id, options, settings.model_dump_json(), opened_in=parent_id,
+                max_open=limits.max_open_games, cooldown=limits.lobby_cooldown if cooldown else 0.0,
+            )  # fmt: skip
+        except TooManyGames as e:
+            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+        except TooSoon as e:
+            raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(e.wait)))) from None
+        except ChannelBusy:
+            existing = await self.store.active_game_for_channel(channel_id)
+            busy = "service.busy_lobby" if existing and existing.status == Status.LOBBY else "service.busy_play"
+            raise UserError(Message(busy)) from None
+        await self.store.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
+        if computers:
+            return await self.add_computers(record.id, computers, level, lang)
+        return await self.store.get_game(record.id)
+
+    async def move_lobby(self, game_id: int, channel_id: int) -> GameRecord:
+        """Moves a lobby into the thread opened for it (``/cubist lobby new`` with a thread)."""
+        return await self.store.move_lobby(game_id, channel_id)
+
+    async def rehome(self, game_id: int, lost: int, to: int | None = None) -> tuple[GameRecord, bool] | None:
+        """A game whose channel ``lost`` takes no more posts goes on in ``to`` (by default the
+        channel it was opened in): the record where it lives now and whether this call moved
+        it, or None when it has nowhere to go.  UserError when ``to`` holds an open game."""
+        try:
+            return await self.store.rehome(game_id, lost, to)
+        except ChannelBusy:
+            raise UserError(Message("service.busy_play")) from None
+
+    async def parent_channel(self, game_id: int) -> int | None:
+        return await self.store.opened_in(game_id)
+
+    async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
+        """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
+        record = await self.store.get_game(game_id)
+        for _ in range(count):
+            number = sum(s.is_computer for s in record.seats) + 1
+            await self.store.join_seat(
+                game_id, None, computer_name(level, number, lang), colours=COLOUR_NAMES, is_computer=True,
+                ai_level=LEVELS.index(level), max_seats=self.table_settings(record).max_players,
+            )  # fmt: skip
+            record = await self.store.get_game(game_id)
+        return record
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.LOBBY:
+            raise UserError(Message("service.already_started_watch"))
+        if record.seat_of(user_id) is not None:
+            raise UserError(Message("service.already_joined"))
+        settings = self.table_settings(record)
+        if len(record.seats) >= settings.max_players:
+            raise UserError(Message("service.full", max=settings.max_players))
+        try:  # the seat, its colour and the table's size are checked in one transaction
+            await self.store.join_seat(
+                record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players,
+                max_open=self.limits.max_open_games,
+            )  # fmt: skip
+        except TableFull:  # the last seat went to someone quicker
+            raise UserError(Message("service.full", max=settings.max_players)) from None
+        except TooManyGames as e:
+            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+        except GameStateError:  # started or cancelled meanwhile
+            now = await self.store.get_game(record.id)
+            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
+            raise UserError(Message(key, game=record.id)) from None
+        except SeatError as e:
+            if record.seat_of(user_id) is None and (await self.store.get_game(record.id)).seat_of(user_id):
+                raise UserError(Message("service.already_joined")) from None  # a double click
+            # The store's own words are for logs, not players (and English only).
+            log.info("join refused for game %s: %s", record.id, e)
+            raise UserError(Message("service.cannot_join", reason=Message("service.join_changed"))) from None
+        return await self.store.get_game(record.id)
+
+    async def leave(self, channel_id: int, user_id: int) -> GameRecord:
+        record = await self.channel_record(channel_id)
+        if record.status != Status.LOBBY:
+            raise UserError(Message("service.cannot_leave"))
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise UserError(Message("service.not_in_lobby"))
+        if user_id == record.creator_id:
+            raise UserError(Message("service.creator_leave"))
+        await self.store.leave_seat(record.id, seat.seat)
+        return await self.store.get_game(record.id)
+
+    async def start(
+        self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str
+    ) -> tuple[GameRecord, Game]:
+        """Starts the lobby; ``fill`` (a computer level) first seats computer players in the
+        free seats."""
+        record = await self.channel_record(channel_id)
+        if record.status != Status.LOBBY:
+            raise UserError(Message("service.already_started"))
+        if user_id != record.creator_id:
+            raise UserError(Message("service.creator_starts"))
+        if fill is not None:
+            if fill not in LEVELS:
+                raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
+            free = self.table_settings(record).max_players - len(record.seats)
+            if free > 0:
+                record = await self.add_computers(record.id, free, fill, lang)
+        settings = self.table_settings(record)
+        for _attempt in range(3):
+            if len(record.seats) < 2:
+                raise UserError(Message("service.two_players"))
+            order = [s.seat for s in record.seats]
+            self._seeds.shuffle(order)
+            seed = self._seeds.randrange(1, 2**63)
+            try:
+                # The first turn's timers: its clock, and the player's turn-start DM.
+                return await self.store.start_game(record.id, seed, order, timers=self._first_turn_timers(settings))
+            except GameStateError:  # started (a double click) or cancelled meanwhile
+                now = await self.store.get_game(record.id)
+                key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+                raise UserError(Message(key, game=record.id)) from None
+            except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
+                record = await self.store.get_game(record.id)
+        raise UserError(Message("service.stale"))
+
+    async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
+        record = await self.channel_record(channel_id)
+        game = (await self.store.load_game(record.id))[1] if record.status == Status.ACTIVE else None
+        if not self.may_run_table(record, game, user_id, can_manage):
+            raise UserError(Message("service.cancel_denied"))
+        async with self._locked(record.id):  # not in the middle of a move being stored
+            try:
+                cancelled = await self.store.cancel(record.id)
+            except GameStateError:
+                raise UserError(Message("trust.already_over")) from None
+        self.forget(record.id)
+        return cancelled
+
+    async def rematch(self, game_id: int, user_id: int, lang: str) -> tuple[GameRecord, Game]:
+        old = await self.store.get_game(game_id)
+        if old.status != Status.FINISHED:
+            raise UserError(Message("service.rematch_not_finished"))
+        _old, old_game = await self.store.load_game(game_id)
+        removed = {i for i, p in enumerate(old_game.state.players) if p.removed}
+        asker = old.seat_of(user_id)
+        if asker is None or asker.seat in removed:
+            raise UserError(Message("service.rematch_players"))
+        if len(old.seats) - len(removed) < 2:  # removed players are not seated again
+            raise UserError(Message("trust.rematch_alone"))
+        options = old.options
+        record = await self.new(
+            old.guild_id,
+            old.channel_id,
+            user_id,
+            next(s.display_name for s in old.seats if s.user_id == user_id),
+            options=options,
+            settings=self.table_settings(old),
+            lang=lang,
+            cooldown=False,
+            solo_check=False,  # a DM rematch seats its computer players just below
+        )
+        for s in old.seats:
+            if s.seat in removed:  # removed players (vote, kick) are not seated again
+                continue
+            if s.is_computer:  # the same computer players come back
+                record = await self.add_computers(record.id, 1, level_of(s.ai_level), lang)
+            elif s.user_id is not None and s.user_id != user_id:
+                try:  # every seated player's cap holds, checked as their seat is taken
+                    await self.store.join_seat(
+                        record.id, s.user_id, s.display_name, colours=COLOUR_NAMES, max_open=self.limits.max_open_games
+                    )
+                except TooManyGames as e:
+                    await self.store.cancel(record.id)  # no half-seated rematch is left behind
+                    self.forget(record.id)
+                    raise UserError(
+                        Message("trust.rematch_cap", name=s.display_name, count=e.count, max=e.most)
+                    ) from None
+                record = await self.store.get_game(record.id)
+        return await self.start(old.channel_id, user_id, lang=lang)
+
+    @staticmethod
+    def _not_in_play(record: GameRecord, game: Game | None) -> Message:
+        """Why a game takes no more moves, said specifically."""
+        if record.status == Status.CANCELLED:
+            return Message("trust.cancelled", game=record.id)
+        if record.status == Status.FINISHED or (game is not None and game.is_over):
+            return Message("service.over")
+        return Message("service.not_in_play")
+
+    async def _load_in_play(self, game_id: int, turn: int | None) -> tuple[GameRecord, Game]:
+        """The game, which must still be in play, and at ``turn`` when given (a vote about an
+        earlier turn is void)."""
+        record, game = await self.store.load_game(game_id)
+        if record.status != Status.ACTIVE or game.is_over:
+            raise UserError(self._not_in_play(record, game))
+        if turn is not None and game.state.turn != turn:
+            raise UserError(Message("service.vote_void"))
+        return record, game
+
+    async def hand_to_computer(
+        self, game_id: int, seat: int, level: str, *, turn: int | None = None, lang: str
+    ) -> GameRecord:
+        """A computer player of ``level`` takes over ``seat`` (after the away vote)."""
+        async with self._locked(game_id):
+            record, _game = await self._load_in_play(game_id, turn)
+            old = record.seats[seat]
+            if old.is_computer:
+                raise UserError(Message("service.already_computer", name=old.display_name))
+            try:
+                return await self.store.hand_seat_to_computer(
+                    game_id, seat, LEVELS.index(level), t("play.taken_over", lang, name=old.display_name)
+                )
+            except SeatError:  # another process handed the seat over first
+                raise UserError(Message("service.already_computer", name=old.display_name)) from None
+            except GameStateError:  # the game ended or was cancelled meanwhile (another process)
+                raise UserError(Message("trust.vote_too_late", turn=(turn or 0) + 1)) from None
+
+    @staticmethod
+    def table_settings(record: GameRecord) -> TableSettings:
+        return TableSettings.model_validate_json(record.settings or "{}")
+
+    # --- moves ----------------------------------------------------------------------------
+
+    async def play(self, channel_id: int, user_id: int, text: str) -> MoveOutcome:
+        """Apply a player's move text.  Raises UserError (nothing stored) when it cannot be done."""
+        record, _game = await self.channel_game(channel_id)
+        return await self.play_in(record.id, user_id, text)
+
+    async def play_in(
+        self,
+        game_id: int,
+        user_id: int | None,
+        text: str,
+        *,
+        as_seat: int | None = None,
+        version: int | None = None,
+    ) -> MoveOutcome:
+        """Apply a move in game ``game_id`` for ``user_id`` (or, for computer seats and table
+        moves, for ``as_seat``).  Serialized per game; the store's version check guards
+        against other processes.  ``version``: the game's version the move was chosen at (a
+        panel's or a hint's button): the move is stored only if the game is still there, checked
+        under the game's lock and again in the store's transaction, so one press is at most one
+        move (a double-tapped Undo takes back one action); otherwise StaleChoice."""
+        try:
+            move = parse_move(text)
+        except MoveSyntaxError as e:
+            raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
+        async with self._locked(game_id):
+            record, game = await self.store.load_game(game_id)
+            if record.status != Status.ACTIVE or game.is_over:
+                raise UserError(self._not_in_play(record, game))
+            if version is not None and record.version != version:
+                raise StaleChoice(Message("service.stale_choosing"))
+            seat = as_seat if as_seat is not None else self.seat_of(record, user_id or 0)
+            if seat != game.current_player:
+                current = record.seats[game.current_player]
+                raise UserError(Message("service.not_your_turn", name=current.display_name))
+            if isinstance(move, Undo) and not game.can_undo():
+                raise UserError(Message("service.nothing_to_undo"))
+            if move not in game.legal_moves():
+                try:
+                    game.clone().apply(move)
+                except IllegalMove as e:
+                    raise UserError(
+                        Message("service.illegal_why", move=str(move), reason=error_message(e), hint=_legal_hint(game))
+                    ) from None
+                raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
+
+            def post(step: Step, new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
+                return {"seat": seat, "turn_moves": list(step.turn_moves), "finished": new_game.is_over}
+
+            record, new_game, queued, step = await self._store_move(
+                record, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
+            )
+            turn_ended = step.turn_ended
+            finished = new_game.is_over
+            if finished and record.status == Status.ACTIVE:
+                await self.store.finish(game_id)
+                record = await self.store.get_game(game_id)
+            if finished:
+                self.forget(game_id)
+            outcome = MoveOutcome(record, new_game, move, seat, turn_ended, finished, list(step.turn_moves))
+            outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
+            return outcome
+
+    def _first_turn_timers(self, settings: TableSettings) -> Callable[[Game, GameRecord], list[TimerSpec]]:
+        def timers(game: Game, record: GameRecord) -> list[TimerSpec]:
+            now = self.clock()
+            return turn_timers(
+                record, game, now, reminder_hours=settings.reminder_hours, turn_hours=settings.turn_hours,
+                dm_queued=False,
+            )  # fmt: skip
+
+        return timers
+
+    async def _store_move(
+        self,
+        record: GameRecord,
+        move: Move,
+        user_id: int | None,
+        *,
+        stale: str,
+        queue: Callable[[Step, Game], dict[str, object]] | None = None,
+        pinned: bool = False,
+    ) -> tuple[GameRecord, Game, Queued, Step]:
+        """Stores a checked move in one transaction; the record comes back from it (no second
+        read).  ``stale``: the message when another move got there first.  ``queue``: the
+        payload of the turn's post, queued in the outbox in the same transaction when the
+        move ends a turn (with the next player's turn-start DM)."""
+        queue = queue if self.outbox else None
+        settings = self.table_settings(record)
+
+        def timers(game: Game, new_turn: bool) -> list[TimerSpec]:
+            if not new_turn:
+                return []  # moves inside a turn keep its timers
+            now = self.clock()
+            return turn_timers(
+                record, game, now, reminder_hours=settings.reminder_hours, turn_hours=settings.turn_hours,
+                dm_queued=queue is not None,
+            )  # fmt: skip
+
+        try:
+            played = await self.store.apply_move(
+                record.id, record.version, str(move), user_id, timers=timers, queue=queue
+            )
+            assert played.record is not None
+            return played.record, played.game, played.queued, played.step
+        except StaleGame:  # another process moved first (``pinned``: the chooser's version is gone)
+            raise (StaleChoice if pinned else UserError)(Message(stale)) from None
+        except CannotWrite:
+            raise UserError(Message("trust.cannot_save")) from None
+        except GameStateError:  # cancelled (or finished) by another process meanwhile
+            record, game = await self.store.load_game(record.id)
+            raise UserError(self._not_in_play(record, game)) from None
+        except IllegalMove as e:  # the stored game differed from the cached one
+            raise UserError(Message("service.illegal", move=str(move), reason=error_message(e))) from None
+
+    async def table_move(
+        self,
+        game_id: int,
+        user_id: int | None,
+        text: str,
+        *,
+        turn: int | None = None,
+        can_manage: bool | None = None,
+        headline: str | None = None,
+        headline_lang: str,
+        sent_at: float | None = None,
+    ) -> MoveOutcome:
+        """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
+        engine decides whether it can be done.  ``turn``, when given, must still be the turn
+        in play (a vote, a skip or a kick about an earlier turn is refused).  ``can_manage``
+        given: an admin's move, allowed to Manage Channels members and to the seated holder of
+        the creator's powers, checked on the game as it is now.  ``sent_at`` (wall-clock
+        seconds, Discord's timestamp of the admin's command): refused if the turn in play
+        began after that (the player moved first and the next turn is not what was meant)."""
+        move = parse_move(text)
+        if not isinstance(move, Skip | Remove):
+            raise UserError(Message("service.not_table_move", text=text))
+        async with self._locked(game_id):
+            try:
+                record, game = await self._load_in_play(game_id, turn)
+            except UserError as e:
+                if can_manage is not None and e.args[0].key == "service.vote_void":
+                    raise UserError(Message("trust.turn_over", turn=(turn or 0) + 1)) from None
+                raise
+            if can_manage is not None and not self.may_run_table(record, game, user_id or 0, can_manage):
+                raise UserError(Message("away.admins_only"))
+            if sent_at is not None:
+                clock = await self.turn_clock(game_id)
+                began = clock.began if clock is not None and clock.turn == game.state.turn else None
+                if began is not None and began > sent_at:
+                    raise UserError(Message("trust.turn_over", turn=game.state.turn))
+            holder = self.powers_holder(record, game)
+            try:
+                game.clone().apply(move)
+            except IllegalMove as e:
+                raise UserError(Message("service.cannot_be_done", move=str(move), reason=error_message(e))) from None
+            seat = game.current_player
+            acted = move.seat if isinstance(move, Remove) else seat
+
+            def table_moves(step: Step) -> list[str]:
+                return list(step.turn_moves) or [str(move)]
+
+            def post(step: Step, new_game: Game) -> dict[str, object]:
+                after = self.powers_holder(record, new_game)
+                line = headline
+                if headline and not new_game.is_over and after and holder and after.seat != holder.seat:
+                    line = f"{headline}\n{t('trust.powers_passed', headline_lang, name=after.display_name)}"
+                moves = table_moves(step)
+                return {"seat": acted, "turn_moves": moves, "finished": new_game.is_over, "headline": line}
+
+            record, new_game, queued, step = await self._store_move(
+                record, move, user_id, stale="service.stale", queue=post
+            )
+            outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_moves(step))
+            outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
+            after = self.powers_holder(record, new_game)
+            if not new_game.is_over and after is not None and holder is not None and after.seat != holder.seat:
+                outcome.powers_to = after.display_name
+            if new_game.is_over:
+                self.forget(game_id)
+            return outcome
+
+    def choices(self, game: Game, record: GameRecord, user_id: int, typed: str) -> list[str]:
+        """Legal move texts for autocomplete: the current player's only, filtered by what
+        was typed (prefix first, then anywhere), at most 25."""
+        seat = record.seat_of(user_id)
+        if seat is None or game.is_over or seat.seat != game.current_player:
+            return []
+        typed = " ".join(typed.lower().split())
+        texts = [str(m) for m in game.legal_moves()]
+        if not typed:
+            return texts[:MAX_TEXT_CHOICES]
+        first = [t for t in texts if t.startswith(typed)]
+        rest = [t for t in texts if typed in t and not t.startswith(typed)]
+        return (first + rest)[:MAX_TEXT_CHOICES]
+
+    # --- the bot's background work: timers, the outbox, reminders and away votes ------------------
+    # bot/timers, bot/outbox.py, bot/reminders.py, bot/away.py and bot/computer.py reach the
+    # store only through these.
+
+    @property
+    def timers(self) -> TimersRoom:
+        """The timers' claims (the timers poller and the turn post's turn-start DM)."""
+        return self.store.timers
+
+    @property
+    def posts(self) -> PostsRoom:
+        """The outbox rows' claims (the outbox worker and the interaction ending a turn)."""
+        return self.store.posts
+
+    async def record(self, game_id: int) -> GameRecord:
+        return await self.store.get_game(game_id)
+
+    async def game_at(self, game_id: int, version: int) -> Game:
+        """The game as it was at ``version`` (what an outbox post shows)."""
+        return await self.store.game_at(game_id, version)
+
+    async def games_in_play(self) -> list[GameRecord]:
+        return await self.store.list_games((Status.ACTIVE,))
+
+    async def games_waiting_on(self, user_id: int) -> list[GameRecord]:
+        return await self.store.games_waiting_on(user_id)
+
+    async def turn_clock(self, game_id: int) -> TurnClock | None:
+        return await schedule.turn_clock(self.store, game_id)
+
+    async def end_turn_clock(self, game_id: int, turn: int) -> bool:
+        """Ends the clock of ``turn`` now (its player is known to be gone)."""
+        return await schedule.expire(self.store, game_id, turn, self.clock())
+
+    async def cast_vote(self, game_id: int, turn: int, voter_seat: int, choice: str) -> dict[str, int]:
+        """Records a vote on the away player of ``turn``; UserError when that turn ended (or
+        the game did) between the click and the vote's transaction."""
+        try:
+            return await self.store.cast_vote(game_id, turn, voter_seat, choice)
+        except GameStateError:
+            raise UserError(Message("trust.vote_too_late", turn=turn + 1)) from None
+
+    async def table_post(self, game_id: int) -> tuple[int, int] | None:
+        return await self.store.table_post(game_id)
+
+    async def remember_table_post(self, game_id: int, message_id: int, version: int) -> None:
+        await self.store.set_table_post(game_id, message_id, version)
+
+    async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
+        return await self.store.dm_status(user_id)
+
+    async def set_dm_status(self, user_id: int, reachable: bool) -> None:
+        await self.store.set_dm_status(user_id, reachable)
+
+    async def set_dm_reachable(self, user_id: int, reachable: bool) -> int:
+        return await self.store.set_dm_reachable(user_id, reachable)
+
+    async def set_reminders(
+        self, game_id: int, user_id: int, *, snoozed_until: float | None = None, enabled: bool | None = None
+    ) -> SeatRecord | None:
+        """Snoozes (``snoozed_until``) or switches the reminders of the user's seat in an open
+        game; None when they have no seat there (or the game is over).  A snooze of the player
+        in turn also moves their next reminder to its end."""
+        record = await self.store.get_game(game_id)
+        seat = record.seat_of(user_id)
+        if seat is None or record.status not in ((Status.ACTIVE,) if snoozed_until else (Status.ACTIVE, Status.LOBBY)):
+            return None
+        prefs = seat.prefs
+        if snoozed_until is not None:
+            prefs = dataclasses.replace(prefs, snoozed_until=snoozed_until)
+        if enabled is not None:
+            prefs = dataclasses.replace(prefs, enabled=enabled)
+        seat = await self.store.set_seat_preferences(game_id, seat.seat, prefs)
+        if snoozed_until is not None and record.current_seat == seat.seat:
+            await self.store.timers.reschedule(game_id, NUDGE, snoozed_until, (REMINDER, CHANNEL_NOTE))
+        return seat
+
+    # --- what the /cubist commands read and write (bot/commands/ reaches the store only here) ---
+
+    async def game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game (lobby or in play), or None: no refusal (autocomplete)."""
+        return await self.store.active_game_for_channel(channel_id)
+
+    async def open_games_of(self, user_id: int) -> list[GameRecord]:
+        return await self.store.open_games_of(user_id)
+
+    async def change_reminders(
+        self, user_id: int, changes: dict[str, object]
+    ) -> tuple[list[GameRecord], ReminderPrefs]:
+        """Applies ``changes`` to the user's reminder settings in every open game of theirs;
+        returns those games and the settings now in force (the last game's)."""
+        records = await self.store.open_games_of(user_id)
+        if not records:
+            raise UserError(Message("commands.no_open_game"))
+        prefs: ReminderPrefs | None = None
+        for record in records:
+            seat = record.seat_of(user_id)
+            assert seat is not None
+            prefs = dataclasses.replace(seat.prefs, **changes)  # type: ignore[arg-type]
+            await self.store.set_seat_preferences(record.id, seat.seat, prefs)
+        assert prefs is not None
+        return records, prefs
+
+    async def games_waiting_with_posts(self, user_id: int, links: int = 20) -> list[tuple[GameRecord, int | None]]:
+        """Games where it is the user's turn, each with its newest table post's message id
+        (looked up for the first ``links`` games only, None for the rest)."""
+        records = await self.store.games_waiting_on(user_id)
+        found: list[tuple[GameRecord, int | None]] = []
+        for i, record in enumerate(records):
+            post = await self.store.table_post(record.id) if i < links else None
+            found.append((record, post[0] if post else None))
+        return found
+
+    async def last_moves(self, game_id: int, n: int) -> list[MoveRecord]:
+        return await self.store.last_moves(game_id, n)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        await self.store.set_guild_language(guild_id, language)
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language chosen for the server's posts (None: not chosen)."""
+        return await self.store.guild_language(guild_id)
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        """The user's Discord locale as last seen (their DMs follow it)."""
+        await self.store.set_user_locale(user_id, locale)
+
+    async def user_locale(self, user_id: int) -> str | None:
+        return await self.store.user_locale(user_id)

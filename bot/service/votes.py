@@ -1,0 +1,79 @@
+"""The rules of the vote on an away player (the turn clock ran out).
+
+Skipping the turn (engine move ``skip``) needs one vote of another player; removing the
+player (``remove pN``, RULES.md "Leaving a game") or handing the seat to a computer needs a
+majority of the other players still in the game.  Votes are stored per turn, so they survive
+a restart; a vote of an earlier turn counts for nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n import Message
+from bot.service.game import GameService, UserError
+from bot.store import GameRecord, SeatRecord, Status
+from engine import Game
+
+CHOICES = ("skip", "remove", "computer")
+
+
+def voters(record: GameRecord, game: Game) -> list[int]:
+    """Seats that may vote on the current player: the other humans still in the game."""
+    return [
+        s.seat
+        for s in record.seats
+        if s.seat != game.current_player and s.user_id is not None and not game.state.players[s.seat].removed
+    ]
+
+
+def needed(record: GameRecord, game: Game, choice: str) -> int:
+    return 1 if choice == "skip" else len(voters(record, game)) // 2 + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A vote counted: ``carried`` when ``have`` reached ``need``."""
+
+    record: GameRecord
+    game: Game
+    voter: SeatRecord
+    away: SeatRecord
+    choice: str
+    have: int
+    need: int
+    voters: int
+
+    @property
+    def carried(self) -> bool:
+        return self.have >= self.need
+
+
+async def cast(
+    service: GameService, game_id: int, turn: int, user_id: int, choice: str, *, channel_id: int | None, in_dm: bool
+) -> Tally:
+    """Records ``user_id``'s vote on the away player of ``turn``, after every check (where it
+    was clicked, the game in play at that turn, a voter, the clock run out).  UserError says
+    why a vote does not count; nothing is stored then."""
+    if choice not in CHOICES:
+        raise UserError(Message("away.bad_choice", choice=choice[:20]))
+    record, game = await service.game_for_interaction(game_id, channel_id, user_id, in_dm=in_dm)
+    if record.status != Status.ACTIVE or game.is_over:
+        raise UserError(Message("service.not_in_play_any_more"))
+    if game.state.turn != turn:
+        raise UserError(Message("away.vote_void"))
+    seat = record.seat_of(user_id)
+    if seat is None:
+        raise UserError(Message("away.players_only"))
+    if seat.seat == game.current_player:
+        raise UserError(Message("away.own_turn"))
+    if seat.seat not in voters(record, game):
+        raise UserError(Message("away.left"))
+    clock = await service.turn_clock(game_id)
+    if clock is None or clock.turn != turn or clock.expires_at > service.clock():
+        raise UserError(Message("away.clock_running"))
+    counts = await service.cast_vote(game_id, turn, seat.seat, choice)
+    away = record.seats[game.current_player]
+    return Tally(
+        record, game, seat, away, choice, counts.get(choice, 0), needed(record, game, choice), len(voters(record, game))
+    )

@@ -1,0 +1,104 @@
+"""``/cubist hint`` with buttons: "Play this" plays the suggested turn step by step through
+the normal service path (all but the end, so every step stays undoable and ending the turn
+remains the player's confirmed choice) and "Show me" draws the studio as it would be.
+
+The suggestion is remembered in memory per (game, version, player), so the buttons play
+exactly what was shown; after a restart or a move they say so instead.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import discord
+
+from bot.chat.base import Bot
+from bot.chat.buttons import view_of
+from bot.chat.language import user_language
+from bot.chat.replies import answer, png_file, send_error
+from bot.i18n import Message, t
+from bot.service.game import StaleChoice, UserError
+from bot.store import CorruptGame, GameNotFound
+from bot.turn import faces
+from bot.turn.panel import in_place, in_time, show
+from engine import Game, parse_move
+from engine.moves import EndTurn
+
+KEPT = 256
+_plans: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
+
+
+def remember(game_id: int, version: int, user_id: int, moves: list[str]) -> None:
+    _plans[(game_id, version, user_id)] = moves
+    while len(_plans) > KEPT:
+        _plans.popitem(last=False)
+
+
+def hint_view(game_id: int, version: int, locale: str) -> discord.ui.View:
+    return view_of(faces.hint_play_button(game_id, version, locale), faces.hint_show_button(game_id, version, locale))
+
+
+def _steps(moves: list[str]) -> list[str]:
+    """The moves "Play this" plays: all but the end of the turn."""
+    return [m for m in moves if not isinstance(parse_move(m), EndTurn)]
+
+
+async def _plan(interaction: discord.Interaction, game_id: int, version: int):
+    bot: Bot = interaction.client  # type: ignore[assignment]
+    moves = _plans.get((game_id, version, interaction.user.id))
+    try:
+        record, game = await bot.service.game_for_interaction(
+            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+    except UserError as e:  # a hint's buttons act only where the game is, or in a player's DM
+        await send_error(interaction, e.args[0])
+        return None
+    except (GameNotFound, CorruptGame):
+        await send_error(interaction, Message("actions.gone"))
+        return None
+    if moves is None or record.version != version:
+        await send_error(interaction, Message("hints.stale"))
+        return None
+    return bot, record, game, moves
+
+
+async def play_this(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    found = await _plan(interaction, game_id, version)
+    if found is None:
+        return
+    bot, _record, _game, moves = found
+    lang = user_language(interaction)
+
+    async def play_all():
+        # Each step pinned to the version it follows: a second press plays nothing.
+        for i, text in enumerate(_steps(moves)):
+            await bot.service.play_in(game_id, interaction.user.id, text, version=version + i)
+
+    try:
+        await in_time(interaction, play_all(), edit=in_place(interaction))
+    except StaleChoice:  # pressed twice: the first press played it
+        await send_error(interaction, Message("hints.stale"))
+        return
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return
+    record, game = await bot.service.game(game_id)
+    note = t("hints.played", lang, count=len(_steps(moves)))
+    await show(interaction, bot, record, game, record.seats[game.current_player].seat, note)
+
+
+async def show_me(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    found = await _plan(interaction, game_id, version)
+    if found is None:
+        return
+    bot, record, game, moves = found
+    lang = user_language(interaction)
+    after: Game = game.clone()
+    for text in _steps(moves):
+        after.apply(parse_move(text))
+    names = [s.display_name for s in record.seats]
+    # A version of its own for the picture cache (negative: never a stored version).
+    drawing = bot.pictures.studio(record.id, -1 - record.version, after, names, game.current_player, lang)
+    png = await in_time(interaction, drawing, edit=False)
+    text = t("hints.shown", lang)
+    await answer(interaction, text, files=[png_file(png, "hint.png")])

@@ -1,0 +1,488 @@
+"""The private turn panel on Discord: one message that follows the player through the turn.
+
+It is the turn-start DM itself, or an ephemeral message opened from the channel's turn
+post, and every pick edits it in place: the studio picture is redrawn after each move,
+the first select offers what to do in words (``bot.panel``), Undo works until the turn
+ends and End turn says what will happen before it happens.  The service decides
+everything; this module only loads, asks and answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+from bot.chat import buttons
+from bot.chat.base import Bot
+from bot.chat.delivery import deliver_turn
+from bot.chat.language import user_language
+from bot.chat.load import host, load
+from bot.chat.replies import answer, carries_post, clip, png_file, post_failed, send_error
+from bot.i18n import Message, join, localize, t
+from bot.panel import Choice, TreeError, choice_tree, node_at
+from bot.panel.cells import cells_for, placeable
+from bot.panel.words import Describer, sensible_end
+from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
+from bot.store import GameRecord
+from bot.turn import faces
+from engine import Game, parse_move
+from engine.moves import EndTurn, Place, Undo
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+DEFER_AFTER_S = 1.0  # a move not answered by then is deferred (Discord wants a first answer within 3 s)
+
+
+# --- answering ---------------------------------------------------------------------------
+
+
+def in_place(interaction: discord.Interaction) -> bool:
+    """True when the interaction comes from a panel we may edit: an ephemeral message, or a
+    message of ours in a DM (the turn-start DM becomes the panel)."""
+    message = interaction.message
+    if message is None:
+        return False
+    return bool(message.flags.ephemeral) or interaction.guild_id is None
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str,
+    *,
+    view: discord.ui.View | None,
+    png: bytes | None = None,
+    edit: bool,
+) -> None:
+    """The one way the panel answers: edit the panel in place (``edit``) or open a new
+    private one; the first answer or, after a deferral, an edit of the original response."""
+    kwargs: dict[str, Any] = {"content": clip(content), "view": view}
+    if edit or interaction.response.is_done():
+        if png is not None:
+            kwargs["attachments"] = [png_file(png, "studio.png")]
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+        return
+    if png is not None:
+        kwargs["file"] = png_file(png, "studio.png")
+    if view is None:
+        kwargs.pop("view")
+    await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+def _left(interaction: discord.Interaction) -> float:
+    """Seconds left before a slow answer should be deferred (counted from the interaction's
+    creation, so a busy event loop defers sooner)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return max(0.0, DEFER_AFTER_S - age)
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, edit: bool) -> T:
+    """Await ``work``, deferring the answer first if it is not done in time (Discord wants
+    a first answer within 3 s; a quick one is answered in one request)."""
+    task = asyncio.ensure_future(work)
+    if not interaction.response.is_done():
+        done, _pending = await asyncio.wait({task}, timeout=_left(interaction))
+        if not done:
+            await _defer(interaction, edit)
+    return await task
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+async def _load(interaction: discord.Interaction, game_id: int) -> tuple[Bot, GameRecord, Game, int] | None:
+    """The game and the clicker's seat, or None after answering why not (bot/chat/load.py)."""
+    loaded = await load(interaction, game_id, Access.PANEL)
+    if loaded is None or loaded.seat is None:
+        return None
+    return host(interaction), loaded.record, loaded.game, loaded.seat.seat
+
+
+def _names(record: GameRecord) -> list[str]:
+    return [s.display_name for s in record.seats]
+
+
+# --- drawing -----------------------------------------------------------------------------
+
+
+def _status(record: GameRecord, game: Game, lang: str) -> str:
+    me = game.state.players[game.current_player]
+    room = join([str(v) for v in me.storeroom], lang) if me.storeroom else t("turnpanel.empty", lang)
+    return t("turnpanel.status", lang, game=record.id, turn=game.state.turn + 1, storeroom=room, supply=me.supply)
+
+
+def _row(item: Any, row: int) -> Any:
+    item.row = row
+    return item
+
+
+MAX_ACTION_BUTTONS = 10  # the top level's choices as buttons: two rows
+MAX_CHOICE_BUTTONS = 20  # a pick's choices as buttons: four rows
+
+
+def _moves_of(choice: Choice) -> list[str]:
+    if choice.is_leaf:
+        return [choice.move or ""]
+    return [m for c in choice.children for m in _moves_of(c)]
+
+
+def _own_button(choice: Choice) -> bool:
+    """Placements have the die buttons and ending the turn its own button: no second one.
+    Abandoning a workroom stays in the menu: a rare move, not one to meet a tap away."""
+    moves = _moves_of(choice)
+    return not all(m.startswith(("place ", "end", "abandon ")) for m in moves)
+
+
+def panel_view(
+    record: GameRecord, game: Game, lang: str, path: tuple[int, ...] = (), options: tuple[Choice, ...] | None = None
+) -> discord.ui.View:
+    """The panel, in rows: a button per die that can be placed (tap it, then a lettered cell);
+    the other choices as buttons where they are few (a button is one tap, a select two);
+    the select of every choice; Back / Undo / End turn / Board."""
+    view = buttons.Faces()
+    if options is None:
+        options = node_at(choice_tree(game, lang, _names(record)), path) or ()
+    if not path:
+        describe = Describer(game, lang, _names(record))
+        for die in placeable(game):
+            label = t("turnpanel.btn.place", lang, die=describe.die(die))[:80]
+            view.add_item(_row(faces.die_button(record.id, record.version, str(die), label), 0))
+        actions = [(i, c) for i, c in enumerate(options) if _own_button(c)]
+        if len(actions) <= MAX_ACTION_BUTTONS:
+            for k, (i, c) in enumerate(actions):
+                view.add_item(_row(faces.tree_button(record.id, record.version, (i,), c.label), 1 + k // 5))
+    elif len(options) <= MAX_CHOICE_BUTTONS:
+        for i, c in enumerate(options):
+            view.add_item(_row(faces.tree_button(record.id, record.version, (*path, i), c.label), i // 5))
+        options = ()  # every choice has its button
+    if options:
+        select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
+        placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
+        view.add_item(_row(faces.tree_select(record.id, record.version, path, select_options, placeholder), 3))
+    if path:
+        view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    if game.can_undo():
+        view.add_item(_row(faces.undo_button(record.id, record.version, lang), 4))
+    if any(isinstance(m, EndTurn) for m in game.legal_moves()):
+        view.add_item(_row(faces.end_turn_button(record.id, record.version, lang), 4))
+    view.add_item(_row(buttons.game_button(record.id, "board", lang), 4))
+    return view
+
+
+async def show(
+    interaction: discord.Interaction,
+    bot: Bot,
+    record: GameRecord,
+    game: Game,
+    seat: int,
+    note: str = "",
+    *,
+    picture: bool = True,
+) -> None:
+    """The panel's first select with (``picture``) a freshly drawn studio."""
+    lang = user_language(interaction)
+    png = None
+    if picture:
+        drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang)
+        png = await in_time(interaction, drawing, edit=in_place(interaction))
+    content = "\n".join(p for p in (note, _status(record, game, lang)) if p)
+    if seat != game.current_player:
+        who = record.seats[game.current_player].display_name
+        content = "\n".join(p for p in (note, t("turnpanel.waiting", lang, name=who)) if p)
+        await reply(interaction, content, view=None, png=png, edit=in_place(interaction))
+        return
+    await reply(interaction, content, view=panel_view(record, game, lang), png=png, edit=in_place(interaction))
+
+
+# --- what the items do -------------------------------------------------------------------
+
+
+async def open_panel(interaction: discord.Interaction, game_id: int) -> None:
+    loaded = await _load(interaction, game_id)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    await show(interaction, bot, record, game, seat)
+
+
+async def _fresh(interaction: discord.Interaction, game_id: int, version: int) -> tuple[Any, ...] | None:
+    """Load; a panel drawn before the last move is redrawn as the game stands (None then)."""
+    loaded = await _load(interaction, game_id)
+    if loaded is None:
+        return None
+    bot, record, game, seat = loaded
+    if record.version != version or seat != game.current_player:
+        note = t("turnpanel.stale", user_language(interaction))
+        await show(interaction, bot, record, game, seat, note)
+        return None
+    return loaded
+
+
+async def pick_die(interaction: discord.Interaction, game_id: int, version: int, die: str) -> None:
+    """A die was tapped: the cells it may go to, as lettered buttons, and the studio with the
+    same letters on those cells."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    cells = cells_for(game, die)
+    if not cells:
+        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        return
+    view = buttons.Faces()
+    for i, (letter, move) in enumerate(cells):
+        view.add_item(_row(faces.cell_button(record.id, record.version, die, move.room, move.cell, letter), i // 5))
+    view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    words = Describer(game, lang, _names(record)).die(cells[0][1].die)
+    offered = sum(1 for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
+    lines = [t("turnpanel.where", lang, die=words, count=len(cells))]
+    if offered > len(cells):
+        lines.append(t("turnpanel.where_more", lang))
+    drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang, die=die)
+    png = await in_time(interaction, drawing, edit=in_place(interaction))
+    await reply(interaction, "\n".join(lines), view=view, png=png, edit=in_place(interaction))
+
+
+async def place(
+    interaction: discord.Interaction, game_id: int, version: int, die: str, room: int, cell: int, letter: str
+) -> None:
+    """A lettered cell was tapped: place the die there (the engine decides whether it may)."""
+    lang = user_language(interaction)
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    placing = (m for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
+    move = next((m for m in placing if (m.room, m.cell) == (room, cell)), None)
+    if move is None:
+        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        return
+    words = Describer(game, lang, _names(record)).die(move.die)
+    await play(interaction, game_id, version, str(move), what=t("turnpanel.placed", lang, die=words, letter=letter))
+
+
+async def back(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    _bot, record, game, _seat = loaded
+    lang = user_language(interaction)
+    await reply(
+        interaction, _status(record, game, lang), view=panel_view(record, game, lang), edit=in_place(interaction)
+    )
+
+
+async def pick(
+    interaction: discord.Interaction, game_id: int, version: int, path: tuple[int, ...], values: list[str]
+) -> None:
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    try:
+        tree = choice_tree(game, lang, _names(record))
+    except TreeError:  # never seen; the panel is unusable, typing still works
+        log.exception("no panel for game %s", game_id)
+        await send_error(interaction, Message("turnpanel.no_panel"))
+        return
+    options = node_at(tree, path)
+    index = int(values[0]) if values and values[0].isdigit() else -1
+    if options is None or not 0 <= index < len(options):
+        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        return
+    labels = [c.label for c in _trail(tree, (*path, index))]
+    choice = options[index]
+    if not choice.is_leaf:
+        content = t("turnpanel.choosing", lang, what=t("turnpanel.arrow", lang).join(labels))
+        view = panel_view(record, game, lang, (*path, index), choice.children)
+        await reply(interaction, content, view=view, edit=in_place(interaction))
+        return
+    assert choice.move is not None
+    if choice.move.startswith("end"):
+        await ask_end(interaction, game_id, version, choice.move)
+        return
+    await play(interaction, game_id, version, choice.move, what=t("turnpanel.arrow", lang).join(labels))
+
+
+def _trail(tree: tuple[Choice, ...], path: tuple[int, ...]) -> list[Choice]:
+    out, options = [], tree
+    for i in path:
+        out.append(options[i])
+        options = options[i].children
+    return out
+
+
+async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: str | None = None) -> None:
+    """What ending now would do, with a button to confirm (and the other ways to end)."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    _bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
+    if not ends:
+        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
+        return
+    chosen: EndTurn | None = None
+    if move is not None:
+        parsed = parse_move(move)
+        chosen = parsed if isinstance(parsed, EndTurn) and parsed in ends else None
+    if chosen is None:
+        chosen = sensible_end(game, ends)
+    describe = Describer(game, lang, _names(record))
+    view = buttons.Faces()
+    if chosen is not None:
+        kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
+        back = list(game.state.players[seat].storeroom)
+        for v in chosen.keep:
+            back.remove(v)
+        returned = join([str(v) for v in back], lang) if back else t("turnpanel.none", lang)
+        content = t("turnpanel.confirm", lang, kept=kept, returned=returned)
+        view.add_item(
+            _row(faces.confirm_end_button(record.id, record.version, "".join(map(str, chosen.keep)), lang), 0)
+        )
+    else:
+        content = t("turnpanel.which", lang, dice=join([str(v) for v in game.state.players[seat].storeroom], lang))
+    others = [e for e in ends if e != chosen]
+    if others and len(others) <= MAX_ACTION_BUTTONS:  # few other ways to end: a button each, one tap
+        for k, e in enumerate(others):
+            keep = "".join(map(str, e.keep))
+            view.add_item(
+                _row(faces.confirm_end_button(record.id, record.version, keep, lang, describe.end(e)), 1 + k // 5)
+            )
+    elif others:
+        options = [discord.SelectOption(label=describe.end_option(e)[:100], value=str(e)) for e in others[:25]]
+        view.add_item(
+            _row(faces.end_choice_select(record.id, record.version, options, t("turnpanel.keep_other", lang)), 3)
+        )
+    view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    await reply(interaction, content, view=view, edit=in_place(interaction))
+
+
+def _why_no_end(game: Game) -> Message:
+    if game.is_abandoning():
+        return Message("actions.why_abandoning")
+    if not game.has_rolled():
+        return Message("actions.why_short")
+    return Message("actions.why_none")
+
+
+async def play(interaction: discord.Interaction, game_id: int, version: int, text: str, *, what: str = "") -> None:
+    """Apply a move from the panel and redraw it (or, when the turn ends, post the table)."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    bot = loaded[0]
+    lang = user_language(interaction)
+    edit = in_place(interaction)
+    playing = bot.service.play_in(game_id, interaction.user.id, text, version=version)
+    try:
+        outcome = await in_time(interaction, playing, edit=edit)
+    except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
+        again = await _load(interaction, game_id)
+        if again is not None:
+            await show(interaction, *again, t("turnpanel.stale", lang))
+        return
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return
+    if outcome.turn_ended:
+        await finish_turn(bot, interaction, outcome, edit)
+        return
+    if isinstance(outcome.move, Undo):
+        note = t("turnpanel.undone", lang)
+    else:
+        note = t("turnpanel.done", lang, what=what or text)
+    await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
+
+
+async def _defer(interaction: discord.Interaction, edit: bool) -> None:
+    if interaction.response.is_done():
+        return
+    if edit:
+        await interaction.response.defer()  # the panel itself will be edited
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, edit: bool) -> None:
+    """The turn is over: the table goes to the game's channel, the panel says so and loses
+    its items.  The post was queued in the outbox with the move: if it fails here, the
+    outbox worker posts it and the player reads that the move is saved."""
+    record = outcome.record
+    lang = user_language(interaction)
+    key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
+    carry = carries_post(interaction, record) and interaction.channel is not None
+    if not carry:
+        await _defer(interaction, edit)  # drawing the table takes a while
+    channel: Any = (
+        interaction.channel if carry else bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+    )
+    try:
+        # In the game's channel the table post is this interaction's public answer (no
+        # request under the global limit); the panel gets a private word after it.
+        posted = await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)
+    except Exception as e:
+        log.warning("turn post of game %s failed; the outbox has it: %r", record.id, e)
+        if carry:
+            await send_error(interaction, post_failed(e))
+        else:  # the panel itself says so, and loses its buttons: the turn is over
+            await interaction.edit_original_response(content=localize(post_failed(e), interaction.locale), view=None)
+        return
+    # Where the post went: the game may have moved out of a thread that is gone.
+    note = t(key, lang, channel=posted.channel.id if posted is not None else record.channel_id)
+    if carry:
+        await send_error(interaction, note)
+    else:
+        await interaction.edit_original_response(content=note, view=None)
+
+
+async def studio_reply(
+    bot: Bot,
+    interaction: discord.Interaction,
+    record: GameRecord,
+    game: Game,
+    seat: int,
+    note: str,
+    *,
+    edit: bool = False,
+) -> None:
+    """Answer the player privately with their studio picture and the turn panel."""
+    lang = user_language(interaction)
+    names = [s.display_name for s in record.seats]
+    png = await bot.pictures.studio(record.id, record.version, game, names, seat, lang)
+    file = png_file(png, "studio.png")
+    mine = game.current_player == seat and not game.is_over
+    view = panel_view(record, game, lang) if mine else None
+    content = clip(note)
+    if edit:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, attachments=[file], view=view)
+        else:
+            await interaction.response.edit_message(content=content, attachments=[file], view=view)
+        return
+    await answer(interaction, content, files=[file], view=view)
+
+
+async def old_panel_button(interaction: discord.Interaction, game_id: int, *, ending: bool) -> None:
+    """Buttons and selects of posts from before the turn panel open it (End turn asks first)."""
+    loaded = await load(interaction, game_id, Access.SEAT_IN_PLAY)
+    if loaded is None or loaded.seat is None:
+        return
+    record, game, seat = loaded.record, loaded.game, loaded.seat
+    if seat.seat != game.current_player:
+        playing = record.seats[game.current_player].display_name
+        await send_error(interaction, Message("service.not_your_turn", name=playing))
+        return
+    if ending:
+        await ask_end(interaction, game_id, record.version)
+    else:
+        await open_panel(interaction, game_id)

@@ -1,0 +1,94 @@
+"""Words the bot writes: move descriptions, turn summaries, scores, rules help.
+
+Every function takes the reader's language (``locale``, English by default; see
+``bot.i18n`` for who reads what); the words themselves are in ``bot/i18n/locales``."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.words.story import move_words, turn_words
+from engine import Game, parse_move
+from engine.moves import (
+    DieRef,
+    Move,
+)
+from render.palette import MARK_GLYPHS, seat_colour_key
+
+COLOUR_NAMES = ("orange", "sky blue", "green", "purple")  # lobby join colours, stored with seats (not drawn)
+MARKS = MARK_GLYPHS  # the shape drawn on each seat's dice (render.palette)
+RULES_TOPIC_KEYS = ("turn", "placing", "installations", "artists", "museum", "end", "notation")
+
+
+def seat_colour_name(seat: int, locale: str) -> str:
+    """The name of the colour the pictures draw for ``seat`` (0-based), in the reader's
+    language: one source (render.palette) for the picture and the words."""
+    return t(f"colours.{seat_colour_key(seat)}", locale)
+
+
+def die_text(d: DieRef, locale: str) -> str:
+    if d.kind == "s":
+        return t("texts.die.supply", locale, value=d.value)
+    if d.kind == "x":
+        return t("texts.die.abandoned", locale, value=d.value)
+    return t("texts.die.card", locale, card=d.card + 1, space=d.space + 1)
+
+
+def describe(move: Move | str, game: Game | None, locale: str, names: list[str] | None = None) -> str:
+    """A short phrase for a move in plain words, e.g. 'placed a 4 in workroom 1' (French:
+    the participle, 'posé un 4 dans l'atelier 1', which the sentences around it complete
+    with 'a'/'avez').  ``game``, when given, is the position before the move (it names the
+    artists)."""
+    m = parse_move(move) if isinstance(move, str) else move
+    return move_words(m, game, locale, names)
+
+
+def turn_summary(moves: list[str], game: Game | None, locale: str, names: list[str] | None = None) -> str:
+    """A turn in plain words; ``game``, when given, is the position at the turn's start."""
+    return turn_words(moves, game, locale, names)
+
+
+def scores_lines(game: Game, names: list[str], locale: str) -> list[str]:
+    winners = set(game.winners()) if game.is_over else set()
+    lines = []
+    ranks = game.ranks()
+    order = sorted(range(game.num_players), key=lambda i: (ranks[i], i))
+    for i in order:
+        p = game.state.players[i]
+        lines.append(
+            t(
+                "texts.score_line",
+                locale,
+                mark=MARKS[i],
+                name=names[i],
+                points=t("story.points", locale, count=game.score(i)),
+                installations=t("story.installations", locale, count=len(p.completed)),
+                museum=t("story.museum_dice", locale, count=game.museum_dice(i)),
+                left=t("texts.left_game", locale) if p.removed else "",
+                flag=" 🏆" if i in winners else "",
+            )
+        )
+    return lines
+
+
+def tie_break_text(game: Game, names: list[str], locale: str) -> str:
+    active = game.active_players()
+    if not active:
+        return ""
+    top = max(game.score(i) for i in active)
+    tied = [i for i in active if game.score(i) == top]
+    if len(tied) == 1:
+        return ""
+    winners = game.winners()
+    who = ", ".join(names[i] for i in tied)
+    if len(winners) == 1:
+        return t("texts.tie_one", locale, who=who, points=top, winner=names[winners[0]])
+    return t("texts.tie_shared", locale, who=who, points=top)
+
+
+def rules_text(topic: str, locale: str) -> str:
+    """The help on one rules topic (one of RULES_TOPIC_KEYS)."""
+    return t(f"rules.{topic}", locale)
+
+
+# The /cubist rules choices (their names stay English, like the commands' names).
+RULES_TOPICS: tuple[str, ...] = tuple(RULES_TOPIC_KEYS)
