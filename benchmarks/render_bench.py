@@ -1,8 +1,9 @@
 """Rendering benchmark: drawing and encoding timed apart, per picture, on one core.
 
 Pictures: the late-game table for 2, 3 and 4 players (every workroom busy, the museum
-built to half), the studio and museum close-ups.  Goals (issue 14, one core): table
-<= 12 ms median, studio and museum <= 4 ms median, PNG <= 300 KiB.  Then a table of
+built to half), the studio and museum close-ups, each by the high camera ("iso", the
+default) and from above ("flat"), side by side in one run.  Goals (issues 14 and 26, one
+core): table <= 12 ms median, studio and museum <= 4 ms median, PNG <= 300 KiB.  Then a table of
 encoder settings for the 4-player table (size and time), which chose the shipped one:
 PNG of the image mapped to one fixed 256-colour palette, compress level 3.
 
@@ -65,13 +66,27 @@ def run(rounds: int = ROUNDS) -> list[tuple[str, str]]:
         t = time.process_time()
         render.table_png(games[4], DEMO_NAMES, labels=en)  # cold: tiles, fonts, frames, palette
         rows.append(("table 4p: first picture, cold caches (ms)", f"{(time.process_time() - t) * 1000:.0f}"))
-        pictures: list[tuple[str, Callable[[], Image.Image]]] = [
-            (f"table {n}p", functools.partial(render.table_image, g, DEMO_NAMES[: g.num_players], labels=en))
-            for n, g in games.items()
-        ]
-        pictures.append(("studio", lambda: render.studio_image(games[4], 1, DEMO_NAMES, labels=en)))
-        pictures.append(("museum", lambda: render.museum_image(games[4], labels=en)))
+        pictures: list[tuple[str, Callable[[], Image.Image]]] = []
+        for n, g in games.items():
+            for style in render.STYLES:
+                pictures.append(
+                    (
+                        f"table {n}p {style}",
+                        functools.partial(render.table_image, g, DEMO_NAMES[: g.num_players], labels=en, style=style),
+                    )
+                )
+        for style in render.STYLES:
+            pictures.append(
+                (
+                    f"studio {style}",
+                    functools.partial(render.studio_image, games[4], 1, DEMO_NAMES, labels=en, style=style),
+                )
+            )
+            pictures.append(
+                (f"museum {style}", functools.partial(render.museum_image, games[4], labels=en, style=style))
+            )
         for name, draw in pictures:
+            draw()  # warm: sprites, frames, fonts
             img = draw()
             d = _median_ms(draw, rounds)
             e = _median_ms(functools.partial(png_bytes, img), rounds)

@@ -1,6 +1,7 @@
 """The picture gallery (docs/pictures): the table for 2, 3 and 4 players in English and
-French, at full size and as Discord previews it (fit into 550x400 on a laptop, 360 px wide
-on a phone), colour-vision simulations, and the isometric table beside the top-down one.
+French, by the high camera (the default), at full size and as Discord previews it (fit into
+550x400 on a laptop, 360 px wide on a phone), the studio and museum close-ups,
+colour-vision simulations, and the high-camera table beside the top-down one.
 
     python -m bot.gallery docs/pictures
 
@@ -62,8 +63,9 @@ def write(directory: Path) -> list[str]:
         "on a phone; the *preview* columns are exactly that. The smallest die value's height at each size "
         "comes from the layout model (`render.model`).",
         "",
-        "| players | language | full size | laptop preview | phone preview | smallest value (laptop / phone) |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| players | language | full size | laptop preview | phone preview | smallest value, laptop "
+        "| smallest height figure, laptop | last turn's dice, phone |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for players, seed in POSITIONS:
         game = busy_late_game(seed, players=players)
@@ -71,6 +73,8 @@ def write(directory: Path) -> list[str]:
             cv = render.table_canvas(game, DEMO_NAMES[:players], labels=render_labels(lang))
             img = cv.img
             glyph = min(d.glyph[3] - d.glyph[1] for d in cv.dice)
+            figs = [d.height_box[3] - d.height_box[1] for d in cv.dice if d.height_box]
+            recap = [d.glyph[3] - d.glyph[1] for d in cv.recap]
             s_lap, s_phone = preview_scale(*img.size), phone_scale(img.width)
             stem = f"table-{players}p-{lang}"
             full = _save(img, directory / f"{stem}.png")
@@ -78,22 +82,29 @@ def write(directory: Path) -> list[str]:
             phone = _save(_few(shrink(img, s_phone)), directory / f"{stem}-phone.png")
             lines.append(
                 f"| {players} | {lang} | [{img.width}x{img.height}]({full}) | ![]({lap}) | ![]({phone}) | "
-                f"{glyph * s_lap:.1f} px / {glyph * s_phone:.1f} px |"
+                f"{glyph * s_lap:.1f} px | {min(figs) * s_lap:.1f} px | "
+                + (f"{min(recap) * s_phone:.1f} px |" if recap else "– |")
             )
             rows += [full, lap, phone]
         if players == 4:
             studio = render.studio_image(game, game.current_player, DEMO_NAMES, labels=render_labels("en"))
             name = _save(studio, directory / "studio-4p-en.png")
-            rows.append(name)
+            lap = _save(_few(shrink(studio, preview_scale(*studio.size))), directory / "studio-4p-en-laptop.png")
+            museum = render.museum_image(game, labels=render_labels("en"))
+            mname = _save(museum, directory / "museum-4p-en.png")
+            mlap = _save(_few(shrink(museum, preview_scale(*museum.size))), directory / "museum-4p-en-laptop.png")
+            rows += [name, lap, mname, mlap]
             lines += [
                 "",
-                "A 4-player table cannot keep every value 10 px tall at the laptop preview (8.6 px), so the "
-                "bot posts the current player's studio with it:",
+                "A 4-player table keeps every value 9 px tall at the laptop preview, not 10, so the bot posts the "
+                "current player's studio with it (full size and laptop preview), and the museum close-up:",
                 "",
-                f"![]({name})",
+                f"![]({name}) ![]({lap})",
+                "",
+                f"![]({mname}) ![]({mlap})",
             ]
     game = busy_late_game(5, players=3)
-    img = render.table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))
+    img = render.table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))  # the high camera
     lines += [
         "",
         "## Colour vision",
@@ -106,20 +117,20 @@ def write(directory: Path) -> list[str]:
         name = _save(simulate(shrink(img, preview_scale(*img.size) * 1.6), kind), directory / f"table-3p-{kind}.png")
         rows.append(name)
         lines += [f"**{kind}**", "", f"![]({name})", ""]
-    iso = render.iso_table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))
-    a, b = shrink(iso, preview_scale(*iso.size)), shrink(img, preview_scale(*img.size))
+    flat = render.table_image(game, DEMO_NAMES[:3], labels=render_labels("en"), style="flat")
+    a, b = shrink(img, preview_scale(*img.size)), shrink(flat, preview_scale(*flat.size))
     both = Image.new("RGB", (a.width + b.width + 20, max(a.height, b.height)), (255, 255, 255))
     both.paste(a, (0, 0))
     both.paste(b, (a.width + 20, 0))
-    name = _save(_few(both), directory / "isometric-vs-top-down-3p-laptop.png")
+    name = _save(_few(both), directory / "high-camera-vs-top-down-3p-laptop.png")
     rows.append(name)
     lines += [
-        "## Isometric or top-down",
+        "## High camera or top-down",
         "",
-        "The same position at the laptop preview: the earlier isometric table (left, with numerals) and the "
-        "top-down table (right). Seen at an angle, a taller column hides the dice behind it and the values "
-        "are 2-5 px tall; from above nothing is hidden and every value is about 10 px tall. The bot uses "
-        "the top-down table.",
+        "The same position at the laptop preview: the high camera (left, the default) and the top-down "
+        "table (right, a player's choice in `/cubist settings pictures`). The high camera spaces the rows "
+        "so that no column hides a top face, and foreshortens the boards, which leaves room for larger "
+        "numerals; a column's height shows as a stack and as its figure.",
         "",
         f"![]({name})",
         "",

@@ -1,16 +1,24 @@
 """Pictures of a Cubist game: pure functions from an ``engine.Game`` to PNG bytes.
 
     import render
-    png = render.table_png(game, names, labels=labels)          # the whole table, seen from above
+    png = render.table_png(game, names, labels=labels)          # the whole table
     png = render.studio_png(game, seat, names, labels=labels)   # one player's studio, larger
     png = render.museum_png(game, labels=labels)                # the museum, larger
 
-``labels`` (``render.Labels``, the words in the reader's language) is required: render has
-no words of its own (the bot builds them from its catalogues with
-``bot.i18n.pictures.render_labels(lang)``).  Same game, same
-bytes: no time stamps, no randomness.  ``*_image`` give PIL images and ``*_canvas`` the
-drawing with its recorded boxes and its layout model (``Canvas.dice``, see render.model).
-The isometric table of earlier versions stays as ``iso_table_image`` (gallery comparison).
+``style``: ``"iso"`` (the default: dice as cubes on the boards, seen by a high camera,
+render.isoboard and render.scene) or ``"flat"`` (seen from straight above, render.board),
+for players who choose the top-down view.  ``labels`` (``render.Labels``, the words in the
+reader's language) is required: render has no words of its own (the bot builds them from
+its catalogues with ``bot.i18n.pictures.render_labels(lang)``).  Same game, same bytes: no
+time stamps, no randomness.  ``*_image`` give PIL images and ``*_canvas`` the drawing with
+its recorded boxes and its layout model (``Canvas.dice``, see render.model).
+
+What each style guarantees at Discord's sizes (tests/render/test_legibility.py):
+- laptop preview (fit into 550x400): every numeral of the table 10 px tall for 2 and 3
+  players; for 4 players 9 px ("iso") or 8 px ("flat"), and the studio posted beside the
+  table (``table_needs_studio``) 10 px;
+- phone (360 px wide), "iso": the header shows the last turn's dice again, large (numerals
+  9 px there), with where they went, and whose turn it is; the whole table is one tap away.
 """
 
 from __future__ import annotations
@@ -19,47 +27,102 @@ from PIL import Image
 
 from engine import Game
 
-from .board import MIN_GLYPH, Marks, museum_canvas, studio_canvas, table_canvas, unit
+from . import isoboard
+from .board import MIN_GLYPH, Marks, unit
+from .board import museum_canvas as flat_museum_canvas
+from .board import studio_canvas as flat_studio_canvas
+from .board import table_canvas as flat_table_canvas
 from .canvas import Box, Canvas
 from .encode import png_bytes
 from .labels import Labels
 from .model import preview_scale
 
+STYLES = ("iso", "flat")
 
-def table_image(game: Game, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
-    return table_canvas(game, names, labels=labels).img
+
+def _check(style: str) -> None:
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {STYLES}, not {style!r}")
+
+
+def table_canvas(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> Canvas:
+    _check(style)
+    if style == "flat":
+        return flat_table_canvas(game, names, labels=labels)
+    return isoboard.table_canvas(game, names, labels=labels)
+
+
+def studio_canvas(
+    game: Game,
+    seat: int,
+    names: list[str] | None = None,
+    *,
+    labels: Labels,
+    marks: Marks | None = None,
+    style: str = "iso",
+) -> Canvas:
+    _check(style)
+    if style == "flat":
+        return flat_studio_canvas(game, seat, names, labels=labels, marks=marks)
+    return isoboard.studio_canvas(game, seat, names, labels=labels, marks=marks)
+
+
+def museum_canvas(game: Game, *, labels: Labels, style: str = "iso") -> Canvas:
+    _check(style)
+    if style == "flat":
+        return flat_museum_canvas(game, labels=labels)
+    return isoboard.museum_canvas(game, labels=labels)
+
+
+def table_image(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> Image.Image:
+    return table_canvas(game, names, labels=labels, style=style).img
 
 
 def studio_image(
-    game: Game, seat: int, names: list[str] | None = None, *, labels: Labels, marks: Marks | None = None
+    game: Game,
+    seat: int,
+    names: list[str] | None = None,
+    *,
+    labels: Labels,
+    marks: Marks | None = None,
+    style: str = "iso",
 ) -> Image.Image:
-    return studio_canvas(game, seat, names, labels=labels, marks=marks).img
+    return studio_canvas(game, seat, names, labels=labels, marks=marks, style=style).img
 
 
-def museum_image(game: Game, *, labels: Labels) -> Image.Image:
-    return museum_canvas(game, labels=labels).img
+def museum_image(game: Game, *, labels: Labels, style: str = "iso") -> Image.Image:
+    return museum_canvas(game, labels=labels, style=style).img
 
 
-def table_png(game: Game, names: list[str] | None = None, *, labels: Labels) -> bytes:
+def table_png(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> bytes:
     """The table, posted after every turn."""
-    return png_bytes(table_image(game, names, labels=labels))
+    return png_bytes(table_image(game, names, labels=labels, style=style))
 
 
 def studio_png(
-    game: Game, seat: int, names: list[str] | None = None, *, labels: Labels, marks: Marks | None = None
+    game: Game,
+    seat: int,
+    names: list[str] | None = None,
+    *,
+    labels: Labels,
+    marks: Marks | None = None,
+    style: str = "iso",
 ) -> bytes:
     """Close-up of one player's studio (seat 0-based); ``marks``: the turn panel's lettered cells."""
-    return png_bytes(studio_image(game, seat, names, labels=labels, marks=marks))
+    return png_bytes(studio_image(game, seat, names, labels=labels, marks=marks, style=style))
 
 
-def museum_png(game: Game, *, labels: Labels) -> bytes:
+def museum_png(game: Game, *, labels: Labels, style: str = "iso") -> bytes:
     """Close-up of the museum."""
-    return png_bytes(museum_image(game, labels=labels))
+    return png_bytes(museum_image(game, labels=labels, style=style))
 
 
-def table_needs_studio(game: Game) -> bool:
+def table_needs_studio(game: Game, style: str = "iso") -> bool:
     """True when ``game``'s table cannot keep every numeral MIN_GLYPH px tall at Discord's
     laptop preview (4 players): post the current player's studio beside it."""
+    _check(style)
+    if style == "iso":
+        return isoboard.needs_studio(game)
     from .board import layout, museum_rows
     from .flat import die_tile
 
@@ -71,13 +134,14 @@ def table_needs_studio(game: Game) -> bool:
 
 
 def iso_table_image(game: Game, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
-    """The earlier isometric table (kept for the gallery's comparison)."""
+    """The isometric table of earlier versions (true isometric, small numerals), kept for comparison."""
     from .table import table_canvas as iso_table_canvas
 
     return iso_table_canvas(game, names, numerals=True, labels=labels).img
 
 
 __all__ = [
+    "STYLES",
     "Box",
     "Canvas",
     "Labels",

@@ -37,7 +37,9 @@ class Canvas:
             self.img = Image.new("RGB", (width, height), background)
             self.boxes = []
         self.draw = ImageDraw.Draw(self.img)
-        self.dice: list[DieGlyph] = []  # the layout model of the dice drawn (render.model)
+        self.dice: list[DieGlyph] = []  # the layout model of the dice drawn (render.model), in drawing order
+        self.status: Rect | None = None  # the "▶ Ann to play" line's box (high camera)
+        self.recap: list[DieGlyph] = []  # the last turn's dice again, drawn large in the header (high camera)
 
     def freeze(self) -> tuple[Image.Image, tuple[Box, ...]]:
         """The picture so far and its boxes, to start other canvases from."""

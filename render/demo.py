@@ -73,28 +73,41 @@ Stage = tuple[str, Callable[[], Game], str]  # name, game, picture kind
 
 
 def stages() -> list[Stage]:
-    """The demo pictures: (file stem, game factory, 'table' | 'studio:N' | 'museum')."""
+    """The demo pictures: (file stem, game factory, kind): 'table' | 'studio:N' |
+    'marks:N' (the studio with the turn panel's letters) | 'museum', drawn by the high
+    camera, or with '@flat' from above (the top-down choice)."""
     return [
         ("start-4p", lambda: play(4, 11, turns=0), "table"),
         ("mid-3p", lambda: play(3, 5, turns=18), "table"),
         ("late-4p", lambda: play(4, 3, turns=44), "table"),
         ("late-2p", lambda: play(2, 8, turns=40), "table"),
         ("late-4p-studio-p2", lambda: play(4, 3, turns=44), "studio:1"),
+        ("late-4p-studio-p3-marks", lambda: play(4, 3, turns=44), "marks:2"),
         ("late-4p-museum", lambda: play(4, 3, turns=44), "museum"),
         ("busy-4p", busy_late_game, "table"),
         ("finished-2p", lambda: play(2, 8), "table"),
+        ("late-4p-flat", lambda: play(4, 3, turns=44), "table@flat"),
+        ("late-4p-studio-p2-flat", lambda: play(4, 3, turns=44), "studio:1@flat"),
+        ("late-4p-museum-flat", lambda: play(4, 3, turns=44), "museum@flat"),
     ]
+
+
+DEMO_MARKS = {(0, 14): "A", (0, 15): "B", (1, 8): "C", (1, 20): "D"}  # workroom 1 c3 (a column), d3; 2: c2, c4
 
 
 def picture(game: Game, kind: str, names: list[str] | None, labels: Labels) -> bytes:
     from . import museum_png, studio_png, table_png
 
+    kind, _at, style = kind.partition("@")
+    style = style or "iso"
     if kind == "table":
-        return table_png(game, names, labels=labels)
+        return table_png(game, names, labels=labels, style=style)
     if kind.startswith("studio:"):
-        return studio_png(game, int(kind.split(":")[1]), names, labels=labels)
+        return studio_png(game, int(kind.split(":")[1]), names, labels=labels, style=style)
+    if kind.startswith("marks:"):
+        return studio_png(game, int(kind.split(":")[1]), names, labels=labels, marks=DEMO_MARKS, style=style)
     if kind == "museum":
-        return museum_png(game, labels=labels)
+        return museum_png(game, labels=labels, style=style)
     raise ValueError(kind)
 
 
@@ -106,7 +119,7 @@ def write_demo(directory: Path, labels: Labels) -> list[Path]:
         key = stem.split("-")[0] + stem.split("-")[1]
         game = cache.get(key) or make()
         cache[key] = game
-        names = DEMO_NAMES[: game.num_players] if game.num_players != 3 else None
+        names = DEMO_NAMES[: game.num_players]
         path = directory / f"{stem}.png"
         path.write_bytes(picture(game, kind, names, labels))
         out.append(path)

@@ -62,6 +62,42 @@ def _swatch() -> Image.Image:
         d.rectangle((0, y, tile_w, y + 60), fill=colour)
         d.text((20, y + 14), "Malevich Popova 1234", font=fb, fill=(255, 255, 255))
         y += 60
+    return _scene_swatch(img)
+
+
+def _scene_swatch(top: Image.Image) -> Image.Image:
+    """The high camera's colours: the table, boards, squares, cubes with their faces,
+    rings, shadows and ghosts (render.scene, render.isoboard)."""
+    from . import isoboard as iso
+    from . import scene
+
+    keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.PLAN_KEY]
+    c = 30
+    g = scene.cam(c)
+    sw, sh = g.w + 2 * g.R + 4, g.K + 2 * g.LH + 2 * g.R + 4
+    grounds = [iso.TABLE, iso.BOARD, iso.SQUARE, iso.MUSEUM_SQUARE, pal.CARD]
+    band_h = len(keys) * sh + 70
+    img = Image.new("RGB", (top.width, top.height + band_h * len(grounds)), pal.BACKGROUND)
+    img.paste(top, (0, 0))
+    d = ImageDraw.Draw(img)
+    fb = font(24, bold=True)
+    for gi, ground in enumerate(grounds):
+        y0 = top.height + gi * band_h
+        d.rectangle((0, y0, img.width, y0 + band_h), fill=ground)
+        for ki, key in enumerate(keys):
+            x = 0
+            for value, height, lit in [(v, 1, False) for v in range(1, 7)] + [(3, 2, True), (5, 2, False)]:
+                sp = scene.column(c, key, value, height, g.LH, lit)
+                shadow, dx, dy = scene.shadow(c, height, g.LH)
+                img.paste(shadow, (x + dx, y0 + ki * sh + dy), shadow)
+                img.paste(sp.image, (x, y0 + ki * sh), sp.image)
+                x += sw
+            gh = scene.ghost(c, 2, g.LH)
+            img.paste(gh, (x, y0 + ki * sh), gh)
+        for ii, ink in enumerate([pal.INK, pal.MUTED, *(pal.player_ink(i) for i in range(4))]):
+            d.text(
+                (10 + (ii % 3) * 300, y0 + len(keys) * sh + 4 + (ii // 3) * 32), "Ann to play 12 pts", font=fb, fill=ink
+            )
     return img
 
 

@@ -24,8 +24,12 @@ class DieGlyph:
     value: int
     height: int  # dice in the column (1 for loose dice)
     glyph: Rect  # the value numeral's ink box on the picture
-    cell: Rect  # the die's square
-    covered: bool = False  # drawn under something else (the top-down drawing never does this)
+    cell: Rect  # the die's square (top-down), or its top face (high camera)
+    covered: bool = False  # drawn under something else (neither drawing ever does this)
+    # The high-camera drawing (render.scene) also records:
+    body: Rect | None = None  # the whole column as drawn (top face, front faces), to check covering
+    height_box: Rect | None = None  # the ink box of the column's height figure ("×3"), columns of 2+
+    lit: bool = False  # placed or moved in the last turn (or this one): outlined
 
 
 def preview_scale(width: int, height: int, box: tuple[int, int] = LAPTOP_BOX) -> float:

@@ -1,4 +1,5 @@
-"""Legibility at Discord's inline preview, computed from the layout model (no OCR).
+"""Legibility at Discord's inline preview, computed from the layout model (no OCR), for
+both styles: the top-down table (style="flat") and the high camera (style="iso", default).
 
 The table is judged shrunk to fit 550x400 (a laptop's preview box): every die of the game
 must be in the model (none hidden, none covered), and every value glyph at least
@@ -17,8 +18,8 @@ import render
 from bot.i18n.pictures import render_labels
 from engine import Game
 from render.board import MIN_GLYPH
-from render.demo import DEMO_NAMES, busy_late_game
-from render.model import preview_scale
+from render.demo import DEMO_NAMES, busy_late_game, play
+from render.model import phone_scale, preview_scale
 
 EN = render_labels("en")
 
@@ -51,18 +52,19 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 
 @pytest.mark.parametrize("name,game", positions(), ids=lambda v: v if isinstance(v, str) else "")
 def test_every_die_is_shown_uncovered_and_readable_at_the_laptop_preview(name: str, game: Game) -> None:
-    cv = render.table_canvas(game, DEMO_NAMES[: game.num_players], labels=EN)
+    """The top-down table (style="flat")."""
+    cv = render.table_canvas(game, DEMO_NAMES[: game.num_players], labels=EN, style="flat")
     assert len(cv.dice) == dice_in_game(game), f"{name}: a die of the game is not drawn"
     for a, b in combinations(cv.dice, 2):
         assert not _overlap(a.cell, b.cell), f"{name}: {a.where} and {b.where} cover each other"
     assert not any(d.covered for d in cv.dice)
     scale = preview_scale(*cv.size)
     smallest = min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice)
-    if render.table_needs_studio(game):
+    if render.table_needs_studio(game, style="flat"):
         assert game.num_players == 4  # only the 4-player table needs the second picture
         assert smallest >= 8.0, f"{name}: {smallest:.1f} px"
         for seat in range(game.num_players):
-            st = render.studio_canvas(game, seat, DEMO_NAMES, labels=EN)
+            st = render.studio_canvas(game, seat, DEMO_NAMES, labels=EN, style="flat")
             s2 = preview_scale(*st.size)
             assert min((d.glyph[3] - d.glyph[1]) * s2 for d in st.dice) >= MIN_GLYPH
     else:
@@ -71,7 +73,7 @@ def test_every_die_is_shown_uncovered_and_readable_at_the_laptop_preview(name: s
 
 def test_museum_closeup_is_readable() -> None:
     game = busy_late_game(3, players=4, built=1.0)
-    cv = render.museum_canvas(game, labels=EN)
+    cv = render.museum_canvas(game, labels=EN, style="flat")
     assert len(cv.dice) == sum(1 for col in game.state.museum.values() if col.owners)
     scale = preview_scale(*cv.size)
     assert min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice) >= MIN_GLYPH
@@ -86,3 +88,112 @@ def test_a_covered_die_would_be_caught() -> None:
     assert len(cv.dice) == dice_in_game(game)
     game.state.players[0].storeroom.append(3)
     assert len(render.table_canvas(game, labels=EN).dice) == dice_in_game(game)
+
+
+# --- the high camera (style="iso", the default) ------------------------------------------
+
+ISO_MIN_FIGURE = 6.5  # px: a column's height figure ("×3") at the laptop preview, table
+ISO_STUDIO_FIGURE = 9.0  # ... in the studio posted beside a 4-player table
+
+
+def _iso_positions() -> list[tuple[str, Game]]:
+    return [
+        *positions(),
+        ("3p mid", play(3, 5, turns=18)),
+        ("4p late, played", play(4, 3, turns=44)),
+        ("2p finished", play(2, 8)),
+    ]
+
+
+def _covered(cv: render.Canvas) -> list[str]:
+    """Top faces and height figures that a die drawn later covers (painter's order)."""
+    out = []
+    for i, a in enumerate(cv.dice):
+        for b in cv.dice[i + 1 :]:
+            assert b.body is not None
+            if _overlap(b.body, a.cell):
+                out.append(f"{b.where} covers the top face of {a.where}")
+            if a.height_box is not None and _overlap(b.body, a.height_box):
+                out.append(f"{b.where} covers the height figure of {a.where}")
+    return out
+
+
+@pytest.mark.parametrize("name,game", _iso_positions(), ids=lambda v: v if isinstance(v, str) else "")
+def test_iso_table_shows_every_die_uncovered_and_readable(name: str, game: Game) -> None:
+    n = game.num_players
+    cv = render.table_canvas(game, DEMO_NAMES[:n], labels=EN)
+    assert len(cv.dice) == dice_in_game(game), f"{name}: a die of the game is not drawn"
+    assert not _covered(cv), f"{name}: {_covered(cv)[:3]}"
+    for d in cv.dice:
+        assert d.glyph[0] >= d.cell[0] and d.glyph[2] <= d.cell[2], f"{d.where}: numeral off its top face"
+    scale = preview_scale(*cv.size)
+    smallest = min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice)
+    goal = 9.0 if n == 4 else MIN_GLYPH
+    assert smallest >= goal, f"{name}: the smallest value is {smallest:.1f} px tall at 550x400"
+    # every column of two or more: a stack (its body is taller than a die) and a height figure
+    for d in cv.dice:
+        if d.height >= 2:
+            assert d.height_box is not None, f"{name}: {d.where} ({d.height} high) has no height figure"
+            assert d.body is not None and d.body[3] - d.body[1] > d.cell[3] - d.cell[1] + d.height * 3
+            fig = (d.height_box[3] - d.height_box[1]) * scale
+            assert fig >= ISO_MIN_FIGURE, f"{name}: {d.where}'s height figure is {fig:.1f} px at 550x400"
+    assert render.table_needs_studio(game) == (n == 4)
+    if n == 4:
+        for seat in range(n):
+            st = render.studio_canvas(game, seat, DEMO_NAMES, labels=EN)
+            s2 = preview_scale(*st.size)
+            assert not _covered(st)
+            assert min((d.glyph[3] - d.glyph[1]) * s2 for d in st.dice) >= MIN_GLYPH
+            figs = [(d.height_box[3] - d.height_box[1]) * s2 for d in st.dice if d.height_box]
+            assert all(f >= ISO_STUDIO_FIGURE for f in figs), figs
+
+
+@pytest.mark.parametrize("name,game", _iso_positions(), ids=lambda v: v if isinstance(v, str) else "")
+def test_iso_table_on_a_phone_shows_the_last_turn_and_whose_turn(name: str, game: Game) -> None:
+    """At 360 px wide the header carries the dice the last turn placed, drawn again large
+    (numerals >= 9 px), and whose turn it is (its capitals >= 9.5 px)."""
+    n = game.num_players
+    cv = render.table_canvas(game, DEMO_NAMES[:n], labels=EN)
+    ph = phone_scale(cv.size[0])
+    lit = [d for d in cv.dice if d.lit and not d.where.startswith("artist")]
+    for d in lit:  # each die the last turn placed on a board or the museum is in the recap
+        assert any(r.value == d.value for r in cv.recap), f"{name}: {d.where} is not in the header"
+    for r in cv.recap:
+        assert (r.glyph[3] - r.glyph[1]) * ph >= 9.0, f"{name}: recap numeral {(r.glyph[3] - r.glyph[1]) * ph:.1f} px"
+    assert cv.status is not None
+    assert (cv.status[3] - cv.status[1]) * ph >= 9.5  # the line's ink: its capitals at least
+
+
+def test_iso_closeups_are_readable() -> None:
+    game = busy_late_game(3, players=4, built=1.0)
+    cv = render.museum_canvas(game, labels=EN)
+    assert len(cv.dice) == sum(1 for col in game.state.museum.values() if col.owners)
+    assert not _covered(cv)
+    scale = preview_scale(*cv.size)
+    assert min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice) >= MIN_GLYPH
+
+
+def test_iso_a_tall_step_flattens_the_dice_instead_of_hiding_a_top_face() -> None:
+    """A column three dice taller than the one behind it (card 15's plan): the structure is
+    drawn with flatter dice, so the top face behind stays clear; where a taller column in
+    front hides the front-face figure, it moves onto the top face."""
+    game = busy_late_game(5, players=3)
+    room = game.state.players[0].workrooms[0]
+    room.clear()
+    room.update({8: (2, 1), 14: (3, 4), 20: (4, 2), 26: (5, 3)})  # c2 1 high, c3 4, c4 2, c5 3 (in front)
+    cv = render.table_canvas(game, DEMO_NAMES[:3], labels=EN)
+    assert not _covered(cv), _covered(cv)[:3]
+    mine = {d.where: d for d in cv.dice if d.where.startswith("p1 w1")}
+    assert mine["p1 w1 c4"].height_box is not None
+    assert all(d.height_box is not None for d in mine.values() if d.height >= 2)
+
+
+def test_flat_and_iso_draw_the_same_dice() -> None:
+    game = busy_late_game(5, players=3)
+    flat = render.table_canvas(game, DEMO_NAMES[:3], labels=EN, style="flat")
+    iso = render.table_canvas(game, DEMO_NAMES[:3], labels=EN)
+    assert sorted((d.where, d.value, d.height) for d in flat.dice) == sorted(
+        (d.where, d.value, d.height) for d in iso.dice
+    )
+    with pytest.raises(ValueError):
+        render.table_canvas(game, labels=EN, style="sideways")

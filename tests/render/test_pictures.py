@@ -38,7 +38,7 @@ def _game(stem: str) -> Game:
 
 
 def _stage_names(game: Game) -> list[str] | None:
-    return DEMO_NAMES[: game.num_players] if game.num_players != 3 else None
+    return DEMO_NAMES[: game.num_players]
 
 
 def _decode(data: bytes) -> Image.Image:

@@ -16,8 +16,8 @@ from render.demo import DEMO_NAMES, busy_late_game, play
 from render.labels import Labels
 from render.words import last_turn_line
 
-# Texts that are not words: the game's names for things (p1, w1, #7, i1 +3, cells), numbers.
-NOT_WORDS = re.compile(r"^[\sa-h0-9#+/↑–·.pwi\u2460-\u2473-]*$")  # codes, numbers, circled numbers: no words
+# Texts that are not words: the game's names for things (p1, w1, #7, i1 +3, cells), numbers, arrows ("→ ①").
+NOT_WORDS = re.compile(r"^[→×\sa-h0-9#+/↑–·.pwi\u2460-\u2473-]*$")  # codes, numbers, circled numbers: no words
 EN = render_labels("en")
 ENGLISH = dict(EN.texts)
 
