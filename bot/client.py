@@ -24,6 +24,7 @@ from bot.chat.guard import well_formed
 from bot.chat.invalid_requests import DEFAULT_LIMIT, InvalidRequestGuard
 from bot.chat.old_posts import OldPosts
 from bot.chat.replies import send_error
+from bot.chat.shutdown import finish_in_flight
 from bot.chat.translator import CubistTranslator
 from bot.cog import CubistCog
 from bot.i18n import Message, catalog
@@ -35,7 +36,6 @@ from bot.look.items import ITEMS as LOOK_ITEMS
 from bot.pictures.cache import Pictures
 from bot.service.game import GameService, Limits
 from bot.settings.items import ITEMS as SETTINGS_ITEMS
-from bot.chat.shutdown import finish_in_flight
 from bot.store import Store
 from bot.table.away import SkipConfirmButton, VoteButton
 from bot.turn.computer import Computers

@@ -28,12 +28,13 @@ from PIL import Image
 from engine import Game
 
 from . import isoboard
-from .board import MIN_GLYPH, Marks, unit
+from .board import MIN_GLYPH, Marks, layout, museum_rows, unit
 from .board import museum_canvas as flat_museum_canvas
 from .board import studio_canvas as flat_studio_canvas
 from .board import table_canvas as flat_table_canvas
 from .canvas import Box, Canvas
 from .encode import png_bytes
+from .flat import die_tile
 from .labels import Labels
 from .model import preview_scale
 
@@ -123,9 +124,6 @@ def table_needs_studio(game: Game, style: str = "iso") -> bool:
     _check(style)
     if style == "iso":
         return isoboard.needs_studio(game)
-    from .board import layout, museum_rows
-    from .flat import die_tile
-
     rows = museum_rows(game.deck.museum(game.state.museum_card))
     c = unit(game.num_players, rows)
     _x, _y, w, h = layout(game.num_players, c, rows)["table"]
@@ -133,19 +131,11 @@ def table_needs_studio(game: Game, style: str = "iso") -> bool:
     return (g[3] - g[1]) * preview_scale(w, h) < MIN_GLYPH
 
 
-def iso_table_image(game: Game, names: list[str] | None = None, *, labels: Labels) -> Image.Image:
-    """The isometric table of earlier versions (true isometric, small numerals), kept for comparison."""
-    from .table import table_canvas as iso_table_canvas
-
-    return iso_table_canvas(game, names, numerals=True, labels=labels).img
-
-
 __all__ = [
     "STYLES",
     "Box",
     "Canvas",
     "Labels",
-    "iso_table_image",
     "museum_canvas",
     "museum_image",
     "museum_png",

@@ -13,6 +13,7 @@ from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.players import GreedyPlayer
 from engine.state import CORNERSTONE, MuseumColumn
 
+from . import museum_png, studio_png, table_png
 from .labels import Labels
 
 DEMO_NAMES = ["Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri"]
@@ -96,8 +97,6 @@ DEMO_MARKS = {(0, 14): "A", (0, 15): "B", (1, 8): "C", (1, 20): "D"}  # workroom
 
 
 def picture(game: Game, kind: str, names: list[str] | None, labels: Labels) -> bytes:
-    from . import museum_png, studio_png, table_png
-
     kind, _at, style = kind.partition("@")
     style = style or "iso"
     if kind == "table":

@@ -15,8 +15,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import dice
+from . import dice, scene
+from . import isoboard as iso
 from . import palette as pal
+from .cards import KIND_COLOURS
 from .fonts import font
 
 COMPRESS_LEVEL = 3  # measured: 1 is no faster on paletted data, 6+ costs 2-10x for 20% less
@@ -24,8 +26,6 @@ PALETTE_COLOURS = 256
 
 
 def _swatch() -> Image.Image:
-    from .cards import KIND_COLOURS
-
     keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.NEUTRAL_KEY, pal.PLAN_KEY]
     backgrounds = [pal.PANEL, pal.FLOOR, pal.MUSEUM_FLOOR, pal.CARD]
     s = 26
@@ -68,9 +68,6 @@ def _swatch() -> Image.Image:
 def _scene_swatch(top: Image.Image) -> Image.Image:
     """The high camera's colours: the table, boards, squares, cubes with their faces,
     rings, shadows and ghosts (render.scene, render.isoboard)."""
-    from . import isoboard as iso
-    from . import scene
-
     keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.PLAN_KEY]
     c = 30
     g = scene.cam(c)

@@ -14,7 +14,7 @@ bot/'s layers, lowest first (a module may import its own layer and the ones belo
        bot.look, bot.stats, bot.settings       items and views
     6  bot.cog, bot.client                     the composition
     7  bot.__main__, bot.launch, bot.demo,     entry points and tools
-       bot.draw, bot.gallery, bot.startup, bot.chat.shutdown
+       bot.draw, bot.gallery, bot.startup
 
 Layers 0-3 never import discord: the application and the workers know nothing of Discord.
 """
@@ -54,7 +54,6 @@ LAYERS: dict[str, int] = {
     "bot.draw": 7,
     "bot.gallery": 7,
     "bot.startup": 7,
-    "bot.chat.shutdown": 7,
 }
 NO_DISCORD_BELOW = 4  # layers under bot.chat
 # Imports inside functions that are not there to dodge a circle: the command line's entry
