@@ -101,7 +101,7 @@ class CubistBot(Bot):
         intents.message_content = False  # slash commands need no privileged intent
         kwargs.setdefault("guild_ready_timeout", 0.5)
         # Names are text, never mentions: by default a message pings nobody; the posts that
-        # hand a turn on widen it to exactly that player (bot.replies.pings).
+        # hand a turn on widen it to exactly that player (bot.chat.replies.pings).
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # Counts 401/403/429 responses; DMs and reminders pause well before Discord's ban.
         self.invalid_requests = InvalidRequestGuard(limit=invalid_request_limit)

@@ -45,6 +45,7 @@ def check_database(path: Path) -> None:
 def check_postgres(url: str) -> None:
     """Raises StartupError when the PostgreSQL database cannot be opened (unreachable server,
     wrong credentials, a schema newer than this code); applies pending migrations."""
+
     async def probe() -> None:
         store = await Store.open(url, cache_size=0)
         await store.close()

@@ -1,4 +1,4 @@
-"""The OpenSkill ratings for multiplayer games (bot/rating.py)."""
+"""The OpenSkill ratings for multiplayer games (bot/store/rating.py)."""
 
 from __future__ import annotations
 

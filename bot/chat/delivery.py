@@ -148,7 +148,7 @@ async def post_turn(
                 lines.append(t("replies.replay", lang))
             except Exception:  # the result matters more than the animation
                 log.exception("replay GIF of game %s failed", record.id)
-            try:  # the score-over-time chart (bot/stats.py)
+            try:  # the score-over-time chart (bot/stats/words.py)
                 files.append(png_file(await asyncio.to_thread(score_chart, game, names, lang), "scores.png"))
                 lines.append(t("stats.chart_attached", lang))
             except Exception:  # as for the GIF: the result matters more than the chart

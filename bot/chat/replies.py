@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code: the interaction has an answer already
 # Discord's codes for a channel that takes no posts: Unknown Channel, Missing Access, an
-# archived thread, a locked thread (bot/lost_channel.py moves the game; this is what is left).
+# archived thread, a locked thread (bot/chat/lost_channel.py moves the game; this is what is left).
 CHANNEL_GONE = frozenset({10003, 50001, 50083, 160005})
 
 NEEDED = {

@@ -49,7 +49,7 @@ class Outbox:
         self.lease = lease
         self.owner = uuid.uuid4().hex  # this process's claims
         self._round = asyncio.Lock()
-        # The same loop as the timers poller's (bot/timers/loop.py); woken when a post is done
+        # The same loop as the timers poller's (bot/jobs/loop.py); woken when a post is done
         # (the next player's DM waits for it) or released.
         self.loop = PollLoop("cubist-outbox", self.send_due, poll_seconds, host.wait_until_ready)
 

@@ -26,8 +26,9 @@ class LookCommands(Feature):
         """Show the whole table: museum, artists, installations and every studio."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        style = await self.service.picture_style(interaction.user.id)
         png = await self.bot.pictures.table(
-            record.id, record.version, game, self.service.names(record), user_language(interaction)
+            record.id, record.version, game, self.service.names(record), user_language(interaction), style
         )
         await answer(
             interaction,
@@ -84,8 +85,9 @@ class LookCommands(Feature):
         """Show the museum up close, with its cell names."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        style = await self.service.picture_style(interaction.user.id)
         png = await self.bot.pictures.museum(
-            record.id, record.version, game, self.service.names(record), user_language(interaction)
+            record.id, record.version, game, self.service.names(record), user_language(interaction), style
         )
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)

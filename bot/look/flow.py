@@ -20,7 +20,8 @@ async def show_board(interaction: discord.Interaction, game_id: int) -> None:
     bot, record, game = host(interaction), loaded.record, loaded.game
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = user_language(interaction)
-    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang)
+    style = await bot.service.picture_style(interaction.user.id)
+    png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang, style)
     await answer(interaction, t("actions.table", lang), files=[png_file(png, "table.png")])
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
+import render
 from bot.i18n import Message, has, t
 from bot.i18n.rules import error_message
 from bot.service import schedule
@@ -109,7 +110,7 @@ class MoveOutcome:
     finished: bool
     turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
     powers_to: str | None = None  # who now holds the creator's powers, when this move passed them on
-    # Outbox rows this move queued (bot/outbox.py): the turn's channel post, which the
+    # Outbox rows this move queued (bot/jobs/outbox.py): the turn's channel post, which the
     # interaction may deliver itself (``Outbox.claim``), and the next player's turn-start DM.
     turn_post: int | None = None
     turn_dm: int | None = None
@@ -756,7 +757,7 @@ class GameService:
         return (first + rest)[:MAX_TEXT_CHOICES]
 
     # --- the bot's background work: timers, the outbox, reminders and away votes ------------------
-    # bot/timers, bot/outbox.py, bot/reminders.py, bot/away.py and bot/computer.py reach the
+    # bot/jobs, bot/jobs/outbox.py, bot/turn/reminders.py, bot/table/away.py and bot/turn/computer.py reach the
     # store only through these.
 
     @property
@@ -832,7 +833,7 @@ class GameService:
             await self.store.timers.reschedule(game_id, NUDGE, snoozed_until, (REMINDER, CHANNEL_NOTE))
         return seat
 
-    # --- what the /cubist commands read and write (bot/commands/ reaches the store only here) ---
+    # --- what the /cubist commands read and write (bot/*/commands.py reaches the store only here) ---
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (lobby or in play), or None: no refusal (autocomplete)."""
@@ -873,6 +874,16 @@ class GameService:
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         await self.store.set_guild_language(guild_id, language)
+
+    async def picture_style(self, user_id: int) -> str:
+        """How the pictures only this person sees are drawn: ``render.STYLES``, "iso" by default."""
+        chosen = await self.store.picture_style(user_id)
+        return chosen if chosen in render.STYLES else "iso"
+
+    async def set_picture_style(self, user_id: int, style: str) -> None:
+        if style not in render.STYLES:
+            raise UserError(Message("settings.bad_pictures", style=style[:20]))
+        await self.store.set_picture_style(user_id, style)
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language chosen for the server's posts (None: not chosen)."""

@@ -56,7 +56,9 @@ def parse_reminder_options(
 
 
 class SettingsCommands(Feature):
-    settings = app_commands.Group(name="settings", description="Your turn reminders; this server's language")
+    settings = app_commands.Group(
+        name="settings", description="Your turn reminders and pictures; this server's language"
+    )
 
     @settings.command()
     @app_commands.describe(
@@ -98,6 +100,25 @@ class SettingsCommands(Feature):
 
     # Every command records the user's Discord locale (DMs sent later follow it); the server's
     # language for channel posts is chosen here.
+    @settings.command()
+    @app_commands.describe(style="High camera (cubes in stacks, the default) or seen from straight above")
+    @app_commands.choices(
+        style=[
+            app_commands.Choice(name="high camera", value="iso"),
+            app_commands.Choice(name="from above", value="flat"),
+        ]
+    )
+    async def pictures(self, interaction: discord.Interaction, style: str | None = None) -> None:
+        """How the pictures only you see are drawn: your turn panel, DMs, Board and Studio."""
+        mine = user_language(interaction)
+        if style is None:
+            current = await self.service.picture_style(interaction.user.id)
+            text = t("settings.pictures_current", mine, style=t(f"settings.style_{current}", mine))
+        else:
+            await self.service.set_picture_style(interaction.user.id, style)  # UserError: nothing changed
+            text = t("settings.pictures_set", mine, style=t(f"settings.style_{style}", mine))
+        await answer(interaction, text)
+
     @settings.command()
     @app_commands.describe(language="The language of game posts; empty: show the current one")
     @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in language_choices()])

@@ -34,3 +34,16 @@ async def set_guild_language(tx: Tx, guild_id: int, language: str | None, now: f
 async def guild_language(tx: Tx, guild_id: int) -> str | None:
     row = await tx.one("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
     return None if row is None or row[0] is None else str(row[0])
+
+
+async def set_picture_style(tx: Tx, user_id: int, style: str, now: float) -> None:
+    await tx.execute(
+        "INSERT INTO user_pictures (user_id, style, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+        " DO UPDATE SET style = excluded.style, updated_at = excluded.updated_at",
+        (user_id, style, now),
+    )
+
+
+async def picture_style(tx: Tx, user_id: int) -> str | None:
+    row = await tx.one("SELECT style FROM user_pictures WHERE user_id = ?", (user_id,))
+    return None if row is None else str(row[0])

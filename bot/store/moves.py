@@ -113,7 +113,7 @@ class MovesRoom(Room):
         whether a new turn began -> timers to set) schedules what follows the move; a new
         turn also forgets the old turn's away votes.  With ``queue``
         (the step and the game -> the turn post's payload), a move that ends a turn also queues the turn's
-        channel post and the next player's turn-start DM in the outbox (``bot/outbox.py``
+        channel post and the next player's turn-start DM in the outbox (``bot/jobs/outbox.py``
         sends them).  ``with_record=False`` skips reading the committed record back.
         """
         self.cache.check(game_id)

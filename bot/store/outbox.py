@@ -1,6 +1,6 @@
 """Posts: the outbox (migration 0008), posts and DMs that must follow a stored move, and
 each game's newest table post.  ``queue_turn`` runs inside the move's own transaction; the
-other functions are whole transactions, run by ``PostsRoom``.  See ``bot/outbox.py`` for
+other functions are whole transactions, run by ``PostsRoom``.  See ``bot/jobs/outbox.py`` for
 the worker that sends the rows."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class OutboxRow:
     kind: str
     payload: dict[str, Any]
     attempts: int
-    claimed_by: str | None = None  # a claim whose lease ran out: who had it (bot/outbox.py)
+    claimed_by: str | None = None  # a claim whose lease ran out: who had it (bot/jobs/outbox.py)
     answer: str | None = None  # the interaction whose public answer this post may be (migration 0011)
 
     @classmethod

@@ -1,6 +1,6 @@
-"""People and servers: Discord locales, servers' chosen language, whether a person's DMs
-are open, and reminder preferences.  The SQL of locales and DM status is in ``locales.py``
-and ``meta.py``."""
+"""People and servers: Discord locales, servers' chosen language, how a person wants their
+pictures, whether a person's DMs are open, and reminder preferences.  The SQL of locales,
+picture styles and DM status is in ``locales.py`` and ``meta.py``."""
 
 from __future__ import annotations
 
@@ -49,6 +49,15 @@ class PeopleRoom(Room):
         if guild_id not in self._guild_languages:
             self._guild_languages[guild_id] = await self.db.read(lambda tx: locales_db.guild_language(tx, guild_id))
         return self._guild_languages[guild_id]
+
+    async def set_picture_style(self, user_id: int, style: str) -> None:
+        """How the pictures only this person sees are drawn (checked by the service)."""
+        now = self.clock()
+        await self.db.write(lambda tx: locales_db.set_picture_style(tx, user_id, style, now))
+
+    async def picture_style(self, user_id: int) -> str | None:
+        """None: never chosen (the default).  Read each time: another process may have set it."""
+        return await self.db.read(lambda tx: locales_db.picture_style(tx, user_id))
 
     async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
         """(reachable, when last tried) of a person's DMs, across all games; None: never tried."""

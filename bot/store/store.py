@@ -98,6 +98,8 @@ class Store:
         self.user_locale = self.people.user_locale
         self.set_guild_language = self.people.set_guild_language
         self.guild_language = self.people.guild_language
+        self.set_picture_style = self.people.set_picture_style
+        self.picture_style = self.people.picture_style
         self.dm_status = self.people.dm_status
         self.set_dm_status = self.people.set_dm_status
         self.set_dm_reachable = self.people.set_dm_reachable

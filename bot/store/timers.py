@@ -2,7 +2,7 @@
 
 A game has at most one timer per *slot* (``nudge``, ``turn_clock``, ...); the timer's
 *kind* names what runs when it falls due, looked up in the bot's registry
-(``bot/timers/registry.py``): the store never interprets kinds or payloads, so a new kind
+(``bot/jobs/registry.py``): the store never interprets kinds or payloads, so a new kind
 of timed event needs no schema change.
 
 Life of a timer: a move's transaction (or any other) sets it (``TimerSpec``, an upsert that

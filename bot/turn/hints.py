@@ -98,7 +98,8 @@ async def show_me(interaction: discord.Interaction, game_id: int, version: int) 
         after.apply(parse_move(text))
     names = [s.display_name for s in record.seats]
     # A version of its own for the picture cache (negative: never a stored version).
-    drawing = bot.pictures.studio(record.id, -1 - record.version, after, names, game.current_player, lang)
+    style = await bot.service.picture_style(interaction.user.id)
+    drawing = bot.pictures.studio(record.id, -1 - record.version, after, names, game.current_player, lang, style=style)
     png = await in_time(interaction, drawing, edit=False)
     text = t("hints.shown", lang)
     await answer(interaction, text, files=[png_file(png, "hint.png")])

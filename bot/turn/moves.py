@@ -44,7 +44,7 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
         if outcome.turn_ended:  # after_move answers with the table post (or defers privately)
             await after_move(bot, interaction, outcome, edit=edit)
             return
-        # Inside the turn: the private panel with the studio as it is now (bot/turnpanel.py).
+        # Inside the turn: the private panel with the studio as it is now (bot/turn/panel.py).
         lang = user_language(interaction)
         if isinstance(outcome.move, Undo):
             note = t("turnpanel.undone", lang)

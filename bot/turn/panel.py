@@ -189,7 +189,8 @@ async def show(
     lang = user_language(interaction)
     png = None
     if picture:
-        drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang)
+        style = await bot.service.picture_style(interaction.user.id)
+        drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang, style=style)
         png = await in_time(interaction, drawing, edit=in_place(interaction))
     content = "\n".join(p for p in (note, _status(record, game, lang)) if p)
     if seat != game.current_player:
@@ -245,7 +246,8 @@ async def pick_die(interaction: discord.Interaction, game_id: int, version: int,
     lines = [t("turnpanel.where", lang, die=words, count=len(cells))]
     if offered > len(cells):
         lines.append(t("turnpanel.where_more", lang))
-    drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang, die=die)
+    style = await bot.service.picture_style(interaction.user.id)
+    drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang, die=die, style=style)
     png = await in_time(interaction, drawing, edit=in_place(interaction))
     await reply(interaction, "\n".join(lines), view=view, png=png, edit=in_place(interaction))
 
@@ -458,7 +460,8 @@ async def studio_reply(
     """Answer the player privately with their studio picture and the turn panel."""
     lang = user_language(interaction)
     names = [s.display_name for s in record.seats]
-    png = await bot.pictures.studio(record.id, record.version, game, names, seat, lang)
+    style = await bot.service.picture_style(interaction.user.id)
+    png = await bot.pictures.studio(record.id, record.version, game, names, seat, lang, style=style)
     file = png_file(png, "studio.png")
     mine = game.current_player == seat and not game.is_over
     view = panel_view(record, game, lang) if mine else None

@@ -161,7 +161,7 @@ class Reminders:
 
     async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: OutboxRow) -> int | bool | None:
         """The turn-start DM queued in the outbox with the move that began the turn (see
-        bot/outbox.py).  Returns None when done (sent, or not needed any more), False when
+        bot/jobs/outbox.py).  Returns None when done (sent, or not needed any more), False when
         postponed to the end of the player's quiet hours."""
         row_id = row.id
         now_record = await self.bot.service.record(record.id)
@@ -214,8 +214,9 @@ class Reminders:
             lines.append(t("reminders.since", lang))
             lines += changes[-12:]
         lines.append(t("reminders.how_to_play", lang))
-        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang)
-        view = turn_dm_view(record, game, lang)  # the DM is the turn panel itself (bot/turnpanel.py)
+        style = await self.bot.service.picture_style(user_id)
+        png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang, style=style)
+        view = turn_dm_view(record, game, lang)  # the DM is the turn panel itself (bot/turn/panel.py)
         await self.dm(record, game, user_id, "\n".join(lines), view=view, png=png, nonce=nonce)
 
     # --- sending -------------------------------------------------------------------------

@@ -178,7 +178,7 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
 
 
 async def test_moves_refused_in_each_language(mixed: Table) -> None:
-    """``/cubist move`` and ``/cubist undo`` answers come through bot/actions.py ``play_move``,
+    """``/cubist move`` and ``/cubist undo`` answers come through bot/lobby/actions.py ``play_move``,
     which must pass the ``UserError``'s message (``e.args[0]``) to ``send_error``, not
     ``str(e)`` (English), for the answer to be in the reader's language."""
     t_ = mixed

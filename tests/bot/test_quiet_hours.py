@@ -1,4 +1,4 @@
-"""Quiet hours, snoozes and reminder intervals as pure functions (bot/timers/quiet_hours.py)."""
+"""Quiet hours, snoozes and reminder intervals as pure functions (bot/jobs/quiet_hours.py)."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ async def test_turn_start_dm_reminders_then_the_channel(ctable: Table, clock: Fa
     assert f"Rolled for you: **{roll[0]} and {roll[1]}**" in dm.content
     assert dm.attachments and dm.attachments[0].filename == "studio.png"
     assert dm.attachments[0].image().size[0] > 300
-    # The DM is the turn panel (bot/turnpanel.py): the dice first, then the menu, with Snooze and Stop at the end.
+    # The DM is the turn panel (bot/turn/panel.py): the dice first, then the menu, with Snooze and Stop at the end.
     assert custom_ids(dm)[0].startswith(f"cubist:{gid}:die:0:") and f"cubist:{gid}:t:0:" in custom_ids(dm)
     assert custom_ids(dm)[-2:] == [f"cubist:{gid}:b:snooze", f"cubist:{gid}:b:stop"]
     assert not dms(t.standin, other, "Your turn in Cubist")
