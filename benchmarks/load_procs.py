@@ -159,7 +159,7 @@ async def commit_times(database: str, commits: int, channels: int = 900_000) -> 
                 if game.is_over:
                     games.remove(game_id)
                     continue
-                move = str(player.choose(game))
+                move = player.choose(game)
                 t = time.perf_counter()
                 await store.apply_move(game_id, record.version, move)
                 times.append((time.perf_counter() - t) * 1000)

@@ -35,6 +35,7 @@ from typing import Any
 
 from bot.store import Status, Store, TimerSpec
 from engine import Game
+from engine.moves import Move
 from engine.players import GreedyPlayer
 
 GAMES = int(os.environ.get("STORE_GAMES", "1000"))
@@ -64,7 +65,7 @@ async def _new_game(store: Store, channel: int, players: int, seed: int) -> tupl
     return rec.id, game
 
 
-def _templates(rng: random.Random) -> list[tuple[int, int, list[str]]]:
+def _templates(rng: random.Random) -> list[tuple[int, int, list[Move]]]:
     """(players, seed, moves) of TEMPLATES games played by GreedyPlayer to random depths."""
     player = GreedyPlayer(1)
     out = []
@@ -75,7 +76,7 @@ def _templates(rng: random.Random) -> list[tuple[int, int, list[str]]]:
             if game.is_over:
                 break
             game.apply(player.choose(game))
-        out.append((players, seed, [str(m) for m in game.log]))
+        out.append((players, seed, list(game.log)))
     return out
 
 
@@ -106,7 +107,7 @@ async def _commits(path: Path, synchronous: str, cache_size: int, rng: random.Ra
             record, game = await store.load_game(game_id)  # warms the cache, as the bot's own load does
             if game.is_over:
                 continue
-            move = str(player.choose(game))
+            move = player.choose(game)
             t = time.perf_counter()
             await store.apply_move(game_id, record.version, move, None, timers=_nudge, with_record=False)
             samples.append(time.perf_counter() - t)
@@ -169,7 +170,7 @@ async def _bytes_per_finished_game(tmp: Path, rng: random.Random) -> tuple[float
             game_id, game = await _new_game(store, channel, rng.choice((2, 3, 4)), rng.randrange(2**31))
             player, version = GreedyPlayer(channel), 0
             while not game.is_over:
-                played = await store.apply_move(game_id, version, str(player.choose(game)), channel * 10)
+                played = await store.apply_move(game_id, version, player.choose(game), channel * 10)
                 game, version = played.game, played.version
             plies += version
     finally:

@@ -120,7 +120,7 @@ async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game
         return taps
     names = [s.display_name for s in record.seats]
     tree = choice_tree(game, "en", names)
-    path = next(p for p, leaf in leaves(tree) if leaf.move == move)
+    path = next(p for p, leaf in leaves(tree) if leaf.move == parsed)
     for depth, index in enumerate(path, 1):
         button = _select(message, f"cubist:{game_id}:tb:{record.version}:{'.'.join(map(str, path[:depth]))}")
         if button is not None and button.endswith(f":{'.'.join(map(str, path[:depth]))}"):

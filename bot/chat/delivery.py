@@ -40,12 +40,12 @@ from bot.i18n.pictures import render_labels
 from bot.jobs.outbox import ANSWER, nonce
 from bot.pictures.chart import score_chart
 from bot.pictures.replay import replay_gif
-from bot.service.game import MoveOutcome
+from bot.service.game import MoveOutcome, TurnPost
 from bot.store import GameRecord
 from bot.store.outbox import OutboxRow
 from bot.words.story import before_last_turn
 from bot.words.texts import MARKS, scores_lines, tie_break_text, turn_summary
-from engine import Game, parse_move
+from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -91,26 +91,19 @@ async def posted_as_answer(bot: Bot, row: OutboxRow) -> int | None:
 
 async def send_turn_row(bot: Bot, record: GameRecord, game: Game, row: OutboxRow) -> int | bool | None:
     """The worker's turn post (``OUTBOX_TURN_POST``): unless it went out as an answer already."""
-    payload = row.payload
-    last = payload.get("turn_moves") or []
-    outcome = MoveOutcome(
-        record, game, parse_move(last[-1]) if last else parse_move("skip"), int(payload.get("seat", 0)),
-        True, bool(payload.get("finished")), list(last),
-    )  # fmt: skip
     answered = await posted_as_answer(bot, row)
     if answered is not None:
         return answered
     channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-    message = await post_in_place(bot, channel, outcome, headline=payload.get("headline"), nonce=nonce(row.id))
+    message = await post_in_place(bot, channel, TurnPost.from_payload(record, game, row.payload), nonce=nonce(row.id))
     return message.id
 
 
 async def post_turn(
     bot: Bot,
     channel: discord.abc.Messageable,
-    outcome: MoveOutcome,
+    post: TurnPost,
     *,
-    headline: str | None = None,
     interaction: discord.Interaction | None = None,
     nonce: str | None = None,
 ) -> discord.Message:
@@ -118,16 +111,16 @@ async def post_turn(
     the replay GIF at the end of the game).  Then the next player gets their DM.  With
     ``interaction`` (the one that ended the turn, in the game's channel) the post is its
     public answer, which costs no request under Discord's global limit."""
-    record, game = outcome.record, outcome.game
+    record, game = post.record, post.game
 
     async def build() -> tuple[str, list[discord.File], discord.ui.View]:
         lang = await guild_language(bot, record.guild_id)
         names = [s.display_name for s in record.seats]
-        mover = names[outcome.seat]
+        mover = names[post.seat]
         before = await asyncio.to_thread(before_last_turn, game)  # names the artists of the turn
-        summary = turn_summary(outcome.turn_moves, before, lang, names)
-        lines = [headline or t("replies.headline", lang, mark=MARKS[outcome.seat], name=mover, summary=summary)]
-        if outcome.finished:
+        summary = turn_summary(list(post.turn_moves), before, lang, names)
+        lines = [post.headline or t("replies.headline", lang, mark=MARKS[post.seat], name=mover, summary=summary)]
+        if post.finished:
             lines.append(t("replies.over", lang))
             lines += scores_lines(game, names, lang)
             tie = tie_break_text(game, names, lang)
@@ -141,7 +134,7 @@ async def post_turn(
             view = game_buttons(record.id, lang)
         pictures = await bot.pictures.table_files(record.id, record.version, game, names, lang)
         files = [png_file(png, name) for png, name in pictures]
-        if outcome.finished:
+        if post.finished:
             try:
                 gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
@@ -177,26 +170,24 @@ async def post_turn(
 async def post_in_place(
     bot: Bot,
     channel: discord.abc.Messageable,
-    outcome: MoveOutcome,
+    post: TurnPost,
     *,
-    headline: str | None = None,
     nonce: str | None = None,
     interaction: discord.Interaction | None = None,
 ) -> discord.Message:
     """``post_turn``; where the game's thread refused it (deleted, archived, locked), once more
     where the game goes on (bot/chat/lost_channel.py)."""
     try:
-        return await post_turn(bot, channel, outcome, headline=headline, nonce=nonce, interaction=interaction)
+        return await post_turn(bot, channel, post, nonce=nonce, interaction=interaction)
     except discord.HTTPException as e:
         if not channel_lost(e):
             raise
-        home = await find_home(bot, outcome.record, e)
+        home = await find_home(bot, post.record, e)
         if home is None:
             raise
-    record = dataclasses.replace(home, version=outcome.record.version)
-    moved = dataclasses.replace(outcome, record=record)
-    channel = bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-    return await post_turn(bot, channel, moved, headline=headline, nonce=nonce)
+    moved = dataclasses.replace(post, record=dataclasses.replace(home, version=post.record.version))
+    channel = bot.get_partial_messageable(moved.record.channel_id, guild_id=moved.record.guild_id)
+    return await post_turn(bot, channel, moved, nonce=nonce)
 
 
 async def deliver_turn(
@@ -212,17 +203,16 @@ async def deliver_turn(
     Raises what the post raised, after releasing the row to the worker (AnswerUnconfirmed:
     the post may be the interaction's answer; the worker asks Discord before it posts)."""
     row = outcome.turn_post
+    post = outcome.post(headline)
     if row is None:  # no outbox row (the service runs without one)
-        return await post_in_place(bot, channel, outcome, headline=headline, interaction=interaction)
+        return await post_in_place(bot, channel, post, interaction=interaction)
     owner = answer_owner(bot, interaction) if interaction is not None else None
     ref = answer_ref(interaction) if interaction is not None else None
     if not await bot.outbox.claim(row, owner, ref):
         return None  # sent already, or being sent by the worker
     try:
         # With ``interaction`` the post may be its answer (bot/chat/replies.py post_as_response).
-        message = await post_in_place(
-            bot, channel, outcome, headline=headline, nonce=nonce(row), interaction=interaction
-        )
+        message = await post_in_place(bot, channel, post, nonce=nonce(row), interaction=interaction)
     except BaseException:
         await bot.outbox.release(row, owner)
         raise

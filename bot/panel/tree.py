@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from bot.panel import words
-from engine import Game, parse_move
+from engine import Game
 from engine.moves import (
     Abandon,
     Complete,
@@ -42,10 +42,10 @@ class TreeError(ValueError):
 
 @dataclass(frozen=True)
 class Choice:
-    """One option of a select: a move (``move`` is its notation) or a further select."""
+    """One option of a select: a move (the engine's, from ``legal_moves``) or a further select."""
 
     label: str
-    move: str | None = None
+    move: Move | None = None
     children: tuple[Choice, ...] = ()
 
     @property
@@ -58,7 +58,7 @@ class _Group:
     """A first-pick option before fitting: its label and its moves with their sub-labels."""
 
     label: str
-    leaves: list[tuple[tuple[str, ...], str]] = field(default_factory=list)  # (sub-labels, move text)
+    leaves: list[tuple[tuple[str, ...], Move]] = field(default_factory=list)  # (sub-labels, move)
     single: str | None = None  # the label when the group holds a single move (default: joined path)
 
 
@@ -66,11 +66,11 @@ def clip(label: str) -> str:
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
-def _leaf(label: str, move: str) -> Choice:
+def _leaf(label: str, move: Move) -> Choice:
     return Choice(clip(label), move=move)
 
 
-def _flat(items: Sequence[tuple[tuple[str, ...], str]], locale: str) -> list[Choice]:
+def _flat(items: Sequence[tuple[tuple[str, ...], Move]], locale: str) -> list[Choice]:
     return [_leaf(words.path(sub, locale), move) for sub, move in items]
 
 
@@ -93,13 +93,13 @@ def _overflow(options: list[Choice], locale: str) -> list[Choice]:
     return options[:keep] + [_more(c, locale) for c in chunks]
 
 
-def _below(items: list[tuple[tuple[str, ...], str]], locale: str) -> list[Choice]:
+def _below(items: list[tuple[tuple[str, ...], Move]], locale: str) -> list[Choice]:
     """The options under a first pick: two more picks at most."""
     if len(items) <= MAX_OPTIONS:
         return _flat(items, locale)
     if all(len(sub) >= 2 for sub, _m in items):
         # Natural second level (Pascin: which die, then where), each part at most 25.
-        natural: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        natural: dict[str, list[tuple[tuple[str, ...], Move]]] = {}
         for sub, move in items:
             natural.setdefault(sub[0], []).append((sub[1:], move))
         options: list[Choice] = []
@@ -142,7 +142,6 @@ def _groups(game: Game, locale: str, names: Sequence[str] | None, merge_places: 
     found: dict[str, dict[tuple[object, ...], _Group]] = {k: {} for k in order}
     ends: list[EndTurn] = []
     for m in sorted(game.legal_moves(), key=lambda m: _rank(game, m)):
-        text = str(m)
         if isinstance(m, Undo):
             continue  # a button of its own
         if isinstance(m, EndTurn):
@@ -154,47 +153,47 @@ def _groups(game: Game, locale: str, names: Sequence[str] | None, merge_places: 
             group = found["place"].get(key)
             if group is None:
                 group = found["place"][key] = _Group(describe.place_group(m, by_room=not merge_places))
-            group.leaves.append((describe.place_path(m, merged=merge_places), text))
+            group.leaves.append((describe.place_path(m, merged=merge_places), m))
             continue
         if isinstance(m, ToArtist):
             group = found["artist"].setdefault((m.slot,), _Group(describe.artist_group(m.slot)))
-            group.leaves.append(((describe.artist_dice(m),), text))
+            group.leaves.append(((describe.artist_dice(m),), m))
             group.single = describe.artist_single(m) if len(group.leaves) == 1 else None
             continue
         if isinstance(m, UseArtist):
             group = found["use"].setdefault((m.slot,), _Group(describe.use_group(m.slot)))
-            group.leaves.append((describe.use_path(m), text))
+            group.leaves.append((describe.use_path(m), m))
             continue
         if isinstance(m, Complete):
             group = found["complete"].setdefault((m.room,), _Group(describe.complete_group(m.room)))
-            group.leaves.append(((describe.complete_card(m),), text))
+            group.leaves.append(((describe.complete_card(m),), m))
             continue
         if isinstance(m, ToMuseum):
             group = found["museum"].setdefault((m.die,), _Group(describe.museum_group(m)))
-            group.leaves.append(((describe.museum_cell(m),), text))
+            group.leaves.append(((describe.museum_cell(m),), m))
             continue
         if isinstance(m, Switch):
-            found["switch"][(m.die,)] = _Group(describe.switch(m), [((), text)], single=describe.switch(m))
+            found["switch"][(m.die,)] = _Group(describe.switch(m), [((), m)], single=describe.switch(m))
             continue
         if isinstance(m, Abandon):
-            found["abandon"][(m.room,)] = _Group(describe.abandon(m), [((), text)], single=describe.abandon(m))
+            found["abandon"][(m.room,)] = _Group(describe.abandon(m), [((), m)], single=describe.abandon(m))
             continue
         if isinstance(m, Release):
-            found["release"][()] = _Group(describe.release(), [((), text)], single=describe.release())
+            found["release"][()] = _Group(describe.release(), [((), m)], single=describe.release())
             continue
-        raise TreeError(f"no panel words for {text!r}")  # pragma: no cover - a new kind of move
+        raise TreeError(f"no panel words for {str(m)!r}")  # pragma: no cover - a new kind of move
     if ends:
         sensible = words.sensible_end(game, ends)
         if sensible is not None:
-            found["end"][()] = _Group(describe.end(sensible), [((), str(sensible))], single=describe.end(sensible))
+            found["end"][()] = _Group(describe.end(sensible), [((), sensible)], single=describe.end(sensible))
             # The other ways to end stay reachable behind the sensible one's group.
             others = [e for e in ends if e != sensible]
             if others:
                 found["end"][("others",)] = _Group(
-                    describe.end_others(), [((describe.end_option(e),), str(e)) for e in others]
+                    describe.end_others(), [((describe.end_option(e),), e) for e in others]
                 )
         else:
-            found["end"][()] = _Group(describe.end_group(), [((describe.end_option(e),), str(e)) for e in ends])
+            found["end"][()] = _Group(describe.end_group(), [((describe.end_option(e),), e) for e in ends])
     return [g for kind in order for g in found[kind].values()]
 
 
@@ -211,10 +210,9 @@ def choice_tree(game: Game, locale: str, names: Sequence[str] | None = None) -> 
     return _told_final(tuple(_fit(g, locale) for g in groups), game, locale)
 
 
-def final(game: Game, move: str) -> bool:
-    """True when ``move`` cannot be undone once played: it draws a card or rolls dice (the
+def final(game: Game, m: Move) -> bool:
+    """True when ``m`` cannot be undone once played: it draws a card or rolls dice (the
     engine keeps no way back past chance).  Ending the turn is asked about on its own."""
-    m = parse_move(move)
     if isinstance(m, EndTurn):
         return False
     after = game.clone()

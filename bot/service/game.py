@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -115,6 +116,40 @@ class MoveOutcome:
     turn_post: int | None = None
     turn_dm: int | None = None
 
+    def post(self, headline: str | None = None) -> TurnPost:
+        """The channel post of the turn this move ended."""
+        return TurnPost(self.record, self.game, self.seat, tuple(self.turn_moves), self.finished, headline)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPost:
+    """A finished turn's channel post as data: from the move that ended it (``MoveOutcome.post``)
+    or from its outbox row (``from_payload``: the fields stored as they were, nothing parsed).
+    ``turn_moves`` is the engine's record of the turn, which the post tells in words."""
+
+    record: GameRecord
+    game: Game
+    seat: int  # who moved (a table move: the seat it was about)
+    turn_moves: tuple[str, ...]
+    finished: bool
+    headline: str | None = None  # said in place of the usual first line (votes, admins)
+
+    def payload(self) -> dict[str, object]:
+        """What the outbox keeps of it (the game and record are the row's version)."""
+        return {
+            "seat": self.seat,
+            "turn_moves": list(self.turn_moves),
+            "finished": self.finished,
+            "headline": self.headline,
+        }
+
+    @classmethod
+    def from_payload(cls, record: GameRecord, game: Game, payload: dict[str, Any]) -> TurnPost:
+        return cls(
+            record, game, int(payload["seat"]), tuple(payload.get("turn_moves") or ()), bool(payload["finished"]),
+            payload.get("headline"),
+        )  # fmt: skip
+
 
 def _legal_hint(game: Game, limit: int = 8) -> Message:
     moves = [str(m) for m in game.legal_moves()]
@@ -123,6 +158,24 @@ def _legal_hint(game: Game, limit: int = 8) -> Message:
     shown = ", ".join(f"`{m}`" for m in moves[:limit])
     more: Message | str = Message("service.more", count=len(moves) - limit) if len(moves) > limit else ""
     return Message("service.possible", moves=shown, more=more)
+
+
+def parse(text: str) -> Move:
+    """A move typed or chosen at the edge (a command, autocomplete, a panel item), parsed once;
+    UserError (nothing changes) says what was wrong with the text."""
+    try:
+        return parse_move(text)
+    except MoveSyntaxError as e:
+        raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
+
+
+def refused(move: Move, error: IllegalMove, game: Game) -> Message:
+    """Why the engine refused ``move`` in ``game``, and what is allowed instead."""
+    if isinstance(move, Undo):
+        return Message("service.nothing_to_undo")
+    if isinstance(move, Skip | Remove):
+        return Message("service.cannot_be_done", move=str(move), reason=error_message(error))
+    return Message("service.illegal_why", move=str(move), reason=error_message(error), hint=_legal_hint(game))
 
 
 class Access(enum.Enum):
@@ -561,30 +614,29 @@ class GameService:
 
     # --- moves ----------------------------------------------------------------------------
 
-    async def play(self, channel_id: int, user_id: int, text: str) -> MoveOutcome:
-        """Apply a player's move text.  Raises UserError (nothing stored) when it cannot be done."""
+    async def play(self, channel_id: int, user_id: int, move: Move) -> MoveOutcome:
+        """Apply a player's move in the channel's game.  Raises UserError (nothing stored)."""
         record, _game = await self.channel_game(channel_id)
-        return await self.play_in(record.id, user_id, text)
+        return await self.play_in(record.id, user_id, move)
 
     async def play_in(
         self,
         game_id: int,
         user_id: int | None,
-        text: str,
+        move: Move,
         *,
         as_seat: int | None = None,
         version: int | None = None,
     ) -> MoveOutcome:
-        """Apply a move in game ``game_id`` for ``user_id`` (or, for computer seats and table
-        moves, for ``as_seat``).  Serialized per game; the store's version check guards
-        against other processes.  ``version``: the game's version the move was chosen at (a
-        panel's or a hint's button): the move is stored only if the game is still there, checked
-        under the game's lock and again in the store's transaction, so one press is at most one
-        move (a double-tapped Undo takes back one action); otherwise StaleChoice."""
-        try:
-            move = parse_move(text)
-        except MoveSyntaxError as e:
-            raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
+        """Apply ``move`` (parsed at the edge: ``parse``) in game ``game_id`` for ``user_id``
+        (or, for computer seats, for ``as_seat``).  Whether the player may move is decided
+        here; whether the move is allowed, once, by the engine inside the store's
+        transaction (IllegalMove: nothing written, answered with why and what is allowed).
+        Serialized per game; the store's version check guards against other processes.
+        ``version``: the game's version the move was chosen at (a panel's or a hint's button):
+        the move is stored only if the game is still there, checked under the game's lock
+        and again in the store's transaction, so one press is at most one move (a
+        double-tapped Undo takes back one action); otherwise StaleChoice."""
         async with self._locked(game_id):
             record, game = await self.store.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
@@ -595,22 +647,12 @@ class GameService:
             if seat != game.current_player:
                 current = record.seats[game.current_player]
                 raise UserError(Message("service.not_your_turn", name=current.display_name))
-            if isinstance(move, Undo) and not game.can_undo():
-                raise UserError(Message("service.nothing_to_undo"))
-            if move not in game.legal_moves():
-                try:
-                    game.clone().apply(move)
-                except IllegalMove as e:
-                    raise UserError(
-                        Message("service.illegal_why", move=str(move), reason=error_message(e), hint=_legal_hint(game))
-                    ) from None
-                raise UserError(Message("service.illegal_now", move=str(move), hint=_legal_hint(game)))
 
             def post(step: Step, new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
-                return {"seat": seat, "turn_moves": list(step.turn_moves), "finished": new_game.is_over}
+                return TurnPost(record, new_game, seat, step.turn_moves, new_game.is_over).payload()
 
             record, new_game, queued, step = await self._store_move(
-                record, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
+                record, game, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
             )
             turn_ended = step.turn_ended
             finished = new_game.is_over
@@ -636,6 +678,7 @@ class GameService:
     async def _store_move(
         self,
         record: GameRecord,
+        before: Game,
         move: Move,
         user_id: int | None,
         *,
@@ -643,8 +686,9 @@ class GameService:
         queue: Callable[[Step, Game], dict[str, object]] | None = None,
         pinned: bool = False,
     ) -> tuple[GameRecord, Game, Queued, Step]:
-        """Stores a checked move in one transaction; the record comes back from it (no second
-        read).  ``stale``: the message when another move got there first.  ``queue``: the
+        """Stores a move in one transaction, if the engine allows it there; the record comes
+        back from it (no second read).  ``before``: the game as loaded, for the refusal's
+        list of what is allowed.  ``stale``: the message when another move got there first.  ``queue``: the
         payload of the turn's post, queued in the outbox in the same transaction when the
         move ends a turn (with the next player's turn-start DM)."""
         queue = queue if self.outbox else None
@@ -660,9 +704,7 @@ class GameService:
             )  # fmt: skip
 
         try:
-            played = await self.store.apply_move(
-                record.id, record.version, str(move), user_id, timers=timers, queue=queue
-            )
+            played = await self.store.apply_move(record.id, record.version, move, user_id, timers=timers, queue=queue)
             assert played.record is not None
             return played.record, played.game, played.queued, played.step
         except StaleGame:  # another process moved first (``pinned``: the chooser's version is gone)
@@ -672,14 +714,14 @@ class GameService:
         except GameStateError:  # cancelled (or finished) by another process meanwhile
             record, game = await self.store.load_game(record.id)
             raise UserError(self._not_in_play(record, game)) from None
-        except IllegalMove as e:  # the stored game differed from the cached one
-            raise UserError(Message("service.illegal", move=str(move), reason=error_message(e))) from None
+        except IllegalMove as e:  # the engine's word, in the transaction: nothing was written
+            raise UserError(refused(move, e, before)) from None
 
     async def table_move(
         self,
         game_id: int,
         user_id: int | None,
-        text: str,
+        move: Skip | Remove,
         *,
         turn: int | None = None,
         can_manage: bool | None = None,
@@ -694,9 +736,6 @@ class GameService:
         the creator's powers, checked on the game as it is now.  ``sent_at`` (wall-clock
         seconds, Discord's timestamp of the admin's command): refused if the turn in play
         began after that (the player moved first and the next turn is not what was meant)."""
-        move = parse_move(text)
-        if not isinstance(move, Skip | Remove):
-            raise UserError(Message("service.not_table_move", text=text))
         async with self._locked(game_id):
             try:
                 record, game = await self._load_in_play(game_id, turn)
@@ -712,10 +751,6 @@ class GameService:
                 if began is not None and began > sent_at:
                     raise UserError(Message("trust.turn_over", turn=game.state.turn))
             holder = self.powers_holder(record, game)
-            try:
-                game.clone().apply(move)
-            except IllegalMove as e:
-                raise UserError(Message("service.cannot_be_done", move=str(move), reason=error_message(e))) from None
             seat = game.current_player
             acted = move.seat if isinstance(move, Remove) else seat
 
@@ -727,11 +762,10 @@ class GameService:
                 line = headline
                 if headline and not new_game.is_over and after and holder and after.seat != holder.seat:
                     line = f"{headline}\n{t('trust.powers_passed', headline_lang, name=after.display_name)}"
-                moves = table_moves(step)
-                return {"seat": acted, "turn_moves": moves, "finished": new_game.is_over, "headline": line}
+                return TurnPost(record, new_game, acted, tuple(table_moves(step)), new_game.is_over, line).payload()
 
             record, new_game, queued, step = await self._store_move(
-                record, move, user_id, stale="service.stale", queue=post
+                record, game, move, user_id, stale="service.stale", queue=post
             )
             outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_moves(step))
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm

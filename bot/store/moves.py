@@ -16,6 +16,7 @@ from bot.store.room import Room
 from bot.store.rows import INSERT_SEAT, SEAT_COLUMNS, game_at, game_row, need, record, replay_moves, result, seat_rows
 from bot.store.timers import TimerSpec, clear_timers, set_timers
 from engine import Game, GameOptions, Step, dump_game
+from engine.moves import Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ class MovesRoom(Room):
         self,
         game_id: int,
         expected_version: int,
-        move: str,
+        move: Move,
         user_id: int | None = None,
         *,
         timers: Callable[[Game, bool], Sequence[TimerSpec]] | None = None,
@@ -105,8 +106,10 @@ class MovesRoom(Room):
     ) -> Played:
         """Applies one move in one transaction.
 
-        Raises StaleGame if the game is no longer at ``expected_version`` (someone moved first),
-        IllegalMove/MoveSyntaxError if the engine refuses the move, GameStateError if the game
+        ``move`` is the engine's (parsed where it was typed or chosen); whether it is allowed
+        is decided here, by the engine, on the game as stored.  Raises StaleGame if the game is
+        no longer at ``expected_version`` (someone moved first), IllegalMove if the engine
+        refuses the move, GameStateError if the game
         is not in play, CorruptGame if its snapshot is bad; in all these cases nothing is
         written.  The move that ends the game also marks it finished, writes its results and
         removes its timers, in the same transaction.  ``timers`` (the game after the move,
@@ -126,7 +129,7 @@ class MovesRoom(Room):
             if row["version"] != expected_version:
                 raise StaleGame(game_id, expected_version, row["version"])
             game = await game_at(tx, row, cached)
-            step = game.apply(move)  # raises IllegalMove / MoveSyntaxError: rolled back, nothing written
+            step = game.apply(move)  # raises IllegalMove: rolled back, nothing written
             version = expected_version + 1
             over = game.is_over
             await tx.execute(

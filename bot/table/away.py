@@ -25,6 +25,7 @@ from bot.service.votes import needed, voters
 from bot.store import GameRecord
 from bot.words.texts import MARKS
 from engine import Game
+from engine.moves import Remove, Skip
 
 log = logging.getLogger(__name__)
 SNOWFLAKE_RESOLUTION = 0.001  # s
@@ -122,14 +123,14 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         await interaction.response.send_message(text)
         await bot.events.tell(ev.COMPUTER_DUE, game_id)
         return
-    text = "skip" if choice == "skip" else f"remove p{away.seat + 1}"
+    move: Skip | Remove = Skip() if choice == "skip" else Remove(away.seat)
     headline = (
         t("away.skipped_by_vote", lang, name=away.display_name)
         if choice == "skip"
         else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
     )
     outcome = await bot.service.table_move(
-        game_id, interaction.user.id, text, turn=turn, headline=headline, headline_lang=lang
+        game_id, interaction.user.id, move, turn=turn, headline=headline, headline_lang=lang
     )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -215,19 +216,20 @@ async def admin_move(
     admin = interaction.user.display_name
     if kick is None:
         away = record.seats[game.current_player]
-        text, headline = "skip", t("away.admin_skipped", lang, admin=admin, name=away.display_name)
+        move: Skip | Remove = Skip()
+        headline = t("away.admin_skipped", lang, admin=admin, name=away.display_name)
     else:
         target = record.seat_of(kick.id)
         if target is None:
             raise UserError(Message("away.not_playing", name=kick.display_name))
         if game.state.players[target.seat].removed:
             raise UserError(Message("away.already_left", name=target.display_name))
-        text = f"remove p{target.seat + 1}"
+        move = Remove(target.seat)
         headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
     # ... and to the turn in play when the admin sent the command (it may have ended since).
     outcome = await bot.service.table_move(
-        record.id, interaction.user.id, text, turn=game.state.turn, can_manage=can_manage,
+        record.id, interaction.user.id, move, turn=game.state.turn, can_manage=can_manage,
         headline=headline, headline_lang=lang, sent_at=interaction.created_at.timestamp(),
     )  # fmt: skip
     await interaction.response.send_message(headline)

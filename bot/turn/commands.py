@@ -72,7 +72,7 @@ class PlayCommands(Feature):
         texts = [str(m) for m in moves]
         plan = turn_words(texts, game, mine, self.service.names(record), suggest=True)  # in words, from here
         text = t("hints.turn", mine, plan=plan, reason=reasons_text(reason, mine, self.service.names(record)))
-        hints.remember(record.id, record.version, interaction.user.id, texts)
+        hints.remember(record.id, record.version, interaction.user.id, list(moves))
         await interaction.edit_original_response(content=clip(text), view=hint_view(record.id, record.version, mine))
 
     @app_commands.command()

@@ -139,7 +139,7 @@ class Computers:
             player = self._player(record, seat)
             move: Move = await asyncio.to_thread(player.choose, game.clone())
             try:
-                outcome = await self.bot.service.play_in(game_id, None, str(move), as_seat=seat)
+                outcome = await self.bot.service.play_in(game_id, None, move, as_seat=seat)
             except UserError as e:
                 # The game moved on meanwhile (a vote, an admin's skip): look again.
                 failures += 1

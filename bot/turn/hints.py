@@ -21,14 +21,14 @@ from bot.service.game import StaleChoice, UserError
 from bot.store import CorruptGame, GameNotFound
 from bot.turn import faces
 from bot.turn.panel import in_place, in_time, show
-from engine import Game, parse_move
-from engine.moves import EndTurn
+from engine import Game
+from engine.moves import EndTurn, Move
 
 KEPT = 256
-_plans: OrderedDict[tuple[int, int, int], list[str]] = OrderedDict()
+_plans: OrderedDict[tuple[int, int, int], list[Move]] = OrderedDict()
 
 
-def remember(game_id: int, version: int, user_id: int, moves: list[str]) -> None:
+def remember(game_id: int, version: int, user_id: int, moves: list[Move]) -> None:
     _plans[(game_id, version, user_id)] = moves
     while len(_plans) > KEPT:
         _plans.popitem(last=False)
@@ -38,9 +38,9 @@ def hint_view(game_id: int, version: int, locale: str) -> discord.ui.View:
     return view_of(faces.hint_play_button(game_id, version, locale), faces.hint_show_button(game_id, version, locale))
 
 
-def _steps(moves: list[str]) -> list[str]:
+def _steps(moves: list[Move]) -> list[Move]:
     """The moves "Play this" plays: all but the end of the turn."""
-    return [m for m in moves if not isinstance(parse_move(m), EndTurn)]
+    return [m for m in moves if not isinstance(m, EndTurn)]
 
 
 async def _plan(interaction: discord.Interaction, game_id: int, version: int):
@@ -71,8 +71,8 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
 
     async def play_all():
         # Each step pinned to the version it follows: a second press plays nothing.
-        for i, text in enumerate(_steps(moves)):
-            await bot.service.play_in(game_id, interaction.user.id, text, version=version + i)
+        for i, move in enumerate(_steps(moves)):
+            await bot.service.play_in(game_id, interaction.user.id, move, version=version + i)
 
     try:
         await in_time(interaction, play_all(), edit=in_place(interaction))
@@ -94,8 +94,8 @@ async def show_me(interaction: discord.Interaction, game_id: int, version: int) 
     bot, record, game, moves = found
     lang = user_language(interaction)
     after: Game = game.clone()
-    for text in _steps(moves):
-        after.apply(parse_move(text))
+    for move in _steps(moves):
+        after.apply(move)
     names = [s.display_name for s in record.seats]
     # A version of its own for the picture cache (negative: never a stored version).
     style = await bot.service.picture_style(interaction.user.id)

@@ -17,6 +17,8 @@ from bot.chat import buttons
 from bot.chat.guard import Guarded
 from bot.chat.language import remember, user_language
 from bot.turn import faces, hints, panel
+from engine import MoveSyntaxError, parse_move
+from engine.moves import EndTurn, Undo
 
 Match = re.Match[str]
 Button = discord.ui.DynamicItem[discord.ui.Button[Any]]
@@ -26,6 +28,15 @@ Select = discord.ui.DynamicItem[discord.ui.Select[Any]]
 def _values(interaction: discord.Interaction) -> list[str]:
     data: Any = interaction.data or {}
     return [str(v) for v in data.get("values") or []]
+
+
+def _end(text: str) -> EndTurn | None:
+    """The End select's value, an end's notation, parsed here, at the edge (None: not an end)."""
+    try:
+        move = parse_move(text)
+    except MoveSyntaxError:
+        return None
+    return move if isinstance(move, EndTurn) else None
 
 
 def _path(text: str) -> tuple[int, ...]:
@@ -118,7 +129,7 @@ class EndChoiceSelect(Guarded, Select, template=faces.END_PICK):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = _values(interaction)
-        await panel.ask_end(interaction, self.game_id, self.version, values[0] if values else None)
+        await panel.ask_end(interaction, self.game_id, self.version, _end(values[0]) if values else None)
 
 
 class ConfirmEndButton(Guarded, Button, template=faces.END_OK):
@@ -131,7 +142,7 @@ class ConfirmEndButton(Guarded, Button, template=faces.END_OK):
         return cls(int(match["game"]), int(match["version"]), match["keep"], user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await panel.play(interaction, self.game_id, self.version, " ".join(["end", *self.keep]))
+        await panel.play(interaction, self.game_id, self.version, EndTurn(tuple(int(d) for d in self.keep)))
 
 
 class UndoButton(Guarded, Button, template=faces.UNDO):
@@ -144,7 +155,7 @@ class UndoButton(Guarded, Button, template=faces.UNDO):
         return cls(int(match["game"]), int(match["version"]), user_language(interaction))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await panel.play(interaction, self.game_id, self.version, "undo")
+        await panel.play(interaction, self.game_id, self.version, Undo())
 
 
 class DieButton(Guarded, Button, template=faces.DIE):

@@ -13,7 +13,7 @@ from bot.chat.delivery import after_move
 from bot.chat.language import user_language
 from bot.chat.replies import missing_permissions, post_failed, send_error
 from bot.i18n import Message, t
-from bot.service.game import UserError
+from bot.service.game import UserError, parse
 from bot.turn import panel
 from bot.words.texts import describe
 from engine.moves import Undo
@@ -30,7 +30,12 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
         return
     # A quick move is answered in one request; only a slow one gets the "thinking" deferral
     # first (well inside Discord's 3 s).  Saves a request per move under load (issue 6).
-    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, text))
+    try:
+        move = parse(text)  # the one parse of a typed move
+    except UserError as e:
+        await send_error(interaction, e.args[0])
+        return
+    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, move))
     if not edit:
         done, _pending = await asyncio.wait({playing}, timeout=DEFER_AFTER_S)
         if not done:

@@ -29,8 +29,8 @@ from bot.panel.words import Describer, sensible_end
 from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
 from bot.store import GameRecord
 from bot.turn import faces
-from engine import Game, parse_move
-from engine.moves import EndTurn, Place, Undo
+from engine import Game
+from engine.moves import Abandon, EndTurn, Move, Place, Undo
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -126,9 +126,9 @@ MAX_ACTION_BUTTONS = 10  # the top level's choices as buttons: two rows
 MAX_CHOICE_BUTTONS = 20  # a pick's choices as buttons: four rows
 
 
-def _moves_of(choice: Choice) -> list[str]:
-    if choice.is_leaf:
-        return [choice.move or ""]
+def _moves_of(choice: Choice) -> list[Move]:
+    if choice.move is not None:
+        return [choice.move]
     return [m for c in choice.children for m in _moves_of(c)]
 
 
@@ -136,7 +136,7 @@ def _own_button(choice: Choice) -> bool:
     """Placements have the die buttons and ending the turn its own button: no second one.
     Abandoning a workroom stays in the menu: a rare move, not one to meet a tap away."""
     moves = _moves_of(choice)
-    return not all(m.startswith(("place ", "end", "abandon ")) for m in moves)
+    return not all(isinstance(m, Place | EndTurn | Abandon) for m in moves)
 
 
 def panel_view(
@@ -267,7 +267,7 @@ async def place(
         await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
         return
     words = Describer(game, lang, _names(record)).die(move.die)
-    await play(interaction, game_id, version, str(move), what=t("turnpanel.placed", lang, die=words, letter=letter))
+    await play(interaction, game_id, version, move, what=t("turnpanel.placed", lang, die=words, letter=letter))
 
 
 async def back(interaction: discord.Interaction, game_id: int, version: int) -> None:
@@ -308,7 +308,7 @@ async def pick(
         await reply(interaction, content, view=view, edit=in_place(interaction))
         return
     assert choice.move is not None
-    if choice.move.startswith("end"):
+    if isinstance(choice.move, EndTurn):
         await ask_end(interaction, game_id, version, choice.move)
         return
     await play(interaction, game_id, version, choice.move, what=t("turnpanel.arrow", lang).join(labels))
@@ -322,7 +322,7 @@ def _trail(tree: tuple[Choice, ...], path: tuple[int, ...]) -> list[Choice]:
     return out
 
 
-async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: str | None = None) -> None:
+async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: EndTurn | None = None) -> None:
     """What ending now would do, with a button to confirm (and the other ways to end)."""
     loaded = await _fresh(interaction, game_id, version)
     if loaded is None:
@@ -335,8 +335,7 @@ async def ask_end(interaction: discord.Interaction, game_id: int, version: int, 
         return
     chosen: EndTurn | None = None
     if move is not None:
-        parsed = parse_move(move)
-        chosen = parsed if isinstance(parsed, EndTurn) and parsed in ends else None
+        chosen = move if move in ends else None
     if chosen is None:
         chosen = sensible_end(game, ends)
     describe = Describer(game, lang, _names(record))
@@ -377,7 +376,7 @@ def _why_no_end(game: Game) -> Message:
     return Message("actions.why_none")
 
 
-async def play(interaction: discord.Interaction, game_id: int, version: int, text: str, *, what: str = "") -> None:
+async def play(interaction: discord.Interaction, game_id: int, version: int, move: Move, *, what: str = "") -> None:
     """Apply a move from the panel and redraw it (or, when the turn ends, post the table)."""
     loaded = await _fresh(interaction, game_id, version)
     if loaded is None:
@@ -385,7 +384,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, tex
     bot = loaded[0]
     lang = user_language(interaction)
     edit = in_place(interaction)
-    playing = bot.service.play_in(game_id, interaction.user.id, text, version=version)
+    playing = bot.service.play_in(game_id, interaction.user.id, move, version=version)
     try:
         outcome = await in_time(interaction, playing, edit=edit)
     except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
@@ -402,7 +401,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, tex
     if isinstance(outcome.move, Undo):
         note = t("turnpanel.undone", lang)
     else:
-        note = t("turnpanel.done", lang, what=what or text)
+        note = t("turnpanel.done", lang, what=what or str(move))
     await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
 
 

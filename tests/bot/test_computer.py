@@ -149,7 +149,7 @@ async def test_a_restart_in_the_middle_of_a_computers_turn_carries_on(
         record, game = await store.start_game(lobby.id, seed=11, seating=[1, 0])
         assert record.seats[game.current_player].is_computer
         first = GreedyPlayer(0).choose(game)
-        await store.apply_move(lobby.id, 0, str(first), None)
+        await store.apply_move(lobby.id, 0, first, None)
     bot = make_bot(db)
     await run_bot(bot)
     post = await standin.wait_for_message(channel, lambda m: "it is your turn" in m.content, timeout=10)

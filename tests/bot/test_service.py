@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.game import GameService, TableSettings, UserError
+from bot.service.game import GameService, TableSettings, UserError, parse
 from bot.service.quiet_hours import interval_of
 from bot.service.schedule import COMPUTER_GRACE, START_GRACE
 from bot.store import Status, Store
 from engine import GameOptions
-from engine.moves import EndTurn
+from engine.moves import EndTurn, Skip
 
 from ..store.helpers import FakeClock
 
@@ -56,7 +56,7 @@ async def end_turn(svc: GameService, game_id: int):
     record, game = await svc.game(game_id)
     mover = record.seats[game.current_player]
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    return await svc.play_in(game_id, mover.user_id, str(end), as_seat=game.current_player)
+    return await svc.play_in(game_id, mover.user_id, end, as_seat=game.current_player)
 
 
 async def test_a_start_gives_the_first_turn_its_clock_and_its_turn_start_dm(store: Store, clock: FakeClock) -> None:
@@ -107,7 +107,7 @@ async def test_a_move_inside_a_turn_keeps_the_turns_timers(store: Store, clock: 
     clock.now += 60
     mover = record.seats[game.current_player]
     inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
-    outcome = await svc.play_in(record.id, mover.user_id, str(inside))
+    outcome = await svc.play_in(record.id, mover.user_id, inside)
     assert not outcome.turn_ended
     assert await store.timers.of_game(record.id) == before
 
@@ -130,16 +130,23 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
     waiting = record.seats[1 - game.current_player]
     before = (await store.timers.of_game(record.id), await store.get_game(record.id))
     with pytest.raises(UserError):
-        await svc.play_in(record.id, waiting.user_id, "end")  # not their turn
-    with pytest.raises(UserError):
-        await svc.play_in(record.id, record.seats[game.current_player].user_id, "fly to the moon")
+        await svc.play_in(record.id, waiting.user_id, EndTurn())  # not their turn
+    with pytest.raises(UserError):  # the engine refuses it, in the store's transaction
+        illegal = next(
+            text
+            for text in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
+            if not game.is_legal(text)
+        )
+        await svc.play_in(record.id, record.seats[game.current_player].user_id, parse(illegal))
+    with pytest.raises(UserError):  # text that is no move is refused where it is typed
+        parse("fly to the moon")
     assert (await store.timers.of_game(record.id), await store.get_game(record.id)) == before
     # Another process moved first: the version check refuses the second move, nothing written.
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    await store.apply_move(record.id, 0, str(end))
+    await store.apply_move(record.id, 0, end)
     other = service(store, clock)
     with pytest.raises(UserError):
-        await other._store_move(record, end, None, stale="service.stale")
+        await other._store_move(record, game, end, None, stale="service.stale")
     assert (await store.get_game(record.id)).version == 1
 
 
@@ -169,8 +176,8 @@ async def test_votes_and_an_early_end_of_the_turn_clock(store: Store, clock: Fak
     assert turn_clock is not None and turn_clock.expires_at == clock.now
     voter = record.seats[1 - game.current_player]
     assert await svc.cast_vote(record.id, turn, voter.seat, "skip") == {"skip": 1}
-    outcome = await svc.table_move(record.id, voter.user_id, "skip", turn=turn, headline_lang="en")
+    outcome = await svc.table_move(record.id, voter.user_id, Skip(), turn=turn, headline_lang="en")
     assert outcome.turn_ended and outcome.record.turn == turn + 1
     with pytest.raises(UserError):  # the vote was about a turn that is over
-        await svc.table_move(record.id, voter.user_id, "skip", turn=turn, headline_lang="en")
+        await svc.table_move(record.id, voter.user_id, Skip(), turn=turn, headline_lang="en")
     assert (await store.get_game(record.id)).status == Status.ACTIVE

@@ -52,7 +52,7 @@ async def test_a_skip_racing_the_end_of_that_turn_is_refused(ctable: Table) -> N
         skip = await t.users[0].click(ask.message, ok, wait=False)
         await wait_until(lambda: bool(lock._waiters))  # the skip has read turn `turn`
         end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-        await t.bot.store.apply_move(gid, 0, str(end), seated[game.current_player].id)  # the player was quicker
+        await t.bot.store.apply_move(gid, 0, end, seated[game.current_player].id)  # the player was quicker
     finally:
         lock.release()
     await skip.until_answered(10)
@@ -110,11 +110,11 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
     by_seat = dict(enumerate(seated))
     while True:
         record, game = await t.bot.service.game(gid)
-        move = str(players[game.current_player].choose(game.clone()))
+        move = players[game.current_player].choose(game.clone())
         probe = game.clone()
         probe.apply(move)
         if probe.is_over:  # the last move through Discord, for the final post and its buttons
-            r = await by_seat[game.current_player].slash(t.channel, "cubist move", move=move)
+            r = await by_seat[game.current_player].slash(t.channel, "cubist move", move=str(move))
             assert not r.failed
             break
         await t.bot.service.play_in(gid, by_seat[game.current_player].id, move)

@@ -11,6 +11,7 @@ import pytest
 from bot.panel import choice_tree, leaves, node_at
 from bot.panel.tree import MAX_DEPTH, MAX_LABEL, MAX_OPTIONS, Choice, all_moves
 from engine import Game, parse_move
+from engine.moves import Place
 from engine.players import make_player
 
 NOTATION = re.compile(r"\b(w[12]|i\d+\.\d+|x[1-6]|p[1-4])\b|#\d")
@@ -30,8 +31,8 @@ def check(game: Game, locale: str) -> int:
     for path, leaf in leaves(tree):
         assert leaf.move is not None
         assert len(path) <= MAX_DEPTH, (leaf.move, path)
-        assert leaf.move not in found, f"{leaf.move} offered twice"
-        found[leaf.move] = path
+        assert str(leaf.move) not in found, f"{leaf.move} offered twice"
+        found[str(leaf.move)] = path
         # The path leads back to the leaf through node_at, as the buttons use it.
         options = node_at(tree, path[:-1])
         assert options is not None and options[path[-1]] == leaf
@@ -107,6 +108,6 @@ def test_options_that_cannot_be_undone_say_so_before_they_are_picked() -> None:
             told = "(cannot be undone)" in leaf.label
             assert told == final(game, leaf.move), leaf
             seen_final |= told
-            seen_plain |= not told and leaf.move.startswith("place")
+            seen_plain |= not told and isinstance(leaf.move, Place)
         game.apply(player.choose(game))
     assert seen_final and seen_plain

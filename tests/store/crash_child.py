@@ -50,7 +50,7 @@ async def play_channel(store: Store, channel: int, seed: int) -> None:
         record, game = await store.load_game(game_id)
         version = record.version
         while not game.is_over:
-            move = str(player.choose(game))
+            move = player.choose(game)
             nudge = [TimerSpec("nudge", "turn_start", rng.random())]
             played = await store.apply_move(game_id, version, move, channel, timers=lambda g, new, n=nudge: n)
             game, version = played.game, played.version

@@ -92,7 +92,7 @@ async def play(store: Store, game_id: int, moves: int, seed: int = 0) -> tuple[G
         if game.is_over:
             break
         user = rec.seats[game.current_player].user_id
-        played = await store.apply_move(game_id, version, str(player.choose(game)), user)
+        played = await store.apply_move(game_id, version, player.choose(game), user)
         game, version = played.game, played.version
     return game, version
 

@@ -11,6 +11,7 @@ import pytest
 from bot.store import CorruptGame, Store
 from bot.store.__main__ import main as cli
 from bot.store.__main__ import verify as verify_file
+from engine import parse_move
 
 from .helpers import play, sql, start_game
 
@@ -92,7 +93,7 @@ async def test_corrupt_game_is_named_and_others_work(
         with pytest.raises(CorruptGame, match="game 2"):
             await store.load_game(2)
         with pytest.raises(CorruptGame, match="game 2"):
-            await store.apply_move(2, 6, "end")
+            await store.apply_move(2, 6, parse_move("end"))
         # ...while the other games carry on.
         for game_id in (1, 3):
             record, _ = await store.load_game(game_id)

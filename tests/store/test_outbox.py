@@ -17,7 +17,7 @@ def _post(step, game) -> dict[str, object]:
 async def _end_turn(store: Store, game_id: int):
     record, game = await store.load_game(game_id)
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    played = await store.apply_move(game_id, record.version, str(end), queue=_post)
+    played = await store.apply_move(game_id, record.version, end, queue=_post)
     return played.record, played.game, played.queued
 
 
@@ -28,7 +28,7 @@ async def test_a_turn_end_queues_its_post_and_the_next_dm_in_the_same_transactio
     # A move inside a turn queues nothing.
     rec, game = await store.load_game(record.id)
     inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
-    nothing = (await store.apply_move(record.id, rec.version, str(inside), queue=_post)).queued
+    nothing = (await store.apply_move(record.id, rec.version, inside, queue=_post)).queued
     assert nothing.turn_post is None and nothing.turn_dm is None
 
 

@@ -18,7 +18,7 @@ from bot.store import (
     Status,
     Store,
 )
-from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, dump_game
+from engine import Game, GameOptions, IllegalMove, dump_game, parse_move
 from engine.players import GreedyPlayer
 
 from .helpers import FakeClock, nudge, nudge_at, play, play_to_end, sql, start_game
@@ -149,7 +149,9 @@ async def test_moves_snapshots_and_history(store: Store, db_path: Path, clock: F
         text = str(player.choose(game))
         user = rec.seats[game.current_player].user_id
         due = clock.now + 100 + i
-        played = await store.apply_move(rec.id, version, text, user, timers=lambda g, new, d=due: [nudge_at(d)])
+        played = await store.apply_move(
+            rec.id, version, parse_move(text), user, timers=lambda g, new, d=due: [nudge_at(d)]
+        )
         game, version = played.game, played.version
         texts.append(text)
     assert version == 12
@@ -193,9 +195,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
         if not game.is_legal(t)
     )
     with pytest.raises(IllegalMove):
-        await store.apply_move(rec.id, 4, illegal, timers=lambda g, new: [nudge_at(99.0)])
-    with pytest.raises(MoveSyntaxError):
-        await store.apply_move(rec.id, 4, "fly to the moon", timers=lambda g, new: [nudge_at(123.0)])
+        await store.apply_move(rec.id, 4, parse_move(illegal), timers=lambda g, new: [nudge_at(99.0)])
     assert [count(db_path, t) for t in ("moves", "snapshots", "timers")] == before
     assert sql(db_path, "SELECT json FROM snapshots")[0][0] == snap_before
     assert (await store.get_game(rec.id)).version == 4
@@ -205,7 +205,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
 
 async def test_stale_version_is_refused(store: Store) -> None:
     rec, game = await start_game(store, channel=1)
-    move = str(GreedyPlayer(0).choose(game))
+    move = GreedyPlayer(0).choose(game)
     await store.apply_move(rec.id, 0, move)
     with pytest.raises(StaleGame) as info:
         await store.apply_move(rec.id, 0, move)
@@ -218,11 +218,11 @@ async def test_stale_version_is_refused(store: Store) -> None:
 async def test_moves_only_in_play(store: Store) -> None:
     lobby = await store.create_lobby(1, 1, 1)
     with pytest.raises(GameStateError):
-        await store.apply_move(lobby.id, 0, "end")
+        await store.apply_move(lobby.id, 0, parse_move("end"))
     with pytest.raises(GameStateError):
         await store.load_game(lobby.id)
     with pytest.raises(GameNotFound):
-        await store.apply_move(12345, 0, "end")
+        await store.apply_move(12345, 0, parse_move("end"))
     with pytest.raises(GameNotFound):
         await store.load_game(12345)
     rec, _ = await start_game(store, channel=2)

@@ -55,14 +55,14 @@ async def test_a_move_replaces_a_claimed_timer_and_the_old_claim_loses(store: St
     await store.timers.set(rec.id, [nudge_at(clock.now)])
     (claimed,) = await store.timers.claim_due("p1", 60, now=clock.now)
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    await store.apply_move(rec.id, 0, str(end), timers=lambda g, new: [nudge_at(clock.now + 99)] if new else [])
+    await store.apply_move(rec.id, 0, end, timers=lambda g, new: [nudge_at(clock.now + 99)] if new else [])
     assert not await store.timers.finish(claimed, "p1", due_at=clock.now + 5)
     fresh = await store.timers.get(rec.id, "nudge")
     assert fresh is not None and (fresh.due_at, fresh.attempt) == (clock.now + 99, 0)
     # A move inside a turn that sets nothing keeps the timers as they are.
     _rec, game = await store.load_game(rec.id)
     inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
-    await store.apply_move(rec.id, 1, str(inside), timers=lambda g, new: [nudge_at(1.0)] if new else [])
+    await store.apply_move(rec.id, 1, inside, timers=lambda g, new: [nudge_at(1.0)] if new else [])
     assert (await store.timers.get(rec.id, "nudge")) == fresh
 
 
