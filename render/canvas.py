@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .fonts import Font, fit
+from .fonts import Font, fit_words
 from .model import DieGlyph
 
 Rect = tuple[int, int, int, int]
@@ -128,7 +128,7 @@ class LayerBuilder:
         max_width: float | None = None,
     ) -> Rect:
         if max_width is not None:
-            text = fit(text, f, max_width)
+            text = fit_words(text, f, max_width)
         self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
         left, top, right, bottom = self.draw.textbbox(xy, text, font=f, anchor=anchor)
         rect = (int(left), int(top), int(right), int(bottom))
@@ -150,7 +150,7 @@ class LayerBuilder:
 
 @lru_cache(maxsize=4096)
 def _fit(text: str, f: Font, max_width: int) -> str:
-    return fit(text, f, max_width)
+    return fit_words(text, f, max_width)
 
 
 @lru_cache(maxsize=8192)

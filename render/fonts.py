@@ -46,7 +46,8 @@ def fit(text: str, f: Font, max_width: float) -> str:
 
 @lru_cache(maxsize=4096)
 def wrap(text: str, f: Font, max_width: float, max_lines: int) -> tuple[str, ...]:
-    """Greedy word wrap into at most ``max_lines`` lines (the last one cut with an ellipsis)."""
+    """Greedy word wrap into at most ``max_lines`` lines (the last one shortened at a word
+    boundary with an ellipsis)."""
     words = text.split()
     lines: list[str] = []
     cur = ""
@@ -64,4 +65,22 @@ def wrap(text: str, f: Font, max_width: float, max_lines: int) -> tuple[str, ...
         lines.append(cur)
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-    return tuple(fit(line, f, max_width) for line in lines)
+    last = lines[-1] if lines else ""
+    if len(lines) > 1 and text_width(f, last.split()[0] + "…") > max_width:
+        # The last line's first word cannot fit even cut short: end the line before it instead.
+        lines = [*lines[:-2], fit_words(lines[-2] + " " + last, f, max_width)]
+    return tuple(fit_words(line, f, max_width) for line in lines)
+
+
+def fit_words(text: str, f: Font, max_width: float) -> str:
+    """``text``, shortened at a word boundary with an ellipsis to fit ``max_width`` (a single
+    word too long for it is cut inside: nothing else would fit)."""
+    if text_width(f, text) <= max_width:
+        return text
+    words = text.split()
+    while len(words) > 1:
+        words.pop()
+        trial = " ".join(words).rstrip(",;:-–") + "…"
+        if text_width(f, trial) <= max_width:
+            return trial
+    return fit(text, f, max_width)

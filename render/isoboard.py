@@ -348,8 +348,8 @@ def _cell_name(prefix: str, x: int, y: int) -> str:
 
 def draw_extras(cv: Canvas, game: Game, seat: int, box: Rect, hl: Highlights, c: int, labels: Labels) -> None:
     """The storeroom, storage space (and the abandoned dice of the current player), then
-    the completed installations ("① +5": the panel's card 1 and its points, with its bonus
-    dice), flowed in rows of standing dice."""
+    the completed installations (their points, "5 pts", with their bonus dice), flowed in
+    rows of standing dice."""
     s = game.state
     pl = s.players[seat]
     x0, y0, x1, _y1 = box
@@ -382,19 +382,15 @@ def draw_extras(cv: Canvas, game: Game, seat: int, box: Rect, hl: Highlights, c:
         cv.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm", parent=pname)
     x, y = x0, y + rh
     chip_f = font(max(13, round(0.42 * c)), bold=True)
-    if not pl.completed:
-        cv.text(
-            (x0, y + rh // 2),
-            labels.text("no_completed"),
-            small,
-            pal.MUTED,
-            anchor="lm",
-            max_width=x1 - x0,
-            parent=pname,
-        )
+    if not pl.completed:  # on two lines where the column is narrow (4 players)
+        lines = wrap(labels.text("no_completed"), small, x1 - x0, 2)
+        step = round(small.size * 1.15)
+        for k, line in enumerate(lines):
+            ly = y + rh // 2 - (len(lines) - 1) * step // 2 + k * step
+            cv.text((x0, ly), line, small, pal.MUTED, anchor="lm", max_width=x1 - x0, parent=pname)
     for i, comp in enumerate(pl.completed):
         card = game.deck.installation(comp.card)
-        label = f"{circled(i + 1)} +{card.points}"
+        label = labels.text("points", points=card.points)  # its bonus dice follow, as cubes
         lw = round(text_width(chip_f, label)) + 10
         left = [v for v in comp.dice if v is not None]
         w = lw + len(left) * (c + 2) + 4
@@ -575,8 +571,15 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
     pts = cv.text(
         (x1 - p, y0 + p), labels.text("points", points=card.points), pf, (150, 96, 0), anchor="ra", parent=name
     )
-    tf = font(max(11, round(0.36 * c)), bold=True)
-    lines = wrap(labels.installation(card), tf, x1 - x0 - 2 * p, 2)
+    title = labels.installation(card)
+    longest = max(title.split(), key=len, default="")
+    # The title's longest word whole on one line if a smaller size allows (never below 10 px).
+    tf = next(
+        (font(sz, bold=True) for sz in range(max(11, round(0.36 * c)), 9, -1)
+         if text_width(font(sz, bold=True), longest) <= x1 - x0 - 2 * p),
+        font(10, bold=True),
+    )  # fmt: skip
+    lines = wrap(title, tf, x1 - x0 - 2 * p, 2)
     step = round(0.44 * c)
     ty = pts[3] + 3
     for k, line in enumerate(lines):
@@ -587,20 +590,29 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
     top = ty + 2 * step
     bottom = y1 - p - round(0.5 * c)
     cv.paste(plan, (x0 + (x1 - x0 - bw) // 2, top + max(0, (bottom - top - bh) // 2)))
-    text = " ".join("/".join(str(v) for v in space) for space in card.bonus)
+    # The bonus spaces in words: "1 or 4 · 3 or 6" (a die of either value may go there), on
+    # one line where it fits, else a line per space, bottom up.
+    or_ = f" {labels.text('or')} "
+    spaces = [or_.join(str(v) for v in space) for space in card.bonus]
     inner = x1 - x0 - 2 * p
-    bf = next(
-        (
-            font(sz, bold=True)
-            for sz in (round(0.48 * c), round(0.42 * c), round(0.36 * c))
-            if text_width(font(sz, bold=True), text) <= inner
-        ),
-        font(max(10, round(0.32 * c)), bold=True),
-    )
-    r = cv.text((x1 - p, y1 - p), text, bf, pal.INK, anchor="rd", parent=name)
+    sizes = (round(0.48 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
+    bonus_lines = [" · ".join(spaces)]
+    bf = next((font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), bonus_lines[0]) <= inner), None)
+    if bf is None:
+        bonus_lines = spaces
+        widest = max(bonus_lines, key=lambda line: text_width(font(sizes[-1], bold=True), line))
+        bf = next(
+            (font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), widest) <= inner),
+            font(sizes[-1], bold=True),
+        )
+    step = round(bf.size * 1.1)
+    left = x1 - p
+    for k, line in enumerate(reversed(bonus_lines)):
+        r = cv.text((x1 - p, y1 - p - k * step), line, bf, pal.INK, anchor="rd", max_width=inner, parent=name)
+        left = min(left, r[0])
     sf = font(max(11, round(0.34 * c)))
     bonus = labels.text("bonus")
-    if text_width(sf, bonus) <= r[0] - x0 - p - 4:
+    if len(bonus_lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
         cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
 
 
