@@ -9,8 +9,6 @@ the current player's studio).  Every die is recorded in ``Canvas.dice`` (render.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image
@@ -22,12 +20,14 @@ from engine.state import CORNERSTONE
 from . import dice
 from . import palette as pal
 from .canvas import Box, Canvas, Rect
-from .cards import KIND_COLOURS, action_text
+from .cardparts import artist_band, offer_bonus, offer_frame, offer_title, table_column
+from .cards import action_text
 from .flat import die_tile, empty_place, grid_layer, grid_size, paste_die
-from .fonts import Font, fit, font, text_width, wrap
+from .fonts import font, text_width, wrap
 from .highlight import Highlights, highlights
 from .labels import Labels
 from .model import preview_scale
+from .names import _fitting, fit_name
 from .words import last_turn_line, player_name, status_line
 
 MIN_GLYPH = 10.0  # px tall at the laptop preview
@@ -83,7 +83,8 @@ def artist_height(c: int) -> int:
 
 
 def offer_height(c: int) -> int:
-    return round(0.8 * c) + 4 * round(0.46 * c) + round(0.7 * c) + 2 * pad_of(c) + 6
+    """Points and a two-line title, the plan (four rows at most), the bonus spaces."""
+    return round(0.5 * c) + 2 * round(0.44 * c) + 4 * round(0.46 * c) + round(0.7 * c) + 2 * pad_of(c) + 6
 
 
 def museum_height(c: int, rows: int) -> int:
@@ -104,23 +105,8 @@ def layout(num_players: int, c: int, rows: int = MUSEUM_SIZE) -> dict[str, Rect]
         x = m + seat * (pw + g)
         rects[f"player p{seat + 1}"] = (x, top, x + pw, top + ph)
     x = m + num_players * (pw + g)
-    y = top
-    mh = museum_height(c, rows)
-    rects["museum"] = (x, y, x + cw, y + mh)
-    y += mh + g
-    aw = (cw - g) // 2
-    ah = artist_height(c)
-    for i in range(4):
-        r, k = divmod(i, 2)
-        ax, ay = x + k * (aw + g), y + r * (ah + g)
-        rects[f"artist {i + 1}"] = (ax, ay, ax + aw, ay + ah)
-    y += 2 * (ah + g)
-    ow = (cw - 2 * g) // 3
-    oh = offer_height(c)
-    for i in range(3):
-        ox = x + i * (ow + g)
-        rects[f"offer {i + 1}"] = (ox, y, ox + ow, y + oh)
-    bottom = max(top + ph, y + oh) + m
+    column_bottom = table_column(rects, x, top, cw, g, museum_height(c, rows), artist_height(c), offer_height(c))
+    bottom = max(top + ph, column_bottom) + m
     rects["table"] = (0, 0, width, bottom)
     return rects
 
@@ -139,34 +125,6 @@ def unit(num_players: int, rows: int = MUSEUM_SIZE) -> int:
         if px > best_px + 0.05:
             best, best_px = c, px
     return best
-
-
-# --- text helpers ------------------------------------------------------------------------
-
-
-def circled(n: int) -> str:
-    """①, ②… (up to ⑳): a board's or a card's number, drawn as a number, not a code."""
-    return chr(0x2460 + n - 1) if 1 <= n <= 20 else str(n)
-
-
-def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
-    """A display name that fits: smaller type first, then without its parenthesis ("Computer 1"
-    for "Computer 1 (greedy)", whose level is shown apart), then initials for the later words
-    ("Bartholomew t. M."), then cut at a word boundary with "…"; never inside a parenthesis."""
-    for size in (f.size, round(f.size * 0.88), round(f.size * 0.78)):
-        g = font(size, bold=True)
-        if text_width(g, name) <= width:
-            return name, g
-    g = font(round(f.size * 0.78), bold=True)
-    for short in short_names(name):
-        if text_width(g, short) <= width:
-            return short, g
-    words = plain_name(name).split()
-    for keep in range(len(words) - 1, 0, -1):
-        cut = " ".join(words[:keep]) + "…"
-        if text_width(g, cut) <= width:
-            return cut, g
-    return fit(words[0] if words else name, g, width), g
 
 
 # --- players ---------------------------------------------------------------------------
@@ -301,7 +259,7 @@ def draw_player(
     x, yrow = x0 + p, cy
     for i, comp in enumerate(pl.completed):
         card = game.deck.installation(comp.card)
-        label = f"{circled(i + 1)} +{card.points}"  # card 1 ("your card 1" in the panel), its points
+        label = labels.text("points", points=card.points)  # its points; its bonus dice follow
         lw = round(text_width(chip_f, label)) + 10
         left = [v for v in comp.dice if v is not None]
         w = lw + len(left) * (c + 2) + 4
@@ -414,25 +372,12 @@ def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: i
     name = f"artist {i + 1}"
     x0, y0, x1, y1 = rect
     p = pad_of(c)
-    cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
-    card = game.artist_card(i)
     ts = text_size(c)
-    if card is None:
-        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm", parent=name)
-        return
     band = round(0.95 * c)
-    colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
-    cv.draw.rounded_rectangle((x0, y0, x1, y0 + band), radius=10, fill=colour, corners=(True, True, False, False))
-    rr = band // 2 - 3
-    cx, cy = x0 + 4 + rr, y0 + band // 2
-    cv.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(255, 255, 255))
-    cv.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), colour, anchor="mm", parent=name)
-    nx = cx + rr + 5
-    full, short = labels.artist(card), labels.artist_short(card)
-    nf = font(ts, bold=True)
-    text = full if text_width(nf, full) <= x1 - nx - 4 else short
-    text, nf = fit_name(text, nf, x1 - nx - 4)
-    cv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm", parent=name)
+    if not artist_band(cv, game, i, rect, c, band, ts, labels):
+        return
+    card = game.artist_card(i)
+    assert card is not None
     af = font(max(13, round(0.48 * c)))
     lines = wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)
     for k, line in enumerate(lines):
@@ -449,40 +394,18 @@ def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: i
 
 def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:
     name = f"offer {i + 1}"
-    x0, y0, x1, y1 = rect
+    x0, _y0, x1, _y1 = rect
     p = pad_of(c) // 2 + 2
-    cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
-    card_id = game.state.offer[i]
     ts = text_size(c)
-    if card_id is None:
-        cv.text(
-            ((x0 + x1) // 2, (y0 + y1) // 2),
-            labels.text("no_card"),
-            font(max(13, ts - 4)),
-            pal.MUTED,
-            anchor="mm",
-            max_width=x1 - x0 - 8,
-            parent=name,
-        )
+    card = offer_frame(cv, game, i, rect, ts, labels)
+    if card is None:
         return
-    card = game.deck.installation(card_id)
-    idr = cv.text((x0 + p, y0 + p), f"#{card.id}", font(ts - 1, bold=True), pal.INK, anchor="la", parent=name)
-    pf = font(max(12, ts - 5), bold=True)
-    cv.text(
-        (x1 - p, idr[3]),
-        labels.text("points", points=card.points),
-        pf,
-        (150, 96, 0),
-        anchor="rd",
-        max_width=x1 - idr[2] - p - 3,
-        parent=name,
-    )
+    top = offer_title(cv, card, i, rect, p, c, ts, labels)
     # the plan: a small top-down grid with each column's height
     q = round(0.46 * c)
     xs = [x for x, _y, _h in card.cells]
     ys = [y for _x, y, _h in card.cells]
     w, h = (max(xs) - min(xs) + 1) * q, (max(ys) - min(ys) + 1) * q
-    top = y0 + p + round(0.8 * c)
     ox = x0 + (x1 - x0 - w) // 2
     oy = top + (4 * q - h) // 2
     hf = font(max(10, round(0.8 * q)), bold=True)
@@ -491,22 +414,8 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
         shade = pal.mix(pal.PLAN_CUBE, (40, 40, 40), 0.12 * (hh - 1))
         cv.draw.rectangle((px, py, px + q - 1, py + q - 1), fill=shade, outline=pal.CARD_EDGE)
         cv.text((px + q / 2, py + q / 2), str(hh), hf, pal.contrast_ink(shade), anchor="mm", parent=name)
-    # bonus spaces: "3", "3/6" (the word "bonus" only where it fits: the values always do)
-    text = " ".join("/".join(str(v) for v in space) for space in card.bonus)
-    inner = x1 - x0 - 2 * p
-    bf = next(
-        (
-            font(sz, bold=True)
-            for sz in (round(0.5 * c), round(0.42 * c), round(0.36 * c))
-            if text_width(font(sz, bold=True), text) <= inner
-        ),
-        font(max(10, round(0.32 * c)), bold=True),
-    )
-    r = cv.text((x1 - p, y1 - p), text, bf, pal.INK, anchor="rd", parent=name)
-    sf = font(max(11, round(0.36 * c)))
-    bonus = labels.text("bonus")
-    if text_width(sf, bonus) <= r[0] - x0 - p - 4:
-        cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
+    sizes = (round(0.5 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
+    offer_bonus(cv, card, i, rect, p, c, sizes, labels)
 
 
 # --- the table -------------------------------------------------------------------------
@@ -540,45 +449,6 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: 
             max_width=width,
             parent="header",
         )
-
-
-def plain_name(name: str) -> str:
-    """The name without a trailing parenthesis: "Computer 1 (greedy)" -> "Computer 1"."""
-    return re.sub(r"\s*\([^()]*\)\s*$", "", name).strip() or name
-
-
-def _initials(name: str) -> str:
-    """ "Bartholomew the Magnificent" -> "Bartholomew t. M."; numbers stay whole ("Computer 1")."""
-    words = plain_name(name).split()
-    return " ".join(words[:1] + [w if w.isdigit() else w[0] + "." for w in words[1:]])
-
-
-def short_names(name: str) -> list[str]:
-    """Shorter forms of a name, longest first: without its parenthesis, then with initials."""
-    out: list[str] = []
-    for short in (plain_name(name), _initials(name)):
-        if short != name and short not in out:
-            out.append(short)
-    return out
-
-
-def _fitting(
-    make: Callable[[list[str] | None], str],
-    names: list[str] | None,
-    sizes: tuple[int, ...],
-    width: float,
-    bold: bool = True,
-) -> tuple[str, Font]:
-    """The sentence ``make(names)`` in the largest size that fits, then with the names
-    shortened to initials (only an unfittable sentence gets cut, by the caller)."""
-    shorter = [[plain_name(n) for n in names], [_initials(n) for n in names]] if names else []
-    for candidate in (names, *shorter):
-        text = make(candidate)
-        for size in sizes:
-            f = font(size, bold=bold)
-            if text_width(f, text) <= width:
-                return text, f
-    return text, font(sizes[-1], bold=bold)
 
 
 @lru_cache(maxsize=16)

@@ -30,13 +30,15 @@ from engine.state import CORNERSTONE
 
 from . import dice
 from . import palette as pal
-from .board import Marks, _fitting, circled, fit_name, museum_box, plain_name
+from .board import Marks, museum_box
 from .canvas import Box, Canvas, Rect
-from .cards import KIND_COLOURS, action_text
+from .cardparts import artist_band, offer_bonus, offer_frame, offer_title, table_column
+from .cards import action_text
 from .fonts import font, text_width, wrap
 from .highlight import Highlights, highlights
 from .labels import Labels
 from .model import DieGlyph, phone_scale, preview_scale
+from .names import _fitting, circled, fit_name, plain_name
 from .scene import (
     Column,
     board_layer,
@@ -191,23 +193,10 @@ def layout(num_players: int, c: int, museum: tuple[int, int] = (MUSEUM_COLS, MUS
         x = m + seat * (pw + g)
         rects[f"player p{seat + 1}"] = (x, top, x + pw, top + ph)
     x = m + num_players * (pw + g)
-    y = top
-    mh = museum_height(c, mcols, mrows)
-    rects["museum"] = (x, y, x + cw, y + mh)
-    y += mh + g
-    aw = (cw - g) // 2
-    ah = artist_height(c)
-    for i in range(4):
-        r, k = divmod(i, 2)
-        ax, ay = x + k * (aw + g), y + r * (ah + g)
-        rects[f"artist {i + 1}"] = (ax, ay, ax + aw, ay + ah)
-    y += 2 * (ah + g)
-    ow = (cw - 2 * g) // 3
-    oh = offer_height(c)
-    for i in range(3):
-        ox = x + i * (ow + g)
-        rects[f"offer {i + 1}"] = (ox, y, ox + ow, y + oh)
-    bottom = max(top + ph, y + oh) + m
+    column_bottom = table_column(
+        rects, x, top, cw, g, museum_height(c, mcols, mrows), artist_height(c), offer_height(c)
+    )
+    bottom = max(top + ph, column_bottom) + m
     rects["table"] = (0, 0, width, bottom)
     return rects
 
@@ -493,25 +482,12 @@ def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: i
     name = f"artist {i + 1}"
     x0, y0, x1, y1 = rect
     p = pad_of(c)
-    cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
-    card = game.artist_card(i)
     ts = text_size(c)
-    if card is None:
-        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm", parent=name)
-        return
     band = round(0.9 * c)
-    colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
-    cv.draw.rounded_rectangle((x0, y0, x1, y0 + band), radius=10, fill=colour, corners=(True, True, False, False))
-    rr = band // 2 - 3
-    cx, cy = x0 + 4 + rr, y0 + band // 2
-    cv.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(255, 255, 255))
-    cv.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), colour, anchor="mm", parent=name)
-    nx = cx + rr + 5
-    full, short = labels.artist(card), labels.artist_short(card)
-    nf = font(ts, bold=True)
-    text = full if text_width(nf, full) <= x1 - nx - 4 else short
-    text, nf = fit_name(text, nf, x1 - nx - 4)
-    cv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm", parent=name)
+    if not artist_band(cv, game, i, rect, c, band, ts, labels):
+        return
+    card = game.artist_card(i)
+    assert card is not None
     af = font(max(13, round(0.46 * c)))
     for k, line in enumerate(wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)):
         cv.text((x0 + p - 2, y0 + band + 3 + k * round(0.6 * c)), line, af, pal.INK, anchor="la", parent=name)
@@ -549,71 +525,19 @@ def plan_layer(cells: tuple[tuple[int, int, int], ...], q: int) -> Image.Image:
 
 
 def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:
-    name = f"offer {i + 1}"
-    x0, y0, x1, y1 = rect
+    x0, _y0, x1, y1 = rect
     p = pad_of(c) // 2 + 2
-    cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
-    card_id = game.state.offer[i]
     ts = text_size(c)
-    if card_id is None:
-        cv.text(
-            ((x0 + x1) // 2, (y0 + y1) // 2),
-            labels.text("no_card"),
-            font(max(13, ts - 4)),
-            pal.MUTED,
-            anchor="mm",
-            max_width=x1 - x0 - 8,
-            parent=name,
-        )
+    card = offer_frame(cv, game, i, rect, ts, labels)
+    if card is None:
         return
-    card = game.deck.installation(card_id)
-    pf = font(max(12, ts - 5), bold=True)
-    pts = cv.text(
-        (x1 - p, y0 + p), labels.text("points", points=card.points), pf, (150, 96, 0), anchor="ra", parent=name
-    )
-    title = labels.installation(card)
-    longest = max(title.split(), key=len, default="")
-    # The title's longest word whole on one line if a smaller size allows (never below 10 px).
-    tf = next(
-        (font(sz, bold=True) for sz in range(max(11, round(0.36 * c)), 9, -1)
-         if text_width(font(sz, bold=True), longest) <= x1 - x0 - 2 * p),
-        font(10, bold=True),
-    )  # fmt: skip
-    lines = wrap(title, tf, x1 - x0 - 2 * p, 2)
-    step = round(0.44 * c)
-    ty = pts[3] + 3
-    for k, line in enumerate(lines):
-        cv.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=x1 - x0 - 2 * p, parent=name)
-    q = plan_unit(c)
-    plan = plan_layer(tuple(sorted(card.cells)), q)
+    top = offer_title(cv, card, i, rect, p, c, ts, labels)
+    plan = plan_layer(tuple(sorted(card.cells)), plan_unit(c))
     bw, bh = plan.size
-    top = ty + 2 * step
     bottom = y1 - p - round(0.5 * c)
     cv.paste(plan, (x0 + (x1 - x0 - bw) // 2, top + max(0, (bottom - top - bh) // 2)))
-    # The bonus spaces in words: "1 or 4 · 3 or 6" (a die of either value may go there), on
-    # one line where it fits, else a line per space, bottom up.
-    or_ = f" {labels.text('or')} "
-    spaces = [or_.join(str(v) for v in space) for space in card.bonus]
-    inner = x1 - x0 - 2 * p
     sizes = (round(0.48 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
-    bonus_lines = [" · ".join(spaces)]
-    bf = next((font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), bonus_lines[0]) <= inner), None)
-    if bf is None:
-        bonus_lines = spaces
-        widest = max(bonus_lines, key=lambda line: text_width(font(sizes[-1], bold=True), line))
-        bf = next(
-            (font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), widest) <= inner),
-            font(sizes[-1], bold=True),
-        )
-    step = round(bf.size * 1.1)
-    left = x1 - p
-    for k, line in enumerate(reversed(bonus_lines)):
-        r = cv.text((x1 - p, y1 - p - k * step), line, bf, pal.INK, anchor="rd", max_width=inner, parent=name)
-        left = min(left, r[0])
-    sf = font(max(11, round(0.34 * c)))
-    bonus = labels.text("bonus")
-    if len(bonus_lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
-        cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
+    offer_bonus(cv, card, i, rect, p, c, sizes, labels)
 
 
 # --- header ----------------------------------------------------------------------------

@@ -98,3 +98,19 @@ async def started(table: Table, players: int = 2, **options: object) -> tuple[in
     record, game = await table.bot.service.game(record.id)
     by_id = {u.id: u for u in table.users}
     return record.id, game, [by_id[s.user_id] for s in record.seats]
+
+
+@pytest.fixture
+async def bilingual(standin: StandIn, run_bot, tmp_path: Path) -> Table:
+    """An English server with a French-locale player (amelie) and an English one (bob), on
+    a bot with a test clock (2024-05-01 14:00 UTC)."""
+    from .asyncplay import FakeClock, make_clocked_bot, utc  # asyncplay builds on this module
+
+    guild = standin.add_guild("Club Cubist", locale="en-US")
+    channel = standin.add_channel(guild, "cubist")
+    amelie = standin.add_user("amelie", locale="fr")
+    bob = standin.add_user("bob", locale="en-US")
+    db = tmp_path / "cubist.db"
+    bot = make_clocked_bot(db, FakeClock(utc(2024, 5, 1, 14, 0)))
+    await run_bot(bot)
+    return Table(standin, bot, guild, channel, [amelie, bob], db, run_bot)

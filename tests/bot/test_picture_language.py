@@ -5,32 +5,15 @@ language: same game, same bytes)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 import render
 from bot.i18n.pictures import render_labels
-from standin import StandIn
 
-from .asyncplay import FakeClock, make_clocked_bot, utc, wait_dm
+from .asyncplay import wait_dm
 from .conftest import Table
 
 
-@pytest.fixture
-async def mixed(standin: StandIn, run_bot, tmp_path: Path) -> Table:
-    guild = standin.add_guild("Club Cubist", locale="en-US")
-    channel = standin.add_channel(guild, "cubist")
-    amelie = standin.add_user("amelie", locale="fr")
-    bob = standin.add_user("bob", locale="en-US")
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, FakeClock(utc(2024, 5, 1, 14, 0)))
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, [amelie, bob], db, run_bot)
-
-
-async def test_each_reader_gets_pictures_in_their_language(mixed: Table) -> None:
-    t_ = mixed
+async def test_each_reader_gets_pictures_in_their_language(bilingual: Table) -> None:
+    t_ = bilingual
     amelie, bob = t_.users
     await amelie.slash(t_.channel, "cubist lobby new", players=2)
     await bob.slash(t_.channel, "cubist lobby join")

@@ -6,32 +6,15 @@ refused and nothing changes; the choice survives a restart."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 import render
 from bot.i18n.pictures import render_labels
-from standin import StandIn
 
 from .asyncplay import FakeClock, make_clocked_bot, utc, wait_dm
 from .conftest import Table
 
 
-@pytest.fixture
-async def pair(standin: StandIn, run_bot, tmp_path: Path) -> Table:
-    guild = standin.add_guild("Club Cubist", locale="en-US")
-    channel = standin.add_channel(guild, "cubist")
-    amelie = standin.add_user("amelie", locale="fr")
-    bob = standin.add_user("bob", locale="en-US")
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, FakeClock(utc(2024, 5, 1, 14, 0)))
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, [amelie, bob], db, run_bot)
-
-
-async def test_each_player_chooses_the_pictures_only_they_see(pair: Table) -> None:
-    t = pair
+async def test_each_player_chooses_the_pictures_only_they_see(bilingual: Table) -> None:
+    t = bilingual
     amelie, bob = t.users
     shown = await bob.slash(t.channel, "cubist settings pictures")
     assert shown.ephemeral and "high camera" in shown.content
@@ -80,8 +63,8 @@ async def test_each_player_chooses_the_pictures_only_they_see(pair: Table) -> No
     assert board.attachments[0].data == render.table_png(game, names, labels=en, style="flat")
 
 
-async def test_a_style_discord_would_never_send_is_refused(pair: Table) -> None:
-    t = pair
+async def test_a_style_discord_would_never_send_is_refused(bilingual: Table) -> None:
+    t = bilingual
     bob = t.users[1]
     refused = await bob.slash(t.channel, "cubist settings pictures", style="cubes", forged=True)
     assert refused.ephemeral and "Nothing was changed" in refused.content, refused.content

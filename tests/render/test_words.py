@@ -75,8 +75,8 @@ def test_header_uses_plain_words_not_notation() -> None:
 def test_names_are_shortened_at_word_boundaries_never_inside_a_parenthesis() -> None:
     """Issue 26 item 3: "Computer 1 (greedy)" is cut to "Computer 1", never "Computer 1 (." or
     "Computer 1. (."; long names lose later words to initials, then to "…"."""
-    from render.board import _initials, fit_name, plain_name, short_names
     from render.fonts import font
+    from render.names import _initials, fit_name, plain_name, short_names
 
     assert plain_name("Computer 1 (greedy)") == "Computer 1"
     assert _initials("Computer 1 (greedy)") == "Computer 1"

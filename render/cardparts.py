@@ -1,0 +1,130 @@
+"""The parts of the cards both drawings share (the high camera's, render/isoboard.py, and the
+top-down one's, render/board.py): an artist card's coloured band with its number and name,
+an installation on offer's frame, points and title, and its bonus spaces in words."""
+
+from __future__ import annotations
+
+from engine import Game, InstallationCard
+
+from . import palette as pal
+from .canvas import Canvas, Rect
+from .cards import KIND_COLOURS
+from .fonts import font, text_width, wrap
+from .labels import Labels
+from .names import fit_name
+
+POINTS_INK = (150, 96, 0)
+
+
+def table_column(rects: dict[str, Rect], x: int, y: int, cw: int, g: int, mh: int, ah: int, oh: int) -> int:
+    """The table's right-hand column from (``x``, ``y``), ``cw`` wide with gaps ``g``: the
+    museum (``mh`` high), the four artist cards two by two (``ah``), the three installations
+    on offer side by side (``oh``).  Adds their rectangles; returns the column's bottom."""
+    rects["museum"] = (x, y, x + cw, y + mh)
+    y += mh + g
+    aw = (cw - g) // 2
+    for i in range(4):
+        r, k = divmod(i, 2)
+        ax, ay = x + k * (aw + g), y + r * (ah + g)
+        rects[f"artist {i + 1}"] = (ax, ay, ax + aw, ay + ah)
+    y += 2 * (ah + g)
+    ow = (cw - 2 * g) // 3
+    for i in range(3):
+        ox = x + i * (ow + g)
+        rects[f"offer {i + 1}"] = (ox, y, ox + ow, y + oh)
+    return y + oh
+
+
+def artist_band(cv: Canvas, game: Game, i: int, rect: Rect, c: int, band: int, ts: int, labels: Labels) -> bool:
+    """The artist card's panel and coloured band: its number in a white disc and the artist's
+    name (shortened to fit).  False when the slot holds no card (said in its middle)."""
+    name = f"artist {i + 1}"
+    x0, y0, x1, y1 = rect
+    cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
+    card = game.artist_card(i)
+    if card is None:
+        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm", parent=name)
+        return False
+    colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
+    cv.draw.rounded_rectangle((x0, y0, x1, y0 + band), radius=10, fill=colour, corners=(True, True, False, False))
+    rr = band // 2 - 3
+    cx, cy = x0 + 4 + rr, y0 + band // 2
+    cv.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(255, 255, 255))
+    cv.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), colour, anchor="mm", parent=name)
+    nx = cx + rr + 5
+    full, short = labels.artist(card), labels.artist_short(card)
+    nf = font(ts, bold=True)
+    text = full if text_width(nf, full) <= x1 - nx - 4 else short
+    text, nf = fit_name(text, nf, x1 - nx - 4)
+    cv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm", parent=name)
+    return True
+
+
+def offer_frame(cv: Canvas, game: Game, i: int, rect: Rect, ts: int, labels: Labels) -> InstallationCard | None:
+    """The panel of the ``i``-th installation on offer; None (said in its middle) when empty."""
+    name = f"offer {i + 1}"
+    x0, y0, x1, y1 = rect
+    cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
+    card_id = game.state.offer[i]
+    if card_id is None:
+        cv.text(
+            ((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(max(13, ts - 4)), pal.MUTED,
+            anchor="mm", max_width=x1 - x0 - 8, parent=name,
+        )  # fmt: skip
+        return None
+    return game.deck.installation(card_id)
+
+
+def offer_title(cv: Canvas, card: InstallationCard, i: int, rect: Rect, p: int, c: int, ts: int, labels: Labels) -> int:
+    """The card's points (top right) and its title on up to two lines; returns the y below
+    them.  The title's longest word stays whole where a smaller size (down to 10 px) allows."""
+    name = f"offer {i + 1}"
+    x0, y0, x1, _y1 = rect
+    pts = cv.text(
+        (x1 - p, y0 + p), labels.text("points", points=card.points), font(max(12, ts - 5), bold=True), POINTS_INK,
+        anchor="ra", parent=name,
+    )  # fmt: skip
+    title = labels.installation(card)
+    longest = max(title.split(), key=len, default="")
+    inner = x1 - x0 - 2 * p
+    tf = next(
+        (font(sz, bold=True) for sz in range(max(11, round(0.36 * c)), 9, -1)
+         if text_width(font(sz, bold=True), longest) <= inner),
+        font(10, bold=True),
+    )  # fmt: skip
+    step = round(0.44 * c)
+    ty = pts[3] + 3
+    for k, line in enumerate(wrap(title, tf, inner, 2)):
+        cv.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=inner, parent=name)
+    return ty + 2 * step
+
+
+def offer_bonus(
+    cv: Canvas, card: InstallationCard, i: int, rect: Rect, p: int, c: int, sizes: tuple[int, ...], labels: Labels
+) -> None:
+    """The bonus spaces in words at the card's foot: "1 or 4 · 3 or 6" (a die of either value
+    may go there), on one line where it fits, else a line per space, bottom up; the word
+    "bonus" before them where there is room."""
+    name = f"offer {i + 1}"
+    x0, _y0, x1, y1 = rect
+    or_ = f" {labels.text('or')} "
+    spaces = [or_.join(str(v) for v in space) for space in card.bonus]
+    inner = x1 - x0 - 2 * p
+    lines = [" · ".join(spaces)]
+    bf = next((font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), lines[0]) <= inner), None)
+    if bf is None:
+        lines = spaces
+        widest = max(lines, key=lambda line: text_width(font(sizes[-1], bold=True), line))
+        bf = next(
+            (font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), widest) <= inner),
+            font(sizes[-1], bold=True),
+        )
+    step = round(bf.size * 1.1)
+    left = x1 - p
+    for k, line in enumerate(reversed(lines)):
+        r = cv.text((x1 - p, y1 - p - k * step), line, bf, pal.INK, anchor="rd", max_width=inner, parent=name)
+        left = min(left, r[0])
+    sf = font(max(11, round(0.34 * c)))
+    bonus = labels.text("bonus")
+    if len(lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
+        cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
