@@ -30,7 +30,7 @@ from bot.cog import CubistCog
 from bot.i18n import Message, catalog
 from bot.jobs import events as ev
 from bot.jobs.outbox import LEASE_SECONDS, Outbox
-from bot.jobs.poller import TimerPoller
+from bot.jobs.poller import Poller
 from bot.lobby.items import ITEMS as LOBBY_ITEMS
 from bot.look.items import ITEMS as LOOK_ITEMS
 from bot.pictures.cache import Pictures
@@ -119,10 +119,14 @@ class CubistBot(Bot):
         # The one way from the workers to the features (bot/jobs/events.py).
         self.events = ev.Events()
         # Turn posts and turn-start DMs queued with the moves (bot/jobs/outbox.py).
-        self.outbox = Outbox(self, poll_seconds=outbox_poll_seconds, lease=outbox_lease)
-        # Real seconds between polls of due timers: reminders, turn clocks, computer wake-ups
-        # (None: only when ``reminders.poll_once()`` is called, as the tests do with their own clock).
-        self.timers = TimerPoller(self, self.outbox, poll_seconds=reminder_poll_seconds)
+        self.outbox = Outbox(self, lease=outbox_lease)
+        # The one poller of every durable job (bot/jobs/poller.py): posts and DMs every
+        # ``outbox_poll_seconds``; reminders, turn clocks and computer wake-ups every
+        # ``reminder_poll_seconds`` (None: only when ``reminders.poll_once()`` is called, as
+        # the tests do with their own clock).
+        self.timers = Poller(
+            self, self.outbox, poll_seconds=outbox_poll_seconds, standing_seconds=reminder_poll_seconds
+        )
         self.reminders = Reminders(self)
         self.old_posts = OldPosts(self)  # takes the buttons off replaced turn posts
         self.dms = DirectMessages(self, lambda: self.service, self.invalid_requests, lambda: self.clock())
@@ -142,8 +146,7 @@ class CubistBot(Bot):
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
-        self.timers.start()
-        self.outbox.start()  # posts and DMs a crash or an error left behind go out now
+        self.timers.start()  # and posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.store.db.label)
 
@@ -187,7 +190,6 @@ class CubistBot(Bot):
         # Nothing new starts (the pollers, the computer players: a stored move's posts wait in
         # the outbox); the answers under way finish, bounded (bot/chat/shutdown.py), then the DMs
         # and edits they started; only then does the HTTP session close under them.
-        await self.outbox.stop()
         await self.timers.stop()
         await self.computers.stop()
         await finish_in_flight()

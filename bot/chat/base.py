@@ -13,7 +13,7 @@ from bot.chat.invalid_requests import InvalidRequestGuard
 from bot.chat.old_posts import OldPosts
 from bot.jobs.events import Events
 from bot.jobs.outbox import Outbox
-from bot.jobs.poller import TimerPoller
+from bot.jobs.poller import Poller
 from bot.pictures.cache import Pictures
 from bot.service.game import GameService, Limits
 from bot.store import Store
@@ -25,7 +25,7 @@ class Bot(commands.AutoShardedBot):
     pictures: Pictures
     events: Events  # workers -> features (bot/jobs/events.py), and table posts -> who waits for them
     outbox: Outbox  # turn posts and turn-start DMs queued with the moves
-    timers: TimerPoller  # reminders, turn clocks, computer wake-ups
+    timers: Poller  # the one poller of every durable job: posts, DMs, reminders, turn clocks
     old_posts: OldPosts  # takes the buttons off replaced turn posts
     dms: DirectMessages
     invalid_requests: InvalidRequestGuard  # counts 401/403/429; DMs pause well before a ban

@@ -1,9 +1,9 @@
-"""Timed events as data: the store's ``timers`` table, a registry of kinds
-(``registry.py``: turn-start DM, reminders, channel note, computer wake-up in
-``nudges.py``; the turn clock in ``clock.py``), the poller that claims and runs them
-(``poller.py``, on the loop shared with the outbox worker: ``loop.py``), and quiet-hours
-maths as pure functions (``quiet_hours.py``)."""
+"""The workers: every durable job (table ``jobs``) is claimed and run by one poller
+(``poller.py``, on ``loop.py``): the one-offs that follow a move, posts and DMs, sent by
+``outbox.py``; the standing jobs of a game, reminders and clocks, run by their kinds
+(``registry.py``, ``runs.py``).  What falls due is handed to the features through
+``events.py``; ``host.py`` is what the workers need of the process."""
 
-from bot.jobs.poller import TimerPoller
+from bot.jobs.poller import Poller
 
-__all__ = ["TimerPoller"]
+__all__ = ["Poller"]

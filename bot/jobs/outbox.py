@@ -25,10 +25,10 @@ import asyncio
 import dataclasses
 import logging
 import uuid
+from collections.abc import Callable
 
 from bot.jobs import events as ev
 from bot.jobs.host import JobHost
-from bot.jobs.loop import PollLoop
 from bot.store.outbox import OutboxRow
 
 log = logging.getLogger(__name__)
@@ -43,15 +43,14 @@ def nonce(row_id: int) -> str:
 
 
 class Outbox:
-    def __init__(self, host: JobHost, *, poll_seconds: float | None = 1.0, lease: float = LEASE_SECONDS) -> None:
+    def __init__(self, host: JobHost, *, lease: float = LEASE_SECONDS) -> None:
         self.host = host
-        self.poll_seconds = poll_seconds
         self.lease = lease
         self.owner = uuid.uuid4().hex  # this process's claims
         self._round = asyncio.Lock()
-        # The same loop as the timers poller's (bot/jobs/loop.py); woken when a post is done
-        # (the next player's DM waits for it) or released.
-        self.loop = PollLoop("cubist-outbox", self.send_due, poll_seconds, host.wait_until_ready)
+        # The poller's wake-up (bot/jobs/poller.py): when a post is done (the next player's DM
+        # waits for it) or released, the next round starts at once.
+        self.wake_poller: Callable[[], None] = lambda: None
 
     # --- the interaction's side: claim, done, release -----------------------------------------
 
@@ -71,14 +70,8 @@ class Outbox:
 
     # --- the worker ----------------------------------------------------------------------------
 
-    def start(self) -> None:
-        self.loop.start()
-
     def wake(self) -> None:
-        self.loop.wake()
-
-    async def stop(self) -> None:
-        await self.loop.stop()
+        self.wake_poller()
 
     async def send_due(self) -> int:
         """Sends every row due now; returns how many were sent.  One round at a time: a caller
@@ -89,7 +82,7 @@ class Outbox:
 
     async def _send_due(self) -> int:
         sent = 0
-        while rows := await self.host.service.posts.due(self.lease):
+        while rows := await self.host.service.posts.due():
             progress = 0
             for row in rows:
                 if not await self.claim(row.id):

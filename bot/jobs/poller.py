@@ -1,16 +1,20 @@
-"""The timers poller: claims due timers, runs each through its kind (registry.py) and
-reschedules it from what the run returned.  A claim is a lease in the database, so several
-processes share the work and a crashed claimer's timers are claimed again after
-``LEASE_SECONDS``; a run that raises is retried with backoff.
+"""The one poller of every durable job (table ``jobs``, ``bot/store/jobs.py``): each round it
+sends the one-offs due (turn posts and turn-start DMs, ``bot/jobs/outbox.py``: every
+``poll_seconds``, and at once when woken) and, every ``standing_seconds``, runs the standing
+jobs due (the timers: reminders, channel notes, computer wake-ups, turn clocks), each through
+its kind (registry.py) and rescheduled from what the run returned.  A claim is a lease in
+the database, so several processes share the work and a crashed claimer's jobs are claimed
+again once the lease runs out; a run that fails is tried again with every job's backoff.
 
-``poll_once`` is one round (tests call it after moving their clock); ``start`` runs rounds
-in the background every ``poll_seconds``.
+``poll_once`` is one round of the standing jobs (tests call it after moving their clock);
+``start`` runs rounds in the background.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 
 from bot.jobs import events as ev
@@ -22,30 +26,49 @@ from bot.jobs.registry import KINDS
 from bot.service.quiet_hours import quiet_until
 from bot.service.schedule import NUDGE, REMINDER, TURN_START
 from bot.store import GameRecord, Status, Timer
+from bot.store.jobs import retry_delay
 from engine import Game
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 120.0  # a claim older than this is taken to be dead
-MAX_BACKOFF = 3600.0
+LEASE_SECONDS = 120.0  # a standing job's claim older than this is taken to be dead
 MAX_BATCHES = 10  # claims per round (a timer due again at once runs again in the same round)
 
 
-def retry_delay(failures: int) -> float:
-    """Seconds before a failed run is tried again: 30 s, 60 s, 2 min ... at most an hour."""
-    return min(MAX_BACKOFF, 30.0 * 2.0**failures)
+class Poller:
+    """``poll_seconds``: between rounds of one-offs (None: rounds only by hand);
+    ``standing_seconds``: between rounds of standing jobs (None: only ``poll_once``, as
+    the tests do with their own clock)."""
 
-
-class TimerPoller:
     def __init__(
-        self, host: JobHost, outbox: Outbox, *, poll_seconds: float | None = 30.0, lease: float = LEASE_SECONDS
+        self,
+        host: JobHost,
+        outbox: Outbox,
+        *,
+        poll_seconds: float | None = 1.0,
+        standing_seconds: float | None = 30.0,
+        lease: float = LEASE_SECONDS,
     ) -> None:
         self.host = host
         self.outbox = outbox
         self.lease = lease
+        self.poll_seconds = poll_seconds
+        self.standing_seconds = standing_seconds
         self.owner = uuid.uuid4().hex  # this process's claims
         self._lock = asyncio.Lock()
-        self.loop = PollLoop("cubist-timers", self.poll_once, poll_seconds, host.wait_until_ready)
+        self._next_standing = 0.0  # monotonic time of the next round of standing jobs
+        cadences = [t for t in (poll_seconds, standing_seconds) if t is not None]
+        self.loop = PollLoop("cubist-jobs", self._round, min(cadences, default=None), host.wait_until_ready)
+        outbox.wake_poller = self.loop.wake
+
+    async def _round(self) -> int:
+        """One-offs every round; standing jobs when their time has come."""
+        done = await self.outbox.send_due() if self.poll_seconds is not None else 0
+        now = time.monotonic()
+        if self.standing_seconds is not None and now >= self._next_standing:
+            self._next_standing = now + self.standing_seconds
+            done += await self.poll_once()
+        return done
 
     def start(self) -> None:
         self.loop.start()
@@ -88,7 +111,7 @@ class TimerPoller:
             after = await run(self.host, timer, now)
         except Exception:
             log.exception("timer %s (%s of game %s) failed", timer.id, timer.kind, timer.game_id)
-            if not await timers.fail(timer, self.owner, now + retry_delay(timer.failures)):
+            if not await timers.fail(timer, self.owner, now + retry_delay(timer.failures + 1)):
                 log.error("timer %s of game %s given up", timer.id, timer.game_id)
             return 0
         await timers.finish(

@@ -1,7 +1,7 @@
-"""Posts: the outbox (migration 0008), posts and DMs that must follow a stored move, and
-each game's newest table post.  ``queue_turn`` runs inside the move's own transaction; the
-other functions are whole transactions, run by ``PostsRoom``.  See ``bot/jobs/outbox.py`` for
-the worker that sends the rows."""
+"""Posts: one-off jobs (table ``jobs`` without a slot, migration 0014), the posts and DMs that
+must follow a stored move, and each game's newest table post.  ``queue_turn`` runs inside the
+move's own transaction; the other functions are whole transactions, run by ``PostsRoom``.
+Their life is every job's (``bot/store/jobs.py``); ``bot/jobs/outbox.py`` sends them."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store.connection import Row, Tx
+from bot.store.jobs import UNCLAIMED, gives_up, retry_delay
 from bot.store.room import Room
 from engine import Game
 
@@ -18,7 +19,6 @@ POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post 
 # (its channel deleted, Discord down) holds the DM back no longer: the player's turn begins
 # whether or not the channel can be written.
 DM_WAITS_FOR_POST = 6.0
-MAX_ATTEMPTS = 10  # sends of one row before it is given up (and logged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +28,14 @@ class OutboxRow:
     version: int
     kind: str
     payload: dict[str, Any]
-    attempts: int
+    attempts: int  # failed sends so far
     claimed_by: str | None = None  # a claim whose lease ran out: who had it (bot/jobs/outbox.py)
     answer: str | None = None  # the interaction whose public answer this post may be (migration 0011)
 
     @classmethod
     def from_row(cls, r: Row) -> OutboxRow:
         return cls(
-            r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["attempts"],
+            r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["failures"],
             r["claimed_by"], r["answer"],
         )  # fmt: skip
 
@@ -52,7 +52,7 @@ async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: di
     """After a move that ended a turn: the turn's channel post and, when a person's turn
     begins, their turn-start DM (the caller's timers then start at the first reminder)."""
     posted = await tx.all(
-        "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
+        "INSERT INTO jobs (game_id, version, kind, payload, created_at, due_at)"
         " VALUES (?, ?, 'turn_post', ?, ?, ?) RETURNING id",
         (game_id, version, json.dumps(payload), now, now + POST_GRACE),
     )
@@ -63,7 +63,7 @@ async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: di
     if seat is None or seat["user_id"] is None:
         return Queued(post, None)  # computer players move by themselves
     dms = await tx.all(
-        "INSERT INTO outbox (game_id, version, kind, payload, created_at, due_at)"
+        "INSERT INTO jobs (game_id, version, kind, payload, created_at, due_at)"
         " VALUES (?, ?, 'turn_dm', '{}', ?, ?) RETURNING id",
         (game_id, version, now, now),
     )
@@ -71,76 +71,80 @@ async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: di
     return Queued(post, dm)
 
 
-_FREE = "sent_at IS NULL AND failed = 0 AND (claimed_at IS NULL OR claimed_at < ?)"
+# A one-off still to send, that nobody holds.
+_FREE = f"slot IS NULL AND due_at IS NOT NULL AND {UNCLAIMED}"
 
 
 async def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float, answer: str | None = None) -> bool:
     """``answer``: the claimer may post the row as this interaction's answer; kept on the row
     (never cleared) so whoever sends it later asks Discord first."""
     cur = await tx.execute(
-        f"UPDATE outbox SET claimed_by = ?, claimed_at = ?, answer = coalesce(?, answer) WHERE id = ? AND {_FREE}",
-        (owner, now, answer, row_id, now - lease),
+        f"UPDATE jobs SET claimed_by = ?, lease_until = ?, answer = coalesce(?, answer) WHERE id = ? AND {_FREE}",
+        (owner, now + lease, answer, row_id, now),
     )
     return cur == 1
 
 
 async def release(tx: Tx, row_id: int, owner: str) -> None:
     await tx.execute(
-        "UPDATE outbox SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
+        "UPDATE jobs SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? AND due_at IS NOT NULL",
         (row_id, owner),
     )
 
 
 async def done(tx: Tx, row_id: int, now: float, message_id: int | None) -> None:
     await tx.execute(
-        "UPDATE outbox SET sent_at = ?, message_id = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?",
-        (now, message_id, row_id),
+        "UPDATE jobs SET done_at = ?, message_id = ?, due_at = NULL, claimed_by = NULL, lease_until = NULL,"
+        " last_run_at = ? WHERE id = ?",
+        (now, message_id, now, row_id),
     )
 
 
 async def retry(tx: Tx, row_id: int, owner: str, now: float, error: str) -> bool:
-    """A failed send: tried again later with exponential backoff (2 s, 4 s ... at most 5 min),
-    given up after MAX_ATTEMPTS.  Returns False when it was given up."""
-    row = await tx.one("SELECT attempts FROM outbox WHERE id = ?", (row_id,))
-    attempts = (row["attempts"] if row else 0) + 1
-    failed = attempts >= MAX_ATTEMPTS
+    """A failed send: tried again later with every job's backoff, given up after its
+    failures in a row (``bot/store/jobs.py``).  Returns False when it was given up."""
+    row = await tx.one("SELECT failures FROM jobs WHERE id = ?", (row_id,))
+    failures = (row["failures"] if row else 0) + 1
+    failed = gives_up(failures)
     await tx.execute(
-        "UPDATE outbox SET attempts = ?, due_at = ?, failed = ?, last_error = ?, claimed_by = NULL, claimed_at = NULL"
+        "UPDATE jobs SET failures = ?, due_at = ?, failed = ?, last_error = ?, claimed_by = NULL, lease_until = NULL"
         " WHERE id = ? AND (claimed_by = ? OR claimed_by IS NULL)",
-        (attempts, now + min(300.0, 2.0**attempts), int(failed), error[:500], row_id, owner),
+        (failures, None if failed else now + retry_delay(failures), int(failed), error[:500], row_id, owner),
     )
     return not failed
 
 
 async def postpone(tx: Tx, row_id: int, due_at: float) -> None:
     await tx.execute(
-        "UPDATE outbox SET due_at = ?, claimed_by = NULL, claimed_at = NULL WHERE id = ?", (due_at, row_id)
+        "UPDATE jobs SET due_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ? AND due_at IS NOT NULL",
+        (due_at, row_id),
     )
 
 
-async def due(tx: Tx, now: float, lease: float, limit: int) -> list[OutboxRow]:
-    """Rows to send now, oldest first: due, not sent, not claimed (or their claim's lease ran
-    out), and not waiting for an earlier row of the same game.  A turn post waits for the
+async def due(tx: Tx, now: float, limit: int) -> list[OutboxRow]:
+    """One-offs to send now, oldest first: due, not sent, not held (or their claim's lease
+    ran out), and not waiting for an earlier one of the same game.  A turn post waits for the
     posts before it (the channel reads in order); a DM waits for its turn's post only while
     that post has not failed and is younger than DM_WAITS_FOR_POST."""
     sql = (
-        "SELECT o.* FROM outbox o WHERE o.due_at <= ? AND o.sent_at IS NULL AND o.failed = 0"
-        " AND (o.claimed_at IS NULL OR o.claimed_at < ?)"
-        " AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.game_id = o.game_id AND e.id < o.id"
-        " AND e.sent_at IS NULL AND e.failed = 0"
-        " AND (o.kind = 'turn_post' OR (e.attempts = 0 AND e.created_at > ?))) ORDER BY o.id LIMIT ?"
+        "SELECT o.* FROM jobs o WHERE o.slot IS NULL AND o.due_at <= ? AND (o.lease_until IS NULL OR o.lease_until < ?)"
+        " AND NOT EXISTS (SELECT 1 FROM jobs e WHERE e.game_id = o.game_id AND e.slot IS NULL AND e.id < o.id"
+        " AND e.due_at IS NOT NULL"
+        " AND (o.kind = 'turn_post' OR (e.failures = 0 AND e.created_at > ?))) ORDER BY o.id LIMIT ?"
     )
-    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now - lease, now - DM_WAITS_FOR_POST, limit))]
+    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now, now - DM_WAITS_FOR_POST, limit))]
 
 
 async def counts(tx: Tx) -> dict[str, int]:
-    """Rows by state (tests, logs)."""
-    row = await tx.one("SELECT count(*) AS total, count(sent_at) AS sent, sum(failed) AS failed FROM outbox")
+    """One-offs by state (tests, logs)."""
+    row = await tx.one(
+        "SELECT count(*) AS total, count(done_at) AS sent, sum(failed) AS failed FROM jobs WHERE slot IS NULL"
+    )
     return {"total": row["total"] or 0, "sent": row["sent"] or 0, "failed": row["failed"] or 0}
 
 
 class PostsRoom(Room):
-    """The outbox rows' life (claim -> done, or retry with backoff) and the newest table post."""
+    """The one-offs' life (claim -> done, or retry with backoff) and the newest table post."""
 
     async def claim(self, row_id: int, owner: str, lease: float, answer: str | None = None) -> bool:
         """Claims an outbox row for sending (atomic): True means the caller sends it, then calls
@@ -163,9 +167,9 @@ class PostsRoom(Room):
     async def postpone(self, row_id: int, due_at: float) -> None:
         await self.db.write(lambda tx: postpone(tx, row_id, due_at))
 
-    async def due(self, lease: float, limit: int = 50) -> list[OutboxRow]:
+    async def due(self, limit: int = 50) -> list[OutboxRow]:
         now = self.clock()
-        return await self.db.read(lambda tx: due(tx, now, lease, limit))
+        return await self.db.read(lambda tx: due(tx, now, limit))
 
     async def counts(self) -> dict[str, int]:
         return await self.db.read(counts)

@@ -1,4 +1,5 @@
-"""Timers: every timed event of a game, as data (table ``timers``, migration 0009).
+"""Timers: every timed event of a game, as data: a game's standing jobs (table ``jobs`` with a
+slot, migration 0014; their life is every job's, ``bot/store/jobs.py``).
 
 A game has at most one timer per *slot* (``nudge``, ``turn_clock``, ...); the timer's
 *kind* names what runs when it falls due, looked up in the bot's registry
@@ -11,14 +12,14 @@ RETURNING: the lease ``claimed_by``/``lease_until`` is taken and ``attempt`` cou
 several processes never run one timer twice and a dead claimer's timer is claimed again
 once its lease has run out); the kind runs; the poller ``finish``es it with what comes
 next (another due time, another kind, kept for reading, or gone) or ``fail``s it (retried
-with backoff, dropped after ``MAX_FAILURES``).  Finishing is conditional on still holding
+with every job's backoff, dropped after its failures in a row).  Finishing is conditional on still holding
 the claim: a move that replaced the timer meanwhile wins.
 
 On PostgreSQL the claim of ``claim_due`` takes ``Dialect.skip_locked``, so that concurrent
 claimers skip each other's rows instead of waiting::
 
-    UPDATE timers SET claimed_by = $1, lease_until = $2, attempt = attempt + 1
-    WHERE id IN (SELECT id FROM timers WHERE due_at IS NOT NULL AND due_at <= $3
+    UPDATE jobs SET claimed_by = $1, lease_until = $2, attempt = attempt + 1
+    WHERE id IN (SELECT id FROM jobs WHERE slot IS NOT NULL AND due_at IS NOT NULL AND due_at <= $3
                  AND (lease_until IS NULL OR lease_until < $3)
                  ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED)
     RETURNING *
@@ -34,9 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.store.connection import Row, Tx
+from bot.store.jobs import gives_up
 from bot.store.room import Room
-
-MAX_FAILURES = 8  # runs in a row that raised before a timer is dropped (and logged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +76,10 @@ async def set_timers(tx: Tx, game_id: int, specs: Sequence[TimerSpec], now: floa
     timer starts at attempt 0 with no claim, whatever the slot held before."""
     for spec in specs:
         if spec.due_at is None:
-            await tx.execute("DELETE FROM timers WHERE game_id = ? AND slot = ?", (game_id, spec.slot))
+            await tx.execute("DELETE FROM jobs WHERE game_id = ? AND slot = ?", (game_id, spec.slot))
             continue
         await tx.execute(
-            "INSERT INTO timers (game_id, slot, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+            "INSERT INTO jobs (game_id, slot, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, slot) DO UPDATE SET kind = excluded.kind, due_at = excluded.due_at,"
             " attempt = 0, failures = 0, payload = excluded.payload, created_at = excluded.created_at,"
             " last_run_at = NULL, claimed_by = NULL, lease_until = NULL",
@@ -88,11 +88,11 @@ async def set_timers(tx: Tx, game_id: int, specs: Sequence[TimerSpec], now: floa
 
 
 async def clear_timers(tx: Tx, game_id: int) -> None:
-    """A game that ended or was cancelled has no timers."""
-    await tx.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    """A game that ended or was cancelled has no timers (its one-offs, the last post, stay)."""
+    await tx.execute("DELETE FROM jobs WHERE game_id = ? AND slot IS NOT NULL", (game_id,))
 
 
-_FREE = "due_at IS NOT NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
+_FREE = "slot IS NOT NULL AND due_at IS NOT NULL AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)"
 
 
 class TimersRoom(Room):
@@ -102,12 +102,13 @@ class TimersRoom(Room):
         await self.db.write(lambda tx: set_timers(tx, game_id, specs, now))
 
     async def get(self, game_id: int, slot: str) -> Timer | None:
-        sql = "SELECT * FROM timers WHERE game_id = ? AND slot = ?"
+        sql = "SELECT * FROM jobs WHERE game_id = ? AND slot = ?"
         r = await self.db.read(lambda tx: tx.one(sql, (game_id, slot)))
         return None if r is None else Timer.from_row(r)
 
     async def of_game(self, game_id: int) -> list[Timer]:
-        rows = await self.db.read(lambda tx: tx.all("SELECT * FROM timers WHERE game_id = ? ORDER BY slot", (game_id,)))
+        sql = "SELECT * FROM jobs WHERE game_id = ? AND slot IS NOT NULL ORDER BY slot"
+        rows = await self.db.read(lambda tx: tx.all(sql, (game_id,)))
         return [Timer.from_row(r) for r in rows]
 
     async def claim_due(self, owner: str, lease: float, limit: int = 100, *, now: float | None = None) -> list[Timer]:
@@ -119,12 +120,12 @@ class TimersRoom(Room):
 
         async def tx(tx: Tx) -> list[Timer]:
             await tx.execute(
-                f"DELETE FROM timers WHERE {_FREE} AND game_id IN (SELECT id FROM games WHERE status <> 'active')",
+                f"DELETE FROM jobs WHERE {_FREE} AND game_id IN (SELECT id FROM games WHERE status <> 'active')",
                 (at, at),
             )
             rows = await tx.all(
-                "UPDATE timers SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
-                f" WHERE id IN (SELECT id FROM timers WHERE {_FREE}"
+                "UPDATE jobs SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
+                f" WHERE id IN (SELECT id FROM jobs WHERE {_FREE}"
                 f" ORDER BY due_at, id LIMIT ?{tx.dialect.skip_locked}) RETURNING *",
                 (owner, at + lease, at, at, limit),
             )
@@ -137,7 +138,7 @@ class TimersRoom(Room):
         it (the turn post sending the turn-start DM at once)."""
         now = self.clock()
         sql = (
-            "UPDATE timers SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
+            "UPDATE jobs SET claimed_by = ?, lease_until = ?, attempt = attempt + 1"
             f" WHERE game_id = ? AND slot = ? AND kind IN ({self.db.dialect.params(len(kinds))})"
             " AND due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < ?) RETURNING *"
         )
@@ -164,14 +165,14 @@ class TimersRoom(Room):
         the lease ran out and someone else claimed it).  ``ran``: the run did its work (it
         becomes ``last_run_at``); False for a run that only postponed itself."""
         if due_at is None and not keep:
-            sql = "DELETE FROM timers WHERE id = ? AND claimed_by = ?"
+            sql = "DELETE FROM jobs WHERE id = ? AND claimed_by = ?"
             return await self.db.write(lambda tx: tx.execute(sql, (timer.id, owner))) == 1
         new_kind = timer.kind if kind is None else kind
         if attempt is None:
             attempt = timer.attempt if new_kind == timer.kind else 0
         text = json.dumps(timer.payload if payload is None else payload)
         sql = (
-            "UPDATE timers SET due_at = ?, kind = ?, attempt = ?, failures = 0, payload = ?, claimed_by = NULL,"
+            "UPDATE jobs SET due_at = ?, kind = ?, attempt = ?, failures = 0, payload = ?, claimed_by = NULL,"
             " lease_until = NULL, last_run_at = CASE WHEN ? = 1 THEN ? ELSE last_run_at END"
             " WHERE id = ? AND claimed_by = ?"
         )
@@ -179,15 +180,16 @@ class TimersRoom(Room):
         return await self.db.write(lambda tx: tx.execute(sql, params)) == 1
 
     async def fail(self, timer: Timer, owner: str, retry_at: float) -> bool:
-        """A run that raised: not counted, tried again at ``retry_at``; after MAX_FAILURES in
-        a row the timer is dropped.  Returns False when it was dropped (or the claim lost)."""
-        if timer.failures + 1 >= MAX_FAILURES:
+        """A run that raised: not counted, tried again at ``retry_at``; after every job's
+        failures in a row (``bot/store/jobs.py``) the timer is dropped.  Returns False when it
+        was dropped (or the claim lost)."""
+        if gives_up(timer.failures + 1):
             await self.db.write(
-                lambda tx: tx.execute("DELETE FROM timers WHERE id = ? AND claimed_by = ?", (timer.id, owner))
+                lambda tx: tx.execute("DELETE FROM jobs WHERE id = ? AND claimed_by = ?", (timer.id, owner))
             )
             return False
         sql = (
-            "UPDATE timers SET due_at = ?, attempt = ?, failures = failures + 1, claimed_by = NULL,"
+            "UPDATE jobs SET due_at = ?, attempt = ?, failures = failures + 1, claimed_by = NULL,"
             " lease_until = NULL WHERE id = ? AND claimed_by = ?"
         )
         params = (retry_at, max(0, timer.attempt - 1), timer.id, owner)
@@ -197,7 +199,7 @@ class TimersRoom(Room):
         """Moves a pending, unclaimed timer of one of ``kinds`` to ``due_at``, keeping its
         count (a snooze).  False when there is none."""
         sql = (
-            "UPDATE timers SET due_at = ? WHERE game_id = ? AND slot = ?"
+            "UPDATE jobs SET due_at = ? WHERE game_id = ? AND slot = ?"
             f" AND kind IN ({self.db.dialect.params(len(kinds))}) AND due_at IS NOT NULL AND claimed_by IS NULL"
         )
         return await self.db.write(lambda tx: tx.execute(sql, (due_at, game_id, slot, *kinds))) == 1
@@ -211,7 +213,7 @@ class TimersRoom(Room):
 
         async def tx(tx: Tx) -> bool:
             r = await tx.one(
-                "SELECT * FROM timers WHERE game_id = ? AND slot = ? AND due_at IS NOT NULL", (game_id, slot)
+                "SELECT * FROM jobs WHERE game_id = ? AND slot = ? AND due_at IS NOT NULL", (game_id, slot)
             )
             if r is None:
                 return False
@@ -220,7 +222,7 @@ class TimersRoom(Room):
                 return False
             if at < timer.due_at:
                 payload = json.dumps({**timer.payload, **(update or {})})
-                await tx.execute("UPDATE timers SET due_at = ?, payload = ? WHERE id = ?", (at, payload, timer.id))
+                await tx.execute("UPDATE jobs SET due_at = ?, payload = ? WHERE id = ?", (at, payload, timer.id))
             return True
 
         return await self.db.write(tx)

@@ -167,7 +167,7 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
         )
 
         async def count_unsent(tx: Tx) -> int:
-            return int((await tx.one("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND failed = 0"))["n"])
+            return int((await tx.one("SELECT count(*) AS n FROM jobs WHERE slot IS NULL AND due_at IS NOT NULL"))["n"])
 
         async def unsent() -> int:
             return await store.db.read(count_unsent)
@@ -183,7 +183,8 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
             assert game.is_over and record.status == Status.FINISHED
 
             async def rows_of(tx: Tx, g: int = game_id) -> list[tuple[str, bool, int]]:
-                rows = await tx.all("SELECT kind, sent_at, failed FROM outbox WHERE game_id = ?", (g,))
+                sql = "SELECT kind, done_at AS sent_at, failed FROM jobs WHERE game_id = ? AND slot IS NULL"
+                rows = await tx.all(sql, (g,))
                 return [(r["kind"], r["sent_at"] is not None, r["failed"]) for r in rows]
 
             outbox[game_id] = await store.db.read(rows_of)
@@ -258,7 +259,7 @@ async def test_reminders_once_across_processes(standin: StandIn, postgres_url: s
             return sum(1 for m in found if m and int(m.group(1)) == game_id)
 
         async def make_due_now(tx: Tx) -> int:
-            return await tx.execute("UPDATE timers SET due_at = ? WHERE slot = 'nudge'", (time.time() - 1,))
+            return await tx.execute("UPDATE jobs SET due_at = ? WHERE slot = 'nudge'", (time.time() - 1,))
 
         for step in (1, 2, 3, 4):  # three reminders, then the channel note
             assert await store.db.write(make_due_now) == 2

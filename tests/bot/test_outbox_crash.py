@@ -66,12 +66,12 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
             await start()
             # The restarted bot sends what the killed one left (the lease is 2 s here).
             deadline = loop.time() + 30
-            while _db(db, "SELECT count(*) FROM outbox WHERE sent_at IS NULL AND failed = 0")[0][0]:
-                assert loop.time() < deadline, _db(db, "SELECT * FROM outbox WHERE sent_at IS NULL")
+            while _db(db, "SELECT count(*) FROM jobs WHERE slot IS NULL AND due_at IS NOT NULL")[0][0]:
+                assert loop.time() < deadline, _db(db, "SELECT * FROM jobs WHERE slot IS NULL AND done_at IS NULL")
                 await asyncio.sleep(0.2)
         await asyncio.sleep(1.0)
         (turn,) = _db(db, "SELECT turn FROM games")[0]
-        assert _db(db, "SELECT count(*) FROM outbox WHERE failed = 1") == [(0,)]
+        assert _db(db, "SELECT count(*) FROM jobs WHERE failed = 1") == [(0,)]
         # Table posts carry the table picture (only the newest keeps its Play button).
         posts = [m for m in standin.channel_messages(channel) if m.attachments]
         turn_posts = [m for m in posts if "The game begins" not in m.content]

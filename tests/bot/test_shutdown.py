@@ -46,7 +46,7 @@ def bad_lines(records: list[logging.LogRecord]) -> list[str]:
 
 def outbox_left(db: Path) -> int:
     with sqlite3.connect(db) as conn:
-        return int(conn.execute("SELECT count(*) FROM outbox WHERE sent_at IS NULL").fetchone()[0])
+        return int(conn.execute("SELECT count(*) FROM jobs WHERE slot IS NULL AND done_at IS NULL").fetchone()[0])
 
 
 async def test_closing_while_commands_are_answered_logs_no_error(

@@ -4,7 +4,8 @@ atomic claims with a lease, release, done, retries with backoff, order within a 
 from __future__ import annotations
 
 from bot.store import Store
-from bot.store.outbox import MAX_ATTEMPTS, POST_GRACE
+from bot.store.jobs import MAX_FAILURES, retry_delay
+from bot.store.outbox import POST_GRACE
 from engine.moves import EndTurn
 
 from .helpers import FakeClock, start_game
@@ -39,11 +40,11 @@ async def test_claims_are_atomic_leased_released_and_done(store: Store, clock: F
     assert post is not None
     assert await store.outbox_claim(post, "handler", lease=30)
     assert not await store.outbox_claim(post, "worker", lease=30)  # one sender at a time
-    assert await store.outbox_due(lease=30) == []  # not due (grace) and claimed
+    assert await store.outbox_due() == []  # not due (grace) and claimed
     clock.now += POST_GRACE + 1
-    assert await store.outbox_due(lease=30) == []  # claimed, lease running
+    assert await store.outbox_due() == []  # claimed, lease running
     clock.now += 30
-    rows = await store.outbox_due(lease=30)
+    rows = await store.outbox_due()
     # The claimer died: the lease ran out.  The DM waited behind its post (above) only while
     # the post was younger than DM_WAITS_FOR_POST: the player's turn begins anyway.
     assert [r.id for r in rows] == [post, queued.turn_dm]
@@ -54,7 +55,7 @@ async def test_claims_are_atomic_leased_released_and_done(store: Store, clock: F
     assert await store.outbox_claim(post, "other", lease=30)
     await store.outbox_done(post, 123)
     assert not await store.outbox_claim(post, "late", lease=30)  # sent: never again
-    assert [r.kind for r in await store.outbox_due(lease=30)] == ["turn_dm"]
+    assert [r.kind for r in await store.outbox_due()] == ["turn_dm"]
 
 
 async def test_failed_sends_back_off_and_are_given_up_at_last(store: Store, clock: FakeClock) -> None:
@@ -64,14 +65,14 @@ async def test_failed_sends_back_off_and_are_given_up_at_last(store: Store, cloc
     assert post is not None
     clock.now += POST_GRACE
     waits = []
-    for attempt in range(1, MAX_ATTEMPTS + 1):
+    for attempt in range(1, MAX_FAILURES + 1):
         assert await store.outbox_claim(post, "w", lease=30)
         kept = await store.outbox_retry(post, "w", "HTTPException 503")
-        assert kept == (attempt < MAX_ATTEMPTS)
+        assert kept == (attempt < MAX_FAILURES)
         if kept:
             # Not before its backoff; the DM behind it is not held back by a failed post.
-            assert [r.kind for r in await store.outbox_due(lease=30)] == ["turn_dm"]
-            waits.append(min(300.0, 2.0**attempt))
+            assert [r.kind for r in await store.outbox_due()] == ["turn_dm"]
+            waits.append(retry_delay(attempt))
             clock.now += waits[-1]
     assert waits[:3] == [2.0, 4.0, 8.0]
     assert (await store.outbox_counts())["failed"] == 1

@@ -186,7 +186,7 @@ async def test_the_loaded_game_is_the_callers_to_mutate(store: Store) -> None:
 async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: Path) -> None:
     rec, _ = await start_game(store, channel=1)
     await play(store, rec.id, 4)
-    before = [count(db_path, t) for t in ("moves", "snapshots", "timers")]
+    before = [count(db_path, t) for t in ("moves", "snapshots", "jobs")]
     snap_before = sql(db_path, "SELECT json FROM snapshots")[0][0]
     _, game = await store.load_game(rec.id)
     illegal = next(
@@ -196,7 +196,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
     )
     with pytest.raises(IllegalMove):
         await store.apply_move(rec.id, 4, parse_move(illegal), timers=lambda g, new: [nudge_at(99.0)])
-    assert [count(db_path, t) for t in ("moves", "snapshots", "timers")] == before
+    assert [count(db_path, t) for t in ("moves", "snapshots", "jobs")] == before
     assert sql(db_path, "SELECT json FROM snapshots")[0][0] == snap_before
     assert (await store.get_game(rec.id)).version == 4
     await play(store, rec.id, 2)  # and the game goes on

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.store import Store, TimerSpec
 from bot.store import db as dbmod
-from bot.store.timers import MAX_FAILURES
+from bot.store.jobs import MAX_FAILURES
 from engine.moves import EndTurn
 
 from .helpers import FakeClock, nudge_at, play_to_end, start_game
@@ -138,8 +138,39 @@ async def test_migration_carries_reminders_and_turn_clocks_over(tmp_path: Path) 
     finally:
         await store.close()
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert "timers" in tables and not {"reminders", "turn_clocks"} & tables
-    assert json.loads(sqlite3.connect(path).execute("SELECT payload FROM timers LIMIT 1").fetchone()[0])
+    assert "jobs" in tables and not {"reminders", "turn_clocks", "timers", "outbox"} & tables
+    assert json.loads(sqlite3.connect(path).execute("SELECT payload FROM jobs LIMIT 1").fetchone()[0])
+
+
+async def test_migration_makes_one_jobs_table_of_outbox_and_timers(tmp_path: Path) -> None:
+    """0014: the outbox's rows (with their ids: their messages' nonces are made of them) and
+    the timers become jobs; a pending post stays due, a sent one keeps its message, a timer
+    its slot, kind and count."""
+    path = tmp_path / "old.db"
+    conn = await dbmod.connect(path)
+    try:
+        await dbmod.migrate(conn, str(path), target=13)
+        await conn.executescript(
+            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
+            " created_at, updated_at) VALUES (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0);"
+            "INSERT INTO outbox (id, game_id, version, kind, payload, created_at, due_at, attempts, sent_at,"
+            " message_id, failed) VALUES (41, 1, 2, 'turn_post', '{\"seat\": 0}', 5.0, 8.0, 0, 9.0, 777, 0),"
+            " (42, 1, 3, 'turn_post', '{\"seat\": 1}', 6.0, 9.0, 2, NULL, NULL, 0);"
+            "INSERT INTO timers (game_id, slot, kind, due_at, attempt, payload, created_at)"
+            " VALUES (1, 'nudge', 'reminder', 500.0, 2, '{\"turn\": 2}', 4.0);"
+        )
+    finally:
+        await conn.close()
+    store = await Store.open(path)
+    try:
+        nudge = await store.timers.get(1, "nudge")
+        assert nudge is not None and (nudge.kind, nudge.due_at, nudge.attempt) == ("reminder", 500.0, 2)
+        assert [(r.id, r.attempts, r.payload) for r in await store.outbox_due()] == [(42, 2, {"seat": 1})]
+        assert await store.outbox_counts() == {"total": 2, "sent": 1, "failed": 0}
+    finally:
+        await store.close()
+    row = sqlite3.connect(path).execute("SELECT message_id, due_at FROM jobs WHERE id = 41").fetchone()
+    assert row == (777, None)
 
 
 async def test_two_processes_claiming_at_once_never_share_a_timer(
