@@ -518,7 +518,7 @@ class LoadRun:
         # (the engine is deterministic): a read per move would add a third of the bot's
         # store round trips for the load generator alone.
         t = time.perf_counter()
-        record, game = await self.bot.service.game(table.game_id)
+        record, game = await self.bot.service.queries.game(table.game_id)
         res.state_s += time.perf_counter() - t
         while True:
             if game.is_over:

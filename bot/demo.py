@@ -68,7 +68,7 @@ async def _panel_dm(server: StandIn, user: Player, game_id: int, version: int) -
 
 async def _moved_on(bot: CubistBot, game_id: int, version: int, move: str, message: Any) -> None:
     """The move was stored (the game's version moved on), whatever language the panel speaks."""
-    record, _game = await bot.service.game(game_id)
+    record, _game = await bot.service.queries.game(game_id)
     if record.version <= version:
         raise RuntimeError(f"the bot refused {move}: {message.content}")
 
@@ -77,7 +77,7 @@ async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game
     """Play ``move`` in the user's DM panel as a player would; returns the physical taps it
     took (a button is one, a select two: open it, pick).  A die goes by its button and then
     its lettered cell; an end by End turn and the confirmation; the rest by the menu."""
-    record, game = await bot.service.game(game_id)
+    record, game = await bot.service.queries.game(game_id)
     message = await _panel_dm(server, user, game_id, record.version)
     parsed = parse_move(move)
     taps = 0
@@ -179,14 +179,14 @@ async def play_demo_game(
     if not computers or len(users) > 1:  # a solo table starts by itself
         r = await users[0].slash(channel, "cubist lobby start")
         assert not r.failed, r.content
-    record = await bot.service.game_in_channel(channel.id)
+    record = await bot.service.queries.game_in_channel(channel.id)
     assert record is not None
     by_id = {u.id: u for u in users}
     deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats if s.user_id is not None}
     taps_this_turn = 0
     turn_taps = tap_log if tap_log is not None else []
     while True:
-        record, game = await bot.service.game(record.id)
+        record, game = await bot.service.queries.game(record.id)
         if game.is_over:
             # A computer's last move is stored before its turn is posted: wait for the post,
             # or a caller reading the channel may miss the end (the tests did, now and then).
@@ -293,7 +293,7 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
         game_id = await play_demo_game(
             server, bot, users, channel, seed, computers=computers, panel=True, progress=True
         )
-        record, game = await bot.service.game(game_id)
+        record, game = await bot.service.queries.game(game_id)
         n, _lines, shown = write_transcript(server, channel, users, out, game_id, players, computers)
         names = [s.display_name for s in record.seats]
         won = t("common.and", "en").join(names[w] for w in game.winners())

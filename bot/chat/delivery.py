@@ -84,7 +84,7 @@ async def posted_as_answer(bot: Bot, row: OutboxRow) -> int | None:
     ids = {getattr(c, "custom_id", None) for r in message.components for c in getattr(r, "children", [])}
     if marks & ids and not message.flags.ephemeral:
         log.info("outbox row %s was posted as its interaction's answer; not again", row.id)
-        await bot.service.remember_table_post(row.game_id, message.id, row.version)
+        await bot.service.queries.remember_table_post(row.game_id, message.id, row.version)
         return message.id
     return None
 

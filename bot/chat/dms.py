@@ -65,16 +65,16 @@ class DirectMessages:
         bot is backing off after many invalid requests; then raises NotSent."""
         if self.invalid_requests.tripped:
             raise NotSent(closed=False)
-        status = await self.service().dm_status(user_id)
+        status = await self.service().queries.dm_status(user_id)
         if status is not None and not status[0] and self.clock() - status[1] < DM_RETRY_SECONDS:
             raise NotSent(closed=True)
         try:
             await self._post(user_id, text, **kwargs)
         except discord.Forbidden:
-            await self.service().set_dm_status(user_id, False)
+            await self.service().queries.set_dm_status(user_id, False)
             raise
         if status is None or not status[0]:
-            await self.service().set_dm_status(user_id, True)
+            await self.service().queries.set_dm_status(user_id, True)
 
     async def _post(self, user_id: int, text: str, **kwargs: Any) -> None:
         cached = self._channels.get(user_id)
@@ -101,12 +101,12 @@ class DirectMessages:
             await self.send(user_id, clip(text))
         except NotSent as e:
             if e.closed:
-                await self.service().set_dm_reachable(user_id, False)
+                await self.service().queries.set_dm_reachable(user_id, False)
             return False
         except discord.HTTPException as e:
             level = logging.INFO if isinstance(e, discord.Forbidden) else logging.WARNING
             log.log(level, "cannot DM user %s: %s", user_id, e)
-            await self.service().set_dm_reachable(user_id, False)
+            await self.service().queries.set_dm_reachable(user_id, False)
             return False
-        await self.service().set_dm_reachable(user_id, True)
+        await self.service().queries.set_dm_reachable(user_id, True)
         return True

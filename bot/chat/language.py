@@ -37,7 +37,7 @@ async def remember(service: GameService, interaction: discord.Interaction) -> No
         return
     user_id = interaction.user.id
     try:
-        await service.set_user_locale(user_id, locale)  # a write only when it changed
+        await service.queries.set_user_locale(user_id, locale)  # a write only when it changed
     except Exception:
         log.exception("could not store the locale of user %s", user_id)
 
@@ -46,7 +46,7 @@ async def recipient_language(service: GameService, user_id: int | None) -> str:
     """For DMs: the language of the user's client when we last saw them (English before)."""
     if user_id is None:
         return language(None)
-    return language(await service.user_locale(user_id))
+    return language(await service.queries.user_locale(user_id))
 
 
 async def guild_language(bot: Any, guild_id: int | None, guild_locale: object = None) -> str:
@@ -55,7 +55,7 @@ async def guild_language(bot: Any, guild_id: int | None, guild_locale: object = 
     cache look-up; without it the bot's guild cache gives the server's preferred locale."""
     if guild_id is None:
         return language(guild_locale)
-    chosen = await bot.service.guild_language(guild_id)
+    chosen = await bot.service.queries.guild_language(guild_id)
     if chosen in languages():
         return str(chosen)
     if guild_locale is None:

@@ -67,7 +67,7 @@ async def find_home(bot: Bot, record: GameRecord, error: discord.HTTPException) 
     try:
         found = await bot.service.rehome(record.id, lost)
     except UserError:  # the parent channel holds an open game of its own: a new thread there
-        parent = await bot.service.parent_channel(record.id)
+        parent = await bot.service.queries.parent_channel(record.id)
         thread = await _new_thread(bot, record, parent, lang) if parent is not None else None
         if thread is None:
             return None

@@ -23,8 +23,8 @@ async def after_table_post(
     interaction it answered."""
     previous = None
     if message is not None:
-        previous = await bot.service.table_post(record.id)
-        await bot.service.remember_table_post(record.id, message.id, record.version)
+        previous = await bot.service.queries.table_post(record.id)
+        await bot.service.queries.remember_table_post(record.id, message.id, record.version)
         if answered is not None:
             bot.old_posts.answered(message, answered)
     await bot.timers.start_turn_now(record, game)

@@ -105,8 +105,8 @@ class Outbox:
     async def _send(self, row: OutboxRow) -> int | bool | None:
         """Sends one row through its feature (``bot/jobs/events.py``); returns the message id
         (None for a DM), or False when it was postponed."""
-        record = await self.host.service.record(row.game_id)
-        game = await self.host.service.game_at(row.game_id, row.version)
+        record = await self.host.service.queries.record(row.game_id)
+        game = await self.host.service.queries.game_at(row.game_id, row.version)
         record = dataclasses.replace(record, version=row.version)
         if row.kind == "turn_post":
             return await self.host.events.ask(ev.OUTBOX_TURN_POST, record, game, row)  # type: ignore[no-any-return]

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 async def _in_turn(host: JobHost, timer: Timer) -> tuple[GameRecord, Game, SeatRecord] | None:
     """The game, if it is still in play at the timer's turn."""
-    record, game = await host.service.game(timer.game_id)
+    record, game = await host.service.queries.game(timer.game_id)
     if record.status != Status.ACTIVE or game.is_over or game.state.turn != timer.payload.get("turn"):
         return None
     return record, game, record.seats[game.current_player]
@@ -47,7 +47,7 @@ def dm_wanted(seat: SeatRecord) -> bool:
 
 @kind(CLOCK_RAN_OUT)
 async def turn_clock_ran_out(host: JobHost, timer: Timer, now: float) -> Next:
-    record, game = await host.service.game(timer.game_id)
+    record, game = await host.service.queries.game(timer.game_id)
     if record.status != Status.ACTIVE or game.is_over or game.state.turn != timer.payload.get("turn"):
         return NOTHING
     await host.events.tell(ev.VOTE_DUE, record, game)

@@ -139,8 +139,8 @@ async def _settle_start_post(
         if found is None:  # Discord has no answer: it was not taken
             text, files, view = await build()
             posted = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
-            await bot.service.remember_table_post(record.id, posted.id, record.version)
+            await bot.service.queries.remember_table_post(record.id, posted.id, record.version)
             return
-        await bot.service.remember_table_post(record.id, found.id, record.version)
+        await bot.service.queries.remember_table_post(record.id, found.id, record.version)
         return
     log.warning("game %s: its start post stayed unconfirmed; not posted again", record.id)

@@ -60,7 +60,7 @@ class LookCommands(Feature):
                 t("commands.lobby", mine, game=record.id, names=seated), ephemeral=True
             )
             return
-        record, game = await self.service.game(record.id)
+        record, game = await self.service.queries.game(record.id)
         names = self.service.names(record)
         seat = game.current_player
         head = (
@@ -164,7 +164,7 @@ class LookCommands(Feature):
     async def history(self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10) -> None:
         """The last n moves of this channel's game."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
-        moves = await self.service.last_moves(record.id, n)
+        moves = await self.service.queries.last_moves(record.id, n)
         mine = user_language(interaction)
         if not moves:
             await interaction.response.send_message(t("commands.history_none", mine), ephemeral=True)

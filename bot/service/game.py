@@ -25,7 +25,8 @@ import render
 from bot.i18n import Message, has, t
 from bot.i18n.rules import error_message
 from bot.service import schedule
-from bot.service.schedule import CHANNEL_NOTE, NUDGE, REMINDER, TurnClock, turn_timers
+from bot.service.queries import Queries
+from bot.service.schedule import CHANNEL_NOTE, NUDGE, REMINDER, turn_timers
 from bot.store import (
     CannotWrite,
     ChannelBusy,
@@ -33,7 +34,6 @@ from bot.store import (
     GameNotFound,
     GameRecord,
     GameStateError,
-    MoveRecord,
     ReminderPrefs,
     SeatError,
     SeatRecord,
@@ -211,6 +211,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._lock_users: dict[int, int] = {}  # game id -> tasks holding or waiting for its lock
         self.outbox = outbox  # queue turn posts and turn-start DMs in the move's transaction
+        self.queries = Queries(store)  # the read side: look-ups and bookkeeping, no rules
 
     def forget(self, game_id: int) -> None:
         """Frees what this process keeps for a game that ended or was cancelled."""
@@ -255,9 +256,6 @@ class GameService:
         if record.status != Status.ACTIVE:
             raise UserError(Message("service.not_started", count=len(record.seats)))
         return await self.store.load_game(record.id)
-
-    async def game(self, game_id: int) -> tuple[GameRecord, Game]:
-        return await self.store.load_game(game_id)
 
     async def game_for_interaction(
         self, game_id: int, channel_id: int | None, user_id: int, *, in_dm: bool
@@ -424,9 +422,6 @@ class GameService:
             return await self.store.rehome(game_id, lost, to)
         except ChannelBusy:
             raise UserError(Message("service.busy_play")) from None
-
-    async def parent_channel(self, game_id: int) -> int | None:
-        return await self.store.opened_in(game_id)
 
     async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
@@ -746,7 +741,7 @@ class GameService:
             if can_manage is not None and not self.may_run_table(record, game, user_id or 0, can_manage):
                 raise UserError(Message("away.admins_only"))
             if sent_at is not None:
-                clock = await self.turn_clock(game_id)
+                clock = await self.queries.turn_clock(game_id)
                 began = clock.began if clock is not None and clock.turn == game.state.turn else None
                 if began is not None and began > sent_at:
                     raise UserError(Message("trust.turn_over", turn=game.state.turn))
@@ -804,22 +799,6 @@ class GameService:
         """The outbox rows' claims (the outbox worker and the interaction ending a turn)."""
         return self.store.posts
 
-    async def record(self, game_id: int) -> GameRecord:
-        return await self.store.get_game(game_id)
-
-    async def game_at(self, game_id: int, version: int) -> Game:
-        """The game as it was at ``version`` (what an outbox post shows)."""
-        return await self.store.game_at(game_id, version)
-
-    async def games_in_play(self) -> list[GameRecord]:
-        return await self.store.list_games((Status.ACTIVE,))
-
-    async def games_waiting_on(self, user_id: int) -> list[GameRecord]:
-        return await self.store.games_waiting_on(user_id)
-
-    async def turn_clock(self, game_id: int) -> TurnClock | None:
-        return await schedule.turn_clock(self.store, game_id)
-
     async def end_turn_clock(self, game_id: int, turn: int) -> bool:
         """Ends the clock of ``turn`` now (its player is known to be gone)."""
         return await schedule.expire(self.store, game_id, turn, self.clock())
@@ -831,21 +810,6 @@ class GameService:
             return await self.store.cast_vote(game_id, turn, voter_seat, choice)
         except GameStateError:
             raise UserError(Message("trust.vote_too_late", turn=turn + 1)) from None
-
-    async def table_post(self, game_id: int) -> tuple[int, int] | None:
-        return await self.store.table_post(game_id)
-
-    async def remember_table_post(self, game_id: int, message_id: int, version: int) -> None:
-        await self.store.set_table_post(game_id, message_id, version)
-
-    async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
-        return await self.store.dm_status(user_id)
-
-    async def set_dm_status(self, user_id: int, reachable: bool) -> None:
-        await self.store.set_dm_status(user_id, reachable)
-
-    async def set_dm_reachable(self, user_id: int, reachable: bool) -> int:
-        return await self.store.set_dm_reachable(user_id, reachable)
 
     async def set_reminders(
         self, game_id: int, user_id: int, *, snoozed_until: float | None = None, enabled: bool | None = None
@@ -868,13 +832,6 @@ class GameService:
         return seat
 
     # --- what the /cubist commands read and write (bot/*/commands.py reaches the store only here) ---
-
-    async def game_in_channel(self, channel_id: int) -> GameRecord | None:
-        """The channel's open game (lobby or in play), or None: no refusal (autocomplete)."""
-        return await self.store.active_game_for_channel(channel_id)
-
-    async def open_games_of(self, user_id: int) -> list[GameRecord]:
-        return await self.store.open_games_of(user_id)
 
     async def change_reminders(
         self, user_id: int, changes: dict[str, object]
@@ -903,12 +860,6 @@ class GameService:
             found.append((record, post[0] if post else None))
         return found
 
-    async def last_moves(self, game_id: int, n: int) -> list[MoveRecord]:
-        return await self.store.last_moves(game_id, n)
-
-    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
-        await self.store.set_guild_language(guild_id, language)
-
     async def picture_style(self, user_id: int) -> str:
         """How the pictures only this person sees are drawn: ``render.STYLES``, "iso" by default."""
         chosen = await self.store.picture_style(user_id)
@@ -918,14 +869,3 @@ class GameService:
         if style not in render.STYLES:
             raise UserError(Message("settings.bad_pictures", style=style[:20]))
         await self.store.set_picture_style(user_id, style)
-
-    async def guild_language(self, guild_id: int) -> str | None:
-        """The language chosen for the server's posts (None: not chosen)."""
-        return await self.store.guild_language(guild_id)
-
-    async def set_user_locale(self, user_id: int, locale: str) -> None:
-        """The user's Discord locale as last seen (their DMs follow it)."""
-        await self.store.set_user_locale(user_id, locale)
-
-    async def user_locale(self, user_id: int) -> str | None:
-        return await self.store.user_locale(user_id)

@@ -69,7 +69,7 @@ async def cast(
         raise UserError(Message("away.own_turn"))
     if seat.seat not in voters(record, game):
         raise UserError(Message("away.left"))
-    clock = await service.turn_clock(game_id)
+    clock = await service.queries.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > service.clock():
         raise UserError(Message("away.clock_running"))
     counts = await service.cast_vote(game_id, turn, seat.seat, choice)

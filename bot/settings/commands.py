@@ -77,7 +77,7 @@ class SettingsCommands(Feature):
     ) -> None:
         """Your turn reminders (all your games): on/off, interval, quiet hours in your time zone."""
         changes = parse_reminder_options(enabled, every_hours, quiet, time_zone)  # UserError: nothing changed
-        if not await self.service.open_games_of(interaction.user.id):
+        if not await self.service.queries.open_games_of(interaction.user.id):
             raise UserError(Message("commands.no_open_game"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         records, prefs = await self.service.change_reminders(interaction.user.id, changes)
@@ -135,6 +135,6 @@ class SettingsCommands(Feature):
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and (perms.manage_guild or perms.manage_channels)):
             raise UserError(t("language.not_allowed", mine))
-        await self.service.set_guild_language(interaction.guild_id, language)
+        await self.service.queries.set_guild_language(interaction.guild_id, language)
         # Said in the new language: the admin sees what the channel will read from now on.
         await interaction.response.send_message(t("language.set", language), ephemeral=True)

@@ -182,7 +182,7 @@ async def ask_skip(bot: Bot, interaction: discord.Interaction, *, can_manage: bo
         raise UserError(Message("away.admins_only"))
     mine = user_language(interaction)
     seat = record.seats[game.current_player]
-    clock = await bot.service.turn_clock(record.id)
+    clock = await bot.service.queries.turn_clock(record.id)
     this_turn = clock if clock is not None and clock.turn == game.state.turn else None
     # A snowflake's time is whole milliseconds: a turn that began within the interaction's
     # millisecond was in play when it was sent.

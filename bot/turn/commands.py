@@ -34,10 +34,10 @@ class PlayCommands(Feature):
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        record = await self.service.game_in_channel(interaction.channel_id or 0)
+        record = await self.service.queries.game_in_channel(interaction.channel_id or 0)
         if record is None or record.status != Status.ACTIVE:
             return []
-        record, game = await self.service.game(record.id)
+        record, game = await self.service.queries.game(record.id)
         return [
             app_commands.Choice(name=t, value=t)
             for t in self.service.choices(game, record, interaction.user.id, current)

@@ -75,7 +75,7 @@ class Computers:
     async def resume_all(self) -> int:
         """Wakes every game waiting on a computer player (at start-up); returns how many."""
         woken = 0
-        for record in await self.bot.service.games_in_play():
+        for record in await self.bot.service.queries.games_in_play():
             seat = record.current_seat
             if seat is not None and seat < len(record.seats) and record.seats[seat].is_computer:
                 self.wake_id(record.id)
@@ -128,7 +128,7 @@ class Computers:
         failures = 0
         while True:
             self._woken.discard(game_id)
-            record, game = await self.bot.service.game(game_id)
+            record, game = await self.bot.service.queries.game(game_id)
             if not is_computer_turn(record, game):
                 if game_id in self._woken:
                     continue  # a turn ended while we were looking: look again

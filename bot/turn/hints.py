@@ -82,7 +82,7 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    record, game = await bot.service.game(game_id)
+    record, game = await bot.service.queries.game(game_id)
     note = t("hints.played", lang, count=len(_steps(moves)))
     await show(interaction, bot, record, game, record.seats[game.current_player].seat, note)
 

@@ -105,9 +105,9 @@ class Reminders:
     async def remind(self, record: GameRecord, game: Game, seat: SeatRecord, step: int) -> None:
         """Reminder ``step`` of MAX_REMINDERS: a DM, or a mention in the channel when the
         player's DMs are closed."""
-        post = await self.bot.service.table_post(record.id)
+        post = await self.bot.service.queries.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
-        clock = await self.bot.service.turn_clock(record.id)
+        clock = await self.bot.service.queries.turn_clock(record.id)
         # A DM speaks the player's language; the same words posted in the channel, the server's.
         if seat.dm_reachable is False:
             lang = await self.channel_language(record)
@@ -138,7 +138,7 @@ class Reminders:
         played for ``waited`` seconds."""
         now = self.now()
         hours = max(1, round(waited / 3600))
-        clock = await self.bot.service.turn_clock(record.id)
+        clock = await self.bot.service.queries.turn_clock(record.id)
         lang = await self.channel_language(record)
         when = (
             t("reminders.their_clock", lang, at=int(clock.expires_at))
@@ -164,7 +164,7 @@ class Reminders:
         bot/jobs/outbox.py).  Returns None when done (sent, or not needed any more), False when
         postponed to the end of the player's quiet hours."""
         row_id = row.id
-        now_record = await self.bot.service.record(record.id)
+        now_record = await self.bot.service.queries.record(record.id)
         if now_record.status != Status.ACTIVE or game.is_over or now_record.turn != game.state.turn:
             return None  # the turn is over already: no DM about it
         seat = now_record.seats[game.current_player]
@@ -184,7 +184,7 @@ class Reminders:
             return
         names = [s.display_name for s in record.seats]
         lang = await recipient_language(self.bot.service, user_id)
-        post = await self.bot.service.table_post(record.id)
+        post = await self.bot.service.queries.table_post(record.id)
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll
         if roll:
@@ -245,7 +245,7 @@ class Reminders:
             await self.bot.dms.send(user_id, clip(text), **kwargs)
         except (discord.Forbidden, NotSent):
             log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
-            await self.bot.service.set_dm_reachable(user_id, False)
+            await self.bot.service.queries.set_dm_reachable(user_id, False)
             lang = await self.channel_language(record)
             await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
             return False
@@ -258,7 +258,7 @@ class Reminders:
             return False
         seat = record.seat_of(user_id)
         if seat is not None and seat.dm_reachable is not True:
-            await self.bot.service.set_dm_reachable(user_id, True)
+            await self.bot.service.queries.set_dm_reachable(user_id, True)
         return True
 
     async def user_exists(self, user_id: int) -> bool:
@@ -306,9 +306,9 @@ class Reminders:
             await self.poll_once()
 
     async def member_left(self, guild_id: int, user_id: int) -> None:
-        for record in await self.bot.service.games_waiting_on(user_id):
+        for record in await self.bot.service.queries.games_waiting_on(user_id):
             if record.guild_id == guild_id:
-                _record, game = await self.bot.service.game(record.id)
+                _record, game = await self.bot.service.queries.game(record.id)
                 await self.mark_away(record.id, game)
 
     async def post_vote(self, record: GameRecord, game: Game) -> None:

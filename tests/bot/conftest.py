@@ -95,7 +95,7 @@ async def started(table: Table, players: int = 2, **options: object) -> tuple[in
     await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
     record = await table.bot.store.active_game_for_channel(table.channel.id)
     assert record is not None
-    record, game = await table.bot.service.game(record.id)
+    record, game = await table.bot.service.queries.game(record.id)
     by_id = {u.id: u for u in table.users}
     return record.id, game, [by_id[s.user_id] for s in record.seats]
 

@@ -77,7 +77,7 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     assert r.ephemeral and "Only the players" in r.content
     r = await others[0].click(post, f"cubist:{gid}:v:skip:{turn}")
     assert not r.ephemeral and "skipped" in r.content
-    _record, after = await t.bot.service.game(gid)
+    _record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1 and after.state.last_turn is not None
     assert after.state.last_turn[1] == ["skip"]
     assert sorted(after.state.players[game.current_player].storage, reverse=True) == storeroom[:2]
@@ -85,7 +85,7 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     # The old vote is void now.
     r = await others[1].click(post, f"cubist:{gid}:v:remove:{turn}")
     assert r.ephemeral and "no longer counts" in r.content
-    assert (await t.bot.service.game(gid))[1].state.turn == turn + 1
+    assert (await t.bot.service.queries.game(gid))[1].state.turn == turn + 1
 
 
 async def three_players_and_a_vote(t: Table, clock: FakeClock):
@@ -107,13 +107,13 @@ async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable:
     assert "a computer take over" in post.content
     r = await v1.click(post, f"cubist:{gid}:v:computer:{turn}")
     assert not r.ephemeral and "1 of 2" in r.content
-    assert not (await t.bot.service.game(gid))[0].seats[seat].is_computer
+    assert not (await t.bot.service.queries.game(gid))[0].seats[seat].is_computer
     r = await v2.click(post, f"cubist:{gid}:v:computer:{turn}")
     assert not r.ephemeral and "a computer player (greedy) takes over" in r.content, r.content
     # The computer plays the away player's turn at once, with the usual table post.
     done = await t.standin.wait_for_message(t.channel, lambda m: "(computer)** " in m.content, timeout=10)
     assert done.attachments
-    record, after = await t.bot.service.game(gid)
+    record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1 and not after.state.players[seat].removed
     assert record.seats[seat].is_computer and record.seats[seat].user_id is None
     assert record.seat_of(away.id) is None  # the person is out of this game: no reminders, no votes
@@ -129,7 +129,7 @@ async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Tabl
     assert "needs 2 of 2 votes" in post.content
     r = await v1.click(post, f"cubist:{gid}:v:remove:{turn}")
     assert "1 of 2" in r.content
-    assert not (await t.bot.service.game(gid))[1].state.players[seat].removed
+    assert not (await t.bot.service.queries.game(gid))[1].state.players[seat].removed
     r = await v1.click(post, f"cubist:{gid}:v:remove:{turn}")  # voting twice counts once
     assert "1 of 2" in r.content
     await t.bot.close()
@@ -140,7 +140,7 @@ async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Tabl
     assert len([m for m in t.standin.channel_messages(t.channel) if "has run out" in m.content]) == 1
     r = await v2.click(post, f"cubist:{gid}:v:remove:{turn}")
     assert "removed from the game" in r.content
-    _record, after = await bot2.service.game(gid)
+    _record, after = await bot2.service.queries.game(gid)
     assert after.state.players[seat].removed and not after.is_over and after.current_player != seat
     assert after.check_invariants() == []
 
@@ -157,12 +157,12 @@ async def test_admin_skip_and_kick_and_the_replay_gif(ctable: Table, clock: Fake
     assert not r.ephemeral and "skipped" in r.content
     r = await skip_confirmed(mod, t.channel)  # Manage Channels may too
     assert not r.ephemeral and "skipped" in r.content
-    _record, mid = await t.bot.service.game(gid)
+    _record, mid = await t.bot.service.queries.game(gid)
     assert mid.state.turn == 2
     r = await mod.slash(t.channel, "cubist table kick", player=joiner.user)
     assert not r.ephemeral and "removed" in r.content
     final = await t.standin.wait_for_message(t.channel, lambda m: "The game is over" in m.content)
-    record, over = await t.bot.service.game(gid)
+    record, over = await t.bot.service.queries.game(gid)
     assert over.is_over and record.status == "finished"
     names = [a.filename for a in final.attachments]
     assert names == ["table.png", "replay.gif", "scores.png"]

@@ -28,7 +28,7 @@ def turn_posts(t: Table) -> list:
 async def test_a_solo_game_against_a_computer_is_played_to_the_end(table: Table) -> None:
     t = table
     game_id = await play_demo_game(t.standin, t.bot, t.users[:1], t.channel, seed=3, computers=1)
-    record, game = await t.bot.service.game(game_id)
+    record, game = await t.bot.service.queries.game(game_id)
     assert game.is_over and record.status == Status.FINISHED
     computer = next(s for s in record.seats if s.is_computer)
     assert computer.user_id is None and computer.display_name == "Computer 1 (greedy)"
@@ -76,7 +76,7 @@ async def test_start_fill_seats_computer_players_in_the_empty_seats(table: Table
     ]
     # The computers play promptly: the game always comes back to a person.
     post = await t.standin.wait_for_message(t.channel, lambda m: "it is your turn" in m.content, timeout=10)
-    record, game = await t.bot.service.game(record.id)
+    record, game = await t.bot.service.queries.game(record.id)
     assert not record.seats[game.current_player].is_computer
     assert f"<@{record.seats[game.current_player].user_id}>, it is your turn." in post.content
 
@@ -112,7 +112,7 @@ async def test_hint_in_words_with_play_this_and_show_me(table: Table) -> None:
     assert await t.snapshot() == before  # showing changes nothing either
     played = await me.click(r.message, ids[0])
     assert not played.failed and "Played the hint" in played.content, played.content
-    _record, after = await t.bot.service.game(gid)
+    _record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == game.state.turn and after.state.turn_moves  # played, not ended
     assert any(
         i.startswith(f"cubist:{gid}:undo:")
@@ -155,6 +155,6 @@ async def test_a_restart_in_the_middle_of_a_computers_turn_carries_on(
     post = await standin.wait_for_message(channel, lambda m: "it is your turn" in m.content, timeout=10)
     assert human.mention in post.content and post.attachments
     await bot.computers.idle()
-    record, game = await bot.service.game(lobby.id)
+    record, game = await bot.service.queries.game(lobby.id)
     assert game.current_player == 1 and game.state.turn == 1
     assert game.log[0] == first  # the stored move was kept, and the turn finished after it

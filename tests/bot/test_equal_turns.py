@@ -17,7 +17,7 @@ async def test_new_game_with_equal_turns_says_so_and_plays_with_it(table: Table)
     assert not (await ada.slash(table.channel, "cubist lobby start")).failed
     record = await table.bot.store.active_game_for_channel(table.channel.id)
     assert record is not None
-    _record, game = await table.bot.service.game(record.id)
+    _record, game = await table.bot.service.queries.game(record.id)
     assert game.options.equal_turns is True
 
 

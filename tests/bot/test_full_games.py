@@ -16,7 +16,7 @@ from .conftest import Table
 async def test_a_whole_game_from_new_to_final_scores(table: Table, players: int) -> None:
     users = table.users[:players]
     game_id = await play_demo_game(table.standin, table.bot, users, table.channel, seed=players)
-    record, game = await table.bot.service.game(game_id)
+    record, game = await table.bot.service.queries.game(game_id)
     assert game.is_over and record.status == Status.FINISHED
     posts = table.standin.channel_messages(table.channel)
     final = posts[-1]
@@ -55,7 +55,7 @@ async def test_a_whole_game_through_the_dm_panel(table: Table, locale: str) -> N
     assert with_artist and max(with_artist) <= 8, taps
     if locale != "en-US":
         return  # the posts below are the server's (English) in both runs
-    record, game = await table.bot.service.game(game_id)
+    record, game = await table.bot.service.queries.game(game_id)
     assert game.is_over and record.status == Status.FINISHED
     posts = sorted(table.standin.channel_messages(table.channel), key=lambda m: m.id)
     tables = [m for m in posts if m.attachments]

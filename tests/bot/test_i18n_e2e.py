@@ -82,7 +82,7 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
 
     record = await t_.bot.store.active_game_for_channel(t_.channel.id)
     assert record is not None
-    record, game = await t_.bot.service.game(record.id)
+    record, game = await t_.bot.service.queries.game(record.id)
     by_id = {u.id: u for u in t_.users}
     first = by_id[record.seats[game.current_player].user_id]
     second = bob if first is amelie else amelie
@@ -135,7 +135,7 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
 
     # The other way round: the second player ends their turn; the first one's DM and
     # reminder come in the first one's language, with the other's turn described in it.
-    _record, game = await t_.bot.service.game(record.id)
+    _record, game = await t_.bot.service.queries.game(record.id)
     end = next(str(m) for m in game.legal_moves() if isinstance(m, EndTurn))
     assert not (await second.slash(t_.channel, "cubist move", move=end)).failed
     dm = (await wait_dm(t_.standin, first, head[french[first.id]], 2))[-1]

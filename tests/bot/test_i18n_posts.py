@@ -34,7 +34,7 @@ async def test_a_game_on_a_french_server_is_posted_in_french(standin: StandIn, r
     assert t("stats.chart_attached", "fr") in final.content
     assert [a.filename for a in final.attachments] == ["table.png", "replay.gif", "scores.png"]
     # The French table picture differs from the English one of the same position (its words).
-    record, game = await bot.service.game(game_id)
+    record, game = await bot.service.queries.game(game_id)
     names = bot.service.names(record)
     fr = await bot.pictures.table(record.id, record.version, game, names, "fr")
     en = await bot.pictures.table(record.id, record.version, game, names, "en")

@@ -72,7 +72,7 @@ async def start(table: Table) -> tuple[int, Game, dict[int, Player]]:
     await table.standin.wait_for_message(table.channel, lambda m: bool(m.attachments))  # the table is posted
     record = await table.bot.store.active_game_for_channel(table.channel.id)
     assert record is not None
-    record, game = await table.bot.service.game(record.id)
+    record, game = await table.bot.service.queries.game(record.id)
     by_id = {u.id: u for u in table.users}
     return record.id, game, {s.seat: by_id[s.user_id] for s in record.seats if s.user_id is not None}
 
@@ -260,7 +260,7 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
     r = await voter.click(post, f"cubist:{gid}:v:remove:{turn}")
     assert r.ephemeral and r.content == t("away.vote_void", lang[voter.id])
     # An admin's skip: a public French headline.
-    _record, game = await t_.bot.service.game(gid)
+    _record, game = await t_.bot.service.queries.game(gid)
     now = by_seat[game.current_player]
     r = await skip_confirmed(amelie, t_.channel)
     assert not r.ephemeral and r.content == f"**amelie** a passé le tour de **{now.name}**."
@@ -323,5 +323,5 @@ async def test_engine_refusals_are_entirely_in_the_reader_s_language(mixed: Tabl
             assert "installation card" not in text and "write" not in text
         r = await user.slash(t_.channel, "cubist move", move="end")
         assert not r.failed, r.content
-        _record, game = await t_.bot.service.game(gid)
+        _record, game = await t_.bot.service.queries.game(gid)
         assert by_seat[game.current_player] is not user

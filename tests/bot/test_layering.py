@@ -10,7 +10,7 @@ from pathlib import Path
 BOT = Path(__file__).resolve().parents[2] / "bot"
 # The store's own package, the one way in, and the composition root (opens, verifies and
 # closes the store at start-up; keeps the command-sync digest in its meta table).
-ALLOWED = {"game.py", "client.py", "__main__.py", "startup.py"}
+ALLOWED = {"game.py", "queries.py", "client.py", "__main__.py", "startup.py"}
 
 
 def store_uses(path: Path) -> list[int]:

@@ -111,7 +111,8 @@ async def play_game(
     async def game(game_id: int) -> Any:
         return await store.load_game(game_id)
 
-    reader = SimpleNamespace(service=SimpleNamespace(game=game))  # what play_through_panel reads
+    # What play_through_panel reads of the bot: its service's look-ups.
+    reader = SimpleNamespace(service=SimpleNamespace(queries=SimpleNamespace(game=game)))
     interrupted = False
     while True:
         record, state = await store.load_game(record.id)

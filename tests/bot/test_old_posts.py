@@ -18,7 +18,7 @@ def table_posts(table: Table) -> list:
 
 async def test_only_the_newest_turn_post_keeps_its_buttons(table: Table) -> None:
     game_id = await play_demo_game(table.standin, table.bot, table.users[:2], table.channel, seed=11)
-    record, game = await table.bot.service.game(game_id)
+    record, game = await table.bot.service.queries.game(game_id)
     # The final post replaces the last turn's post just after it is sent.
     await wait_until(lambda: sum(table.bot.old_posts.edits.values()) == game.state.turn + 1)
     await table.bot.old_posts.idle()
@@ -47,7 +47,7 @@ async def test_a_post_older_than_its_token_is_edited_in_the_channel(table: Table
 
     chooser = GreedyPlayer(1)
     while True:
-        _record, game = await table.bot.service.game(game_id)
+        _record, game = await table.bot.service.queries.game(game_id)
         move = chooser.choose(game)
         if str(move).startswith("end"):
             await player.slash(table.channel, "cubist end", keep=" ".join(map(str, move.keep)))  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ async def test_each_reader_gets_pictures_in_their_language(bilingual: Table) -> 
     await t_.standin.wait_for_message(t_.channel, lambda m: "The game begins" in m.content)
     record = await t_.bot.store.active_game_for_channel(t_.channel.id)
     assert record is not None
-    record, game = await t_.bot.service.game(record.id)
+    record, game = await t_.bot.service.queries.game(record.id)
     names = t_.bot.service.names(record)
     fr, en = render_labels("fr"), render_labels("en")
     assert render.table_png(game, names, labels=fr) != render.table_png(game, names, labels=en)
@@ -49,7 +49,7 @@ async def test_a_four_player_turn_post_carries_the_current_players_studio(table:
     end = next(str(m) for m in game.legal_moves() if isinstance(m, EndTurn))
     assert not (await seated[game.current_player].slash(table.channel, "cubist move", move=end)).failed
     post = await table.standin.wait_for_message(table.channel, lambda m: "ended the turn" in m.content)
-    record, game = await table.bot.service.game(gid)
+    record, game = await table.bot.service.queries.game(gid)
     names = table.bot.service.names(record)
     assert [a.filename for a in post.attachments] == ["table.png", "studio.png"]
     assert post.attachments[1].data == render.studio_png(game, game.current_player, names, labels=render_labels("en"))

@@ -30,7 +30,7 @@ async def test_each_player_chooses_the_pictures_only_they_see(bilingual: Table) 
     post = await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
     record = await t.bot.store.active_game_for_channel(t.channel.id)
     assert record is not None
-    record, game = await t.bot.service.game(record.id)
+    record, game = await t.bot.service.queries.game(record.id)
     names = t.bot.service.names(record)
     en, fr = render_labels("en"), render_labels("fr")
     assert render.table_png(game, names, labels=en, style="flat") != render.table_png(game, names, labels=en)

@@ -72,7 +72,7 @@ async def test_end_turn_asks_which_dice_to_keep_when_some_would_go_back(table: T
     for who in (other, current):
         r = await end_via_panel(table, gid, who)
         assert await turn_over(r)
-    _record, game = await table.bot.service.game(gid)
+    _record, game = await table.bot.service.queries.game(gid)
     who = seated[game.current_player]
     room = game.state.players[game.current_player].storeroom
     assert len(room) > 2
@@ -91,7 +91,7 @@ async def test_end_turn_asks_which_dice_to_keep_when_some_would_go_back(table: T
     done = await who.click(ask.message, item(ask.message, f"cubist:{gid}:endok:"))
     assert await turn_over(done)
     assert await table.snapshot() != before
-    _record, game = await table.bot.service.game(gid)
+    _record, game = await table.bot.service.queries.game(gid)
     prev = game.state.last_turn
     assert prev is not None and prev[1][-1] == keep
 
@@ -116,11 +116,11 @@ async def test_turn_command_opens_the_panel_and_a_move_redraws_the_studio(table:
     assert done.content.startswith("Done: Place the ") and cells[0]["label"] in done.content
     assert done.message.attachments[0].filename == "studio.png"
     # A typed move answers with the same panel.
-    _record, game = await table.bot.service.game(gid)
+    _record, game = await table.bot.service.queries.game(gid)
     typed = next(str(m) for m in game.legal_moves() if str(m).startswith("place"))
     r = await current.slash(table.channel, "cubist move", move=typed)
     assert r.ephemeral and "You placed" in r.content and any(f"cubist:{gid}:t:" in i for i in custom_ids(r.message))
-    _record, game = await table.bot.service.game(gid)
+    _record, game = await table.bot.service.queries.game(gid)
     assert len(game.state.turn_moves) == 2
 
 
@@ -128,7 +128,7 @@ async def test_autocomplete_offers_only_legal_moves_of_the_current_player(table:
     gid, _game, seated = await started(table, players=3)
     checked = 0
     for step in range(60):
-        record, game = await table.bot.service.game(gid)
+        record, game = await table.bot.service.queries.game(gid)
         if game.is_over:
             break
         current = seated[game.current_player]
@@ -168,7 +168,7 @@ async def test_two_clicks_at_once_end_exactly_one_turn(table: Table) -> None:
     assert await table.moves_logged() == moves_before + 1
     ended = [r for r in results if not r.ephemeral]
     assert len(ended) == 1 and await turn_over(ended[0]), [r.content for r in results]
-    _record, game = await table.bot.service.game(gid)
+    _record, game = await table.bot.service.queries.game(gid)
     assert seated[game.current_player] is other
 
 
@@ -181,7 +181,7 @@ async def test_two_players_moving_at_once_only_the_current_one_lands(table: Tabl
         current.slash(table.channel, "cubist move", move=moves[1]),
         other.slash(table.channel, "cubist move", move=moves[0]),
     )
-    _record, after = await table.bot.service.game(gid)
+    _record, after = await table.bot.service.queries.game(gid)
     landed = after.state.turn_moves
     assert 1 <= len(landed) <= 2 and set(landed) <= set(moves)
     assert "not your turn" in results[2].content
@@ -194,16 +194,16 @@ async def test_restart_in_the_middle_of_a_turn_loses_nothing(table: Table) -> No
     post = table.standin.channel_messages(table.channel)[-1]
     low = min(game.state.players[game.current_player].storeroom)
     await current.slash(table.channel, "cubist move", move=f"place {low} w1 c3")
-    _record, mid = await table.bot.service.game(gid)
+    _record, mid = await table.bot.service.queries.game(gid)
     await table.bot.close()
     bot2 = make_bot(table.db)
     await table.run_bot(bot2)  # type: ignore[operator]
-    _record, again = await bot2.service.game(gid)
+    _record, again = await bot2.service.queries.game(gid)
     assert again == mid
     # The old post's button works with the new process.
     r = await current.click(post, f"cubist:{gid}:play")
     assert r.ephemeral and "Storeroom" in r.content
     r = await end_via_panel(table, gid, current)
     assert await turn_over(r)
-    _record, after = await bot2.service.game(gid)
+    _record, after = await bot2.service.queries.game(gid)
     assert after.state.last_turn is not None and after.state.last_turn[1][0] == f"place {low} w1 c3"

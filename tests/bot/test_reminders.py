@@ -185,11 +185,11 @@ async def test_closed_dms_are_remembered_and_the_channel_is_used(
     await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
     record = await t.bot.store.active_game_for_channel(t.channel.id)
     assert record is not None
-    _record, game = await t.bot.service.game(record.id)
+    _record, game = await t.bot.service.queries.game(record.id)
     for _ in range(2 * (MAX_REMINDERS + 2)):
         clock.advance(12 * HOUR + 1)
         await poll(t)
-        _record, game = await t.bot.service.game(record.id)
+        _record, game = await t.bot.service.queries.game(record.id)
         if record.seats[game.current_player].user_id != closed.id:
             # Let the other player pass, so that zoe's turn comes.
             await t.users[0].slash(t.channel, "cubist end", keep="")
@@ -204,7 +204,7 @@ async def test_closed_dms_are_remembered_and_the_channel_is_used(
     # A player who closes their DMs later is found out at the next DM, once.
     opened = t.users[0]
     opened.user.dms_closed = True
-    _record, game = await t.bot.service.game(record.id)
+    _record, game = await t.bot.service.queries.game(record.id)
     if record.seats[game.current_player].user_id != opened.id:
         await closed.slash(t.channel, "cubist end", keep="")
     before = len(t.standin.invalid_requests)
@@ -263,7 +263,7 @@ async def test_dm_channels_are_remembered_and_reopened_when_stale(ctable: Table,
     t = ctable
     gid, game, seated = await start_game(t)
     for _ in range(3):  # three turn ends: a turn-start DM each
-        _record, game = await t.bot.service.game(gid)
+        _record, game = await t.bot.service.queries.game(gid)
         player = seated[game.current_player]
         r = await player.slash(t.channel, "cubist end", keep="")
         assert not r.failed, r.content
@@ -273,7 +273,7 @@ async def test_dm_channels_are_remembered_and_reopened_when_stale(ctable: Table,
     assert remembered == {u.id: t.standin.dm_channel(u).id for u in seated}
     assert t.standin.requests.count("POST /users/@me/channels") == 2  # one per player, none per turn
     # A DM channel Discord no longer knows is opened again, and the DM still arrives.
-    _record, game = await t.bot.service.game(gid)
+    _record, game = await t.bot.service.queries.game(gid)
     current = seated[game.current_player]
     remembered[current.id] = 1  # no such channel
     clock.advance(13 * HOUR)

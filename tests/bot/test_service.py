@@ -53,7 +53,7 @@ async def started(svc: GameService, channel: int = 100, computers: int = 0):
 
 
 async def end_turn(svc: GameService, game_id: int):
-    record, game = await svc.game(game_id)
+    record, game = await svc.queries.game(game_id)
     mover = record.seats[game.current_player]
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
     return await svc.play_in(game_id, mover.user_id, end, as_seat=game.current_player)
@@ -65,7 +65,7 @@ async def test_a_start_gives_the_first_turn_its_clock_and_its_turn_start_dm(stor
     nudge = await svc.timers.get(record.id, "nudge")
     assert nudge is not None and nudge.kind == "turn_start" and nudge.due_at == clock.now + START_GRACE
     assert nudge.payload == {"turn": game.state.turn}
-    turn_clock = await svc.turn_clock(record.id)
+    turn_clock = await svc.queries.turn_clock(record.id)
     assert turn_clock is not None and not turn_clock.vote_posted
     assert (turn_clock.turn, turn_clock.seat) == (game.state.turn, game.current_player)
     assert turn_clock.expires_at == clock.now + SETTINGS.turn_hours * HOUR
@@ -85,7 +85,7 @@ async def test_a_turn_end_queues_post_and_dm_and_starts_the_next_players_reminde
     seat = outcome.record.seats[outcome.game.current_player]
     assert nudge is not None and nudge.kind == "reminder" and nudge.attempt == 0
     assert nudge.due_at == clock.now + interval_of(seat.prefs, SETTINGS.reminder_hours)
-    turn_clock = await svc.turn_clock(record.id)
+    turn_clock = await svc.queries.turn_clock(record.id)
     assert turn_clock is not None and turn_clock.turn == outcome.game.state.turn and turn_clock.started_at == clock.now
     assert await store.posts.counts() == {"total": 2, "sent": 0, "failed": 0}
 
@@ -172,7 +172,7 @@ async def test_votes_and_an_early_end_of_the_turn_clock(store: Store, clock: Fak
     assert not await svc.end_turn_clock(record.id, turn + 1)  # another turn's clock: untouched
     clock.now += 10
     assert await svc.end_turn_clock(record.id, turn)
-    turn_clock = await svc.turn_clock(record.id)
+    turn_clock = await svc.queries.turn_clock(record.id)
     assert turn_clock is not None and turn_clock.expires_at == clock.now
     voter = record.seats[1 - game.current_player]
     assert await svc.cast_vote(record.id, turn, voter.seat, "skip") == {"skip": 1}

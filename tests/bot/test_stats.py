@@ -79,7 +79,7 @@ async def _final_post(table: Table):
 
 
 async def _game(table: Table, game_id: int) -> tuple[Game, list[str]]:
-    record, game = await table.bot.service.game(game_id)
+    record, game = await table.bot.service.queries.game(game_id)
     keys = [f"user:{s.user_id}" if s.user_id is not None else "ai:greedy" for s in record.seats]
     return game, keys
 

@@ -57,7 +57,7 @@ async def test_a_skip_racing_the_end_of_that_turn_is_refused(ctable: Table) -> N
         lock.release()
     await skip.until_answered(10)
     assert skip.ephemeral and f"Turn {turn + 1} is over already" in skip.content, skip.content
-    _record, after = await t.bot.service.game(gid)
+    _record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1  # the next player's turn was not skipped
     assert after.state.last_turn is not None and after.state.last_turn[1] == [str(end)]
     assert not [m for m in t.standin.channel_messages(t.channel) if "skipped" in m.content]
@@ -71,7 +71,7 @@ async def test_powers_pass_to_the_next_seated_person_when_the_creator_is_removed
     creator, mod = t.users[0], t.users[5]
     r = await mod.slash(t.channel, "cubist table kick", player=creator.user)
     assert not r.ephemeral and "removed" in r.content
-    record, game = await t.bot.service.game(gid)
+    record, game = await t.bot.service.queries.game(gid)
     holder = t.bot.service.powers_holder(record, game)
     assert holder is not None and holder.user_id != creator.id
     post = await t.standin.wait_for_message(t.channel, lambda m: "now holds the creator's powers" in m.content)
@@ -83,7 +83,7 @@ async def test_powers_pass_to_the_next_seated_person_when_the_creator_is_removed
         t.channel, "cubist table kick", player=seated[0].user if seated[0] != creator else seated[1].user
     )
     assert r.ephemeral and "Only the game's creator" in r.content
-    assert (await t.bot.service.game(gid))[1].state.turn == game.state.turn  # nothing changed
+    assert (await t.bot.service.queries.game(gid))[1].state.turn == game.state.turn  # nothing changed
     by_id = {u.id: u for u in t.users}
     r = await skip_confirmed(by_id[holder.user_id], t.channel)
     assert not r.ephemeral and "skipped" in r.content
@@ -96,7 +96,7 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
     gid, _game, seated = await start_game(t, players=2)
     r = await t.users[5].slash(t.channel, "cubist table kick", player=seated[1].user)
     assert not r.ephemeral
-    record, game = await t.bot.service.game(gid)
+    record, game = await t.bot.service.queries.game(gid)
     assert game.is_over and record.status == "finished"
     assert await t.bot.store.rating_changes(gid) == []
     assert _db(t, "SELECT count(*) FROM ratings") == [(0,)]
@@ -109,7 +109,7 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
     players = {i: GreedyPlayer(i) for i in range(3)}
     by_seat = dict(enumerate(seated))
     while True:
-        record, game = await t.bot.service.game(gid)
+        record, game = await t.bot.service.queries.game(gid)
         move = players[game.current_player].choose(game.clone())
         probe = game.clone()
         probe.apply(move)
@@ -120,7 +120,7 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
         await t.bot.service.play_in(gid, by_seat[game.current_player].id, move)
     final = await t.standin.wait_for_message(t.channel, lambda m: "The game is over" in m.content)
     assert len(await t.bot.store.rating_changes(gid)) == 3  # played to its end: rated
-    winner = by_seat[next(iter((await t.bot.service.game(gid))[1].winners()))]
+    winner = by_seat[next(iter((await t.bot.service.queries.game(gid))[1].winners()))]
     r = await kicked.click(final, f"cubist:{gid}:b:rematch")
     assert r.ephemeral and "Only the players" in r.content
     r = await winner.click(final, f"cubist:{gid}:b:rematch")
@@ -215,7 +215,7 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
             assert not join.ephemeral, join.content
         else:
             assert join.ephemeral and "has already started" in join.content, join.content
-        _record, game = await t.bot.service.game(record.id)
+        _record, game = await t.bot.service.queries.game(record.id)
         by_id = {u.id: u for u in t.users}
         current = by_id[record.seats[game.current_player].user_id]
         post = await t.standin.wait_for_message(

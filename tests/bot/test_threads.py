@@ -48,7 +48,7 @@ async def test_each_game_gets_its_thread_and_the_channel_stays_readable(standin:
     assert len(announcements) == 2  # one line per game in the channel, nothing else
     assert "join it in the thread below" in announcements[0].content
     assert first.id == announcements[0].id  # the thread hangs from the game's announcement
-    record = await bot.service.game_in_channel(first.id)
+    record = await bot.service.queries.game_in_channel(first.id)
     assert record is not None and first.name == f"Cubist game {record.id} (ada)"
     lobby = standin.channel_messages(first)
     assert len(lobby) == 1 and "/cubist lobby join" in lobby[0].content
@@ -58,7 +58,7 @@ async def test_each_game_gets_its_thread_and_the_channel_stays_readable(standin:
     assert refused.ephemeral
     assert not (await ada.slash(first, "cubist lobby start")).failed
     assert any("The game begins" in m.content for m in standin.channel_messages(first))
-    assert await bot.service.game_in_channel(second.id) is not None  # the other game waits in its thread
+    assert await bot.service.queries.game_in_channel(second.id) is not None  # the other game waits in its thread
     assert len(standin.channel_messages(channel)) == 2
     # The opening DM links to the thread.
     assert any(f"<#{first.id}>" in dm.content for dm in standin.dms(ada))
@@ -68,7 +68,7 @@ async def test_each_game_gets_its_thread_and_the_channel_stays_readable(standin:
 async def test_a_whole_game_in_its_thread(standin: StandIn, run_bot, tmp_path: Path):
     bot, channel, users = await threaded_server(standin, run_bot, tmp_path)
     game_id = await play_demo_game(standin, bot, users[:2], channel, seed=4, panel=True)
-    record, game = await bot.service.game(game_id)
+    record, game = await bot.service.queries.game(game_id)
     assert game.is_over
     (thread,) = threads_of(standin, channel)
     assert record.channel_id == thread.id
@@ -92,7 +92,7 @@ async def test_without_the_permission_a_thread_is_refused_and_nothing_opens(stan
     refused = await ada.slash(channel, "cubist lobby new", players=2, thread=True)
     assert refused.ephemeral
     assert "Create Public Threads" in refused.content and "thread" in refused.content
-    assert await bot.service.game_in_channel(channel.id) is None and threads_of(standin, channel) == []
+    assert await bot.service.queries.game_in_channel(channel.id) is None and threads_of(standin, channel) == []
     # Without asking, the game simply lives in the channel.
     assert await open_game(standin, bot, channel, ada) == channel
 
@@ -100,7 +100,7 @@ async def test_without_the_permission_a_thread_is_refused_and_nothing_opens(stan
 async def test_threads_speak_the_servers_language(standin: StandIn, run_bot, tmp_path: Path):
     bot, channel, (ada, *_) = await threaded_server(standin, run_bot, tmp_path, locale="fr")
     thread = await open_game(standin, bot, channel, ada)
-    record = await bot.service.game_in_channel(thread.id)
+    record = await bot.service.queries.game_in_channel(thread.id)
     assert record is not None and thread.name == f"Partie de Cubist {record.id} (ada)"
     (announcement,) = standin.channel_messages(channel)
     assert "rejoignez-la dans le fil ci-dessous" in announcement.content
@@ -112,5 +112,5 @@ async def test_a_command_typed_in_the_channel_points_to_the_games_threads(standi
     thread = await open_game(standin, bot, channel, ada)
     refused = await bruno.slash(channel, "cubist lobby join")  # in the channel, not the thread
     assert refused.ephemeral and f"<#{thread.id}>" in refused.content and "threads" in refused.content
-    assert await bot.service.game_in_channel(thread.id) is not None
-    assert len((await bot.service.game_in_channel(thread.id)).seats) == 1  # type: ignore[union-attr]  # nobody joined
+    assert await bot.service.queries.game_in_channel(thread.id) is not None
+    assert len((await bot.service.queries.game_in_channel(thread.id)).seats) == 1  # type: ignore[union-attr]  # nobody joined

@@ -45,14 +45,14 @@ async def test_a_double_tapped_undo_takes_back_one_action(table: Table) -> None:
     taps = await channel_panel(table, gid, current)
     await place_one(taps)
     await place_one(taps)
-    _record, placed = await table.bot.service.game(gid)
+    _record, placed = await table.bot.service.queries.game(gid)
     assert len(placed.state.turn_moves) == 2
     undo = button(taps.message, gid, UNDO)
     first = await current.click(taps.message, undo, wait=False)
     second = await current.click(taps.message, undo, wait=False)
     await first.until_answered()
     await second.until_answered()
-    _record, after = await table.bot.service.game(gid)
+    _record, after = await table.bot.service.queries.game(gid)
     assert len(after.state.turn_moves) == 1, "two presses of one Undo took back two actions"
     assert not first.failed and not second.failed  # the second press redraws the panel as it stands
 
@@ -66,7 +66,7 @@ async def test_a_double_tapped_hint_plays_its_suggestion_once(table: Table) -> N
     second = await current.click(hint.message, play_this, wait=False)
     await first.until_answered()
     await second.until_answered()
-    record, after = await table.bot.service.game(gid)
+    record, after = await table.bot.service.queries.game(gid)
     with sqlite3.connect(table.db) as conn:
         moves = conn.execute("SELECT count(*) FROM moves WHERE game_id = ?", (gid,)).fetchone()[0]
     assert moves == len(after.log) == record.version
@@ -143,9 +143,9 @@ async def test_a_game_whose_thread_is_gone_goes_on_in_its_channel(
     thread = await open_game(standin, bot, channel, ada)
     await bruno.slash(thread, "cubist lobby join")
     assert not (await ada.slash(thread, "cubist lobby start")).failed
-    record = await bot.service.game_in_channel(thread.id)
+    record = await bot.service.queries.game_in_channel(thread.id)
     assert record is not None
-    record, game = await bot.service.game(record.id)
+    record, game = await bot.service.queries.game(record.id)
     by_id = {ada.id: ada, bruno.id: bruno}
     current = by_id[record.seats[game.current_player].user_id or 0]
     other = bruno if current is ada else ada
@@ -165,7 +165,7 @@ async def test_a_game_whose_thread_is_gone_goes_on_in_its_channel(
     said = [m.content for m in standin.channel_messages(channel)]
     assert any("goes on here" in c for c in said), said
     assert any("ended the turn" in c for c in said), said
-    moved = await bot.service.record(record.id)
+    moved = await bot.service.queries.record(record.id)
     assert moved.channel_id == channel.id
     # The next player's turn-start DM is not held back.
     await wait_until(lambda: len([m for m in standin.dms(other) if m.components]) >= 1, timeout=8)
@@ -183,9 +183,9 @@ async def test_a_game_whose_thread_is_gone_gets_a_new_one_when_its_channel_is_bu
     await bruno.slash(thread, "cubist lobby join")
     assert not (await ada.slash(thread, "cubist lobby start")).failed
     assert not (await chloe.slash(channel, "cubist lobby new", players=2, thread=False)).ephemeral  # busy now
-    record = await bot.service.game_in_channel(thread.id)
+    record = await bot.service.queries.game_in_channel(thread.id)
     assert record is not None
-    record, game = await bot.service.game(record.id)
+    record, game = await bot.service.queries.game(record.id)
     current = ada if record.seats[game.current_player].user_id == ada.id else bruno
     dm = await panel_dm_of(standin, current)
     standin.delete_channel(thread)
@@ -194,7 +194,7 @@ async def test_a_game_whose_thread_is_gone_gets_a_new_one_when_its_channel_is_bu
     await place_one(taps)
     await taps.press("endask")
     await taps.press("endok")
-    moved = await bot.service.record(record.id)
+    moved = await bot.service.queries.record(record.id)
     assert moved.channel_id not in (thread.id, channel.id)
     new = standin.channels[moved.channel_id]
     assert new.is_thread and new.parent_id == channel.id
@@ -317,11 +317,11 @@ async def test_a_skip_sent_before_the_turn_ended_skips_nobody(table: Table) -> N
     await place_one(taps)
     await taps.press("endask")
     await taps.press("endok")
-    _record, next_turn = await table.bot.service.game(gid)
+    _record, next_turn = await table.bot.service.queries.game(gid)
     # The admin pressed Enter before that turn ended; Discord delivered it after.
     r = await ada.slash(table.channel, "cubist table skip", delivered_late=3.0)
     assert r.ephemeral and "over already" in r.content and not r.message.components, r.content
-    _record, after = await table.bot.service.game(gid)
+    _record, after = await table.bot.service.queries.game(gid)
     assert after.state.turn == next_turn.state.turn and after.current_player == next_turn.current_player
 
 
@@ -338,14 +338,14 @@ async def test_a_skip_asks_first_naming_the_player_and_how_long(table: Table) ->
     current = seated[game.current_player]
     ask = await ada.slash(table.channel, "cubist table skip")
     assert ask.ephemeral and current.name in ask.content and "Skip their turn?" in ask.content, ask.content
-    assert (await table.bot.service.game(gid))[1].state.turn == game.state.turn  # asking skips nothing
+    assert (await table.bot.service.queries.game(gid))[1].state.turn == game.state.turn  # asking skips nothing
     ok = next(i for i in custom_ids(ask.message) if ":skipok:" in i)
     done = await ada.click(ask.message, ok)
     assert not done.ephemeral and "skipped" in done.content
-    assert (await table.bot.service.game(gid))[1].state.turn == game.state.turn + 1
+    assert (await table.bot.service.queries.game(gid))[1].state.turn == game.state.turn + 1
     again = await ada.click(ask.message, ok)  # the same confirmation once more: that turn is over
     assert again.ephemeral and "over already" in again.content
-    assert (await table.bot.service.game(gid))[1].state.turn == game.state.turn + 1
+    assert (await table.bot.service.queries.game(gid))[1].state.turn == game.state.turn + 1
 
 
 # -- 6 and 7. buttons on someone else's message, unknown and malformed ids ---------------------
@@ -355,7 +355,7 @@ async def test_a_forged_play_on_a_message_elsewhere_opens_nothing(table: Table) 
     gid, game, seated = await start_game(table)
     current = seated[game.current_player]
     elsewhere = table.standin.add_channel(table.guild, "elsewhere")
-    version = (await table.bot.service.record(gid)).version
+    version = (await table.bot.service.queries.record(gid)).version
     forged = table.standin.forged_message(
         elsewhere, [f"cubist:{gid}:play", f"cubist:{gid}:endok:{version}:", f"cubist:{gid}:undo:{version}"]
     )
@@ -363,7 +363,7 @@ async def test_a_forged_play_on_a_message_elsewhere_opens_nothing(table: Table) 
         r = await current.click(forged, custom_id)
         assert r.ephemeral and "another channel" in r.content, (custom_id, r.content)
         assert not any(i.startswith(f"cubist:{gid}:t:") for i in custom_ids(r.message)), "no panel opened there"
-    assert (await table.bot.service.record(gid)).version == version
+    assert (await table.bot.service.queries.record(gid)).version == version
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ class Taps:
 
 async def place_both_and_end(taps: Taps, words: dict[str, str]) -> None:
     """The typical turn: both rolled dice into workroom 1, then end the turn."""
-    record, game = await taps.table.bot.service.game(taps.gid)
+    record, game = await taps.table.bot.service.queries.game(taps.gid)
     dice = list(game.state.players[game.current_player].storeroom)
     assert len(dice) == 2
     for _die in dice:
@@ -117,7 +117,7 @@ async def test_a_typical_turn_from_the_dm_takes_six_taps(table: Table, locale: s
     gid, game, seated = await started(table)
     counts = []
     for _turn in range(2):
-        _record, game = await table.bot.service.game(gid)
+        _record, game = await table.bot.service.queries.game(gid)
         user = seated[game.current_player]
         dm = await panel_dm(table, user)
         assert dm.attachments and dm.attachments[0].filename == "studio.png"
@@ -130,7 +130,7 @@ async def test_a_typical_turn_from_the_dm_takes_six_taps(table: Table, locale: s
         # The public post tells the turn in words (the server's language, English here).
         told = posts[-1].content
         assert " in workroom 1" in told and "ended the turn" in told and not NOTATION.search(told), told
-        _record, after = await table.bot.service.game(gid)
+        _record, after = await table.bot.service.queries.game(gid)
         assert after.state.turn == game.state.turn + 1
         assert after.state.last_turn is not None and len(after.state.last_turn[1]) == 3
     assert all(c <= TYPICAL_TURN_TAPS for c in counts), counts
@@ -150,12 +150,12 @@ async def test_the_channel_play_button_opens_the_same_panel_and_undo_works(table
     taps = Taps(table, gid, current, r.message)
     await taps.pick(index=0)
     await taps.pick(index=0)
-    _record, mid = await table.bot.service.game(gid)
+    _record, mid = await table.bot.service.queries.game(gid)
     assert len(mid.state.turn_moves) == 1
     before = await table.snapshot()
     await taps.press("undo")
     assert "Undone" in taps.message.content
-    _record, back = await table.bot.service.game(gid)
+    _record, back = await table.bot.service.queries.game(gid)
     assert back.state.turn_moves == [] and await table.snapshot() != before
     # A stale select (drawn before the undo) answers with the panel as it stands now.
     await taps.press("endask")
@@ -177,11 +177,11 @@ async def test_an_old_panel_redraws_itself_instead_of_playing_a_stale_choice(tab
     channel_panel = Taps(table, gid, current, r.message)
     await channel_panel.pick(index=0)
     await channel_panel.pick(index=0)  # a move from the channel panel: the DM's panel is now stale
-    _record, mid = await table.bot.service.game(gid)
+    _record, mid = await table.bot.service.queries.game(gid)
     select_id, options = panel_select(dm, gid)
     again = await current.select(dm, select_id, [options[0]["value"]])
     assert "moved on" in again.content
-    _record, still = await table.bot.service.game(gid)
+    _record, still = await table.bot.service.queries.game(gid)
     assert still.state.turn_moves == mid.state.turn_moves
 
 
@@ -228,7 +228,7 @@ async def test_tap_a_die_tap_a_lettered_cell_six_taps_a_turn(table: Table, local
     await taps.press("endask")
     await taps.press("endok")
     assert taps.count == 6, taps.count
-    _record, after = await table.bot.service.game(gid)
+    _record, after = await table.bot.service.queries.game(gid)
     assert after.state.turn == game.state.turn + 1
 
 
