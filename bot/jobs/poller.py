@@ -23,9 +23,10 @@ from bot.jobs.host import JobHost
 from bot.jobs.loop import PollLoop
 from bot.jobs.outbox import Outbox
 from bot.jobs.registry import KINDS
+from bot.service.game import in_play
 from bot.service.quiet_hours import quiet_until
 from bot.service.schedule import NUDGE, REMINDER, TURN_START
-from bot.store import GameRecord, Status, Timer
+from bot.store import GameRecord, Timer
 from bot.store.jobs import retry_delay
 from engine import Game
 
@@ -124,7 +125,7 @@ class Poller:
         """After the table post that began a person's turn: their turn-start DM at once (in the
         background) unless it is night-time where they live (then the timer sends it in the
         morning).  Claimed like any timer, so it goes out once across processes and restarts."""
-        if game.is_over or record.status != Status.ACTIVE:
+        if not in_play(record, game):
             return
         seat = record.seats[game.current_player]
         if seat.user_id is None:

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from bot.jobs import events as ev
 from bot.jobs.host import JobHost
 from bot.jobs.registry import DONE, NOTHING, Next, kind, postponed
+from bot.service.game import at_turn
 from bot.service.quiet_hours import interval_of, next_allowed
 from bot.service.schedule import (
     CHANNEL_NOTE,
@@ -23,7 +24,7 @@ from bot.service.schedule import (
     REMINDER,
     TURN_START,
 )
-from bot.store import GameRecord, SeatRecord, Status, Timer
+from bot.store import GameRecord, SeatRecord, Timer
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 async def _in_turn(host: JobHost, timer: Timer) -> tuple[GameRecord, Game, SeatRecord] | None:
     """The game, if it is still in play at the timer's turn."""
     record, game = await host.service.queries.game(timer.game_id)
-    if record.status != Status.ACTIVE or game.is_over or game.state.turn != timer.payload.get("turn"):
+    if not at_turn(record, game, timer.payload.get("turn")):
         return None
     return record, game, record.seats[game.current_player]
 
@@ -48,7 +49,7 @@ def dm_wanted(seat: SeatRecord) -> bool:
 @kind(CLOCK_RAN_OUT)
 async def turn_clock_ran_out(host: JobHost, timer: Timer, now: float) -> Next:
     record, game = await host.service.queries.game(timer.game_id)
-    if record.status != Status.ACTIVE or game.is_over or game.state.turn != timer.payload.get("turn"):
+    if not at_turn(record, game, timer.payload.get("turn")):
         return NOTHING
     await host.events.tell(ev.VOTE_DUE, record, game)
     return Next(keep=True)  # the vote is posted; the clock stays for reading

@@ -160,6 +160,16 @@ def _legal_hint(game: Game, limit: int = 8) -> Message:
     return Message("service.possible", moves=shown, more=more)
 
 
+def in_play(record: GameRecord, game: Game) -> bool:
+    """Whether the game is being played: started, neither over nor cancelled."""
+    return record.status == Status.ACTIVE and not game.is_over
+
+
+def at_turn(record: GameRecord, game: Game, turn: object) -> bool:
+    """Whether the game is in play at ``turn`` still (what a timer or a DM was about)."""
+    return in_play(record, game) and game.state.turn == turn
+
+
 def parse(text: str) -> Move:
     """A move typed or chosen at the edge (a command, autocomplete, a panel item), parsed once;
     UserError (nothing changes) says what was wrong with the text."""

@@ -16,8 +16,8 @@ import logging
 from bot.chat.base import Bot
 from bot.chat.delivery import deliver_turn
 from bot.jobs import events as ev
-from bot.service.game import UserError, level_of
-from bot.store import GameRecord, Status
+from bot.service.game import UserError, in_play, level_of
+from bot.store import GameRecord
 from engine import Game
 from engine.moves import Move
 from engine.players import Player, StrongPlayer, make_player
@@ -29,7 +29,7 @@ MAX_FAILURES = 3  # refused moves in a row before a computer gives up (and says 
 
 
 def is_computer_turn(record: GameRecord, game: Game) -> bool:
-    if record.status != Status.ACTIVE or game.is_over:
+    if not in_play(record, game):
         return False
     return record.seats[game.current_player].is_computer
 
@@ -132,7 +132,7 @@ class Computers:
             if not is_computer_turn(record, game):
                 if game_id in self._woken:
                     continue  # a turn ended while we were looking: look again
-                if game.is_over or record.status != Status.ACTIVE:
+                if not in_play(record, game):
                     self.forget(game_id)
                 return
             seat = game.current_player

@@ -25,9 +25,10 @@ from bot.chat.replies import channel_lost, clip, pings, png_file
 from bot.i18n import t, time_of_day
 from bot.jobs import events as ev
 from bot.jobs.outbox import nonce
+from bot.service.game import in_play
 from bot.service.quiet_hours import quiet_until
 from bot.service.schedule import MAX_REMINDERS
-from bot.store import GameRecord, ReminderPrefs, SeatRecord, Status
+from bot.store import GameRecord, ReminderPrefs, SeatRecord
 from bot.store.outbox import OutboxRow
 from bot.store.records import DEFAULT_REMINDER_INTERVAL
 from bot.table.away import vote_text, vote_view
@@ -165,7 +166,7 @@ class Reminders:
         postponed to the end of the player's quiet hours."""
         row_id = row.id
         now_record = await self.bot.service.queries.record(record.id)
-        if now_record.status != Status.ACTIVE or game.is_over or now_record.turn != game.state.turn:
+        if not in_play(now_record, game) or now_record.turn != game.state.turn:
             return None  # the turn is over already: no DM about it
         seat = now_record.seats[game.current_player]
         if seat.user_id is None or not seat.prefs.enabled or seat.dm_reachable is False:
