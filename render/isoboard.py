@@ -17,6 +17,7 @@ larger dice.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from functools import lru_cache
@@ -683,7 +684,7 @@ def _draw_recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels,
 
 
 def _with_height(d: DieGlyph, height: int) -> DieGlyph:
-    return DieGlyph(d.where, d.value, height, d.glyph, d.cell, body=d.body, height_box=d.height_box, lit=d.lit)
+    return dataclasses.replace(d, height=height)
 
 
 # --- the table -------------------------------------------------------------------------

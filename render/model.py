@@ -30,6 +30,8 @@ class DieGlyph:
     body: Rect | None = None  # the whole column as drawn (top face, front faces), to check covering
     height_box: Rect | None = None  # the ink box of the column's height figure ("×3"), columns of 2+
     lit: bool = False  # placed or moved in the last turn (or this one): outlined
+    # The height figure is a tag drawn over the dice around it (its column's front is hidden).
+    height_over: bool = False
 
 
 def preview_scale(width: int, height: int, box: tuple[int, int] = LAPTOP_BOX) -> float:

@@ -22,7 +22,8 @@ size and kept in LRU caches; a picture is pasting.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -162,7 +163,9 @@ def _figure(
     if where == "front":
         f = figure_font(c)
         zone = min(height * lh, 2 * lh)  # the top two bands: the part a column in front hides last
-        cx, cy = R + w / 2, R + K + zone / 2
+        ink_h = f.getbbox(text, anchor="mm")
+        # centred in the top bands, but never over the top face (flat bands: a little below)
+        cx, cy = R + w / 2, R + K + max(zone / 2, (ink_h[3] - ink_h[1]) / 2 + 1)
         fill, stroke = (255, 255, 255), pal.mix(front_c, (0, 0, 0), 0.55)
     else:
         f = small_figure_font(c)
@@ -345,6 +348,8 @@ def draw_structure(
             sx, sy = corner(x, y, col[2])
             cv.paste(sh, (sx + dx, sy + dy))
     zone = figure_zone(c, lh)
+    first = len(cv.dice)
+    hidden: list[int] = []  # columns whose front a column in front hides: figure placed after
     for x, y in order:
         col = columns.get((x, y))
         target = (ghosts or {}).get((x, y), 0)
@@ -360,12 +365,56 @@ def draw_structure(
             # the column in front rises to front_top; our figure needs `zone` px under our top face
             front_top = corner(x, y + 1, front[2])[1] + g.R
             if front_top < corner(x, y, height)[1] + g.R + g.K + zone:
-                figure = "top"
+                figure = "none"
+                hidden.append(len(cv.dice))
         sp = column(c, key, value, height, lh, lit, figure)
         sx, sy = corner(x, y, height)
         cv.paste(sp.image, (sx, sy))
         cv.dice.append(_glyph(where(x, y), value, height, lit, sp, sx, sy, c, lh))
+    for i in hidden:
+        cv.dice[i] = _tag_height(cv, c, cv.dice[i], cv.dice[first:])
     return lh
+
+
+def _tag_height(cv: Canvas, c: int, die: DieGlyph, near: Sequence[DieGlyph]) -> DieGlyph:
+    """The height figure of a column whose front is hidden, as a small tag beside its top face
+    where it covers no value (right, left, above, its corners; a tighter tag next), else on
+    the top face's corner."""
+    f = small_figure_font(c)
+    text = f"×{die.height}"
+    box = tuple(int(v) for v in f.getbbox(text, anchor="mm"))
+    tx0, ty0, tx1, ty1 = die.cell
+    cy = (ty0 + ty1) // 2
+    values = [d.glyph for d in near] + [d.height_box for d in near if d.height_box is not None]
+    spot: tuple[int, int, int, int] | None = None
+    for pad in (6, 2):
+        tw, th = box[2] - box[0] + pad, box[3] - box[1] + pad
+        candidates = [
+            (tx1 - 2, cy - th // 2),  # right of the top face
+            (tx0 - tw + 2, cy - th // 2),  # left of it
+            ((tx0 + tx1 - tw) // 2, ty0 - th + 1),  # above it
+            (tx1 - tw // 2, ty0 - th + 2),  # over its back corners
+            (tx0 - tw // 2, ty0 - th + 2),
+            (tx1 - 2, ty1 - 2),  # under its front corners
+            (tx0 - tw + 2, ty1 - 2),
+        ]
+        spot = next(
+            ((x, y, tw, th) for x, y in candidates if not any(_overlaps((x, y, x + tw, y + th), v) for v in values)),
+            None,
+        )
+        if spot is not None:
+            break
+    left, top, tw, th = spot or (tx1 - tw, ty0, tw, th)  # nowhere clear: the top face's corner
+    fill = pal.mix(pal.INK, (255, 255, 255), 0.1)
+    cv.draw.rounded_rectangle((left, top, left + tw - 1, top + th - 1), radius=4, fill=fill)
+    cx, cy2 = left + tw / 2, top + th / 2
+    cv.draw.text((cx, cy2), text, font=f, fill=(255, 255, 255), anchor="mm")
+    ink = (round(cx) + box[0], round(cy2) + box[1], round(cx) + box[2], round(cy2) + box[3])
+    return dataclasses.replace(die, height_box=ink, height_over=True)
+
+
+def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _glyph(where: str, value: int, height: int, lit: bool, sp: Sprite, sx: int, sy: int, c: int, lh: int) -> DieGlyph:
