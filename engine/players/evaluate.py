@@ -42,6 +42,7 @@ EMPTY_ROOM = 0.6  # an empty room is only a possibility
 SHARED = 0.5  # share of the faster plan's turns the slower plan of the other room waits
 CARD_TURNS = 3.0  # turns a player needs per completion (the game's clock)
 CARD_OFFSET = 1.0
+LAST_TURN = 3.0  # points a player is expected to gain in a last turn (equal_turns)
 # Dice drawn, on average, to fill a slot that accepts one / two of the six values (less
 # than 6 and 3: other slots and storage use the misses).
 COST_1 = 3.0
@@ -225,13 +226,14 @@ def turns_left(game: Game) -> float:
     players = max(1, len(game.active_players()))
     by_museum = museum_room(game) / (0.8 * players)
     clock = min(by_cards, by_museum)
-    if ready_museum_dice(game) < museum_room(game):
+    if not _museum_can_end(game):
         # Neither ending comes before someone completes an installation (a fifth card, or
         # the card dice the museum still needs): the clock is never shorter than the fastest
         # completion in sight.  Without this floor, an offer of 6- and 7-dice cards next to
         # a museum a die short made every plan look too late to finish, and the players
         # bumped each other on the artist cards for up to 20 rounds (issue 31).
-        clock = max(clock, _next_completion_turns(game))
+        end = _next_end_turns(game)
+        clock = max(clock, by_cards if end is None else end)
     if most == INSTALLATIONS_TO_END - 1:
         # A rival a die or two from a fifth card ends the game sooner than the card clock
         # says; the earlier seats of a round (who never learn which turn is their last under
@@ -239,6 +241,44 @@ def turns_left(game: Game) -> float:
         # the last seat won 38.2% and 35.6% without this, 36.9% and 35.0% with it).
         clock = min(clock, _last_card_turns(game))
     return max(0.5, clock)
+
+
+def _wins_by_ending(game: Game, seat: int, gain: float, scores: list[int]) -> bool:
+    """Would ``seat`` be ahead if the game ended once it gained ``gain`` points now?  Under
+    equal_turns the seats after it in the round still play a last turn (``LAST_TURN``
+    points each).  A player who would lose does not end the game (a fifth card, the
+    museum's last die): counting its finished workroom as the end made both players of a
+    4-4 endgame wait for an end that never came, the one ahead building nothing (issue 31)."""
+    order = game.turn_order()
+    later = set(order[order.index(seat) + 1 :]) if game.options.equal_turns and seat in order else set()
+    others = [scores[o] + (LAST_TURN if o in later else 0.0) for o in game.active_players() if o != seat]
+    return not others or scores[seat] + gain > max(others)
+
+
+def _museum_can_end(game: Game) -> bool:
+    """The card dice the museum can take now fill it, and one of their owners would win by
+    placing the last one."""
+    room = museum_room(game)
+    takes = museum_takes(game)
+    ready = {
+        seat: sum(1 for c in game.state.players[seat].completed for v in c.dice if v is not None and v in takes)
+        for seat in game.active_players()
+    }
+    if sum(ready.values()) < room:
+        return False
+    scores = game.scores()
+    return any(n and _wins_by_ending(game, seat, 2.0 * min(n, room), scores) for seat, n in ready.items())
+
+
+def _ends_and_loses(game: Game, seat: int, card: int, scores: list[int]) -> bool:
+    """Completing ``card`` would be ``seat``'s fifth installation and leave it behind (its
+    bonus dice counted as going to the museum when the museum takes them now)."""
+    if len(game.state.players[seat].completed) < INSTALLATIONS_TO_END - 1:
+        return False
+    plan = game.deck.installation(card)
+    takes = museum_takes(game)
+    to_museum = min(museum_room(game), sum(1 for space in plan.bonus if any(v in takes for v in space)))
+    return not _wins_by_ending(game, seat, plan.points + 2.0 * to_museum, scores)
 
 
 _TAKES: dict[tuple[object, ...], frozenset[int]] = {}
@@ -272,24 +312,38 @@ def ready_museum_dice(game: Game) -> int:
     )
 
 
-def _next_completion_turns(game: Game) -> float:
-    """Turns the player closest to completing any offered card still needs for it."""
+def _next_end_turns(game: Game) -> float | None:
+    """Turns the fastest completion that can bring the end still needs (None: none in
+    sight): a card whose bonus dice the museum can take, or a fifth installation that
+    leaves its player ahead.  Other completions end nothing: counting them, a player who
+    held a finished workroom kept the clock at its shortest, so taking the card made the
+    clock longer and its rival's plans worth more, and it held the room for rounds."""
     offer = [c for c in game.state.offer if c is not None]
+    takes = museum_takes(game)
+    scores = game.scores()
     best = 99.0
     for seat in game.active_players():
+        fifth = len(game.state.players[seat].completed) >= INSTALLATIONS_TO_END - 1
         for room in game.state.players[seat].workrooms:
             key = room_key(room)
             for c in offer:
                 f = fit(key, c, game.deck)
-                if f is not None:
-                    best = min(best, f.cost / DICE_PER_TURN)
-    return best if best < 99.0 else 0.0
+                if f is None or f.cost / DICE_PER_TURN >= best:
+                    continue
+                if fifth:
+                    if _ends_and_loses(game, seat, c, scores):
+                        continue
+                elif not any(v in takes for space in game.deck.installation(c).bonus for v in space):
+                    continue
+                best = f.cost / DICE_PER_TURN
+    return best if best < 99.0 else None
 
 
 def _last_card_turns(game: Game) -> float:
     """Turns the player closest to a fifth installation still needs for it (from the
     workrooms and the face-up offer, as everyone sees them): the game ends then."""
     offer = [c for c in game.state.offer if c is not None]
+    scores = game.scores()
     best = 99.0
     for seat in game.active_players():
         p = game.state.players[seat]
@@ -299,7 +353,7 @@ def _last_card_turns(game: Game) -> float:
             key = room_key(room)
             for c in offer:
                 f = fit(key, c, game.deck)
-                if f is not None:
+                if f is not None and not _ends_and_loses(game, seat, c, scores):
                     best = min(best, f.cost / DICE_PER_TURN)
     return best
 
@@ -324,9 +378,14 @@ def plan_value(fitted: Fit, points: float, horizon: float, risk: float) -> tuple
     return v, turns
 
 
-def card_worth(game: Game, card: int, room_left: int) -> float:
+def card_worth(game: Game, card: int, room_left: int, after: float = 99.0) -> float:
+    """The card and its bonus dice, taken with about ``after`` turns left: a bonus die is
+    worth no more than a die on a completed card is then.  Valued at ``BONUS_DIE`` whatever
+    the clock, a finished workroom was worth more than its card near the end, and players
+    held one for up to nine rounds instead of taking the card (issue 31)."""
     plan = game.deck.installation(card)
-    bonus = min(len(plan.bonus), room_left) * BONUS_DIE + max(0, len(plan.bonus) - room_left) * 0.4
+    die = min(BONUS_DIE, card_die_value(after))
+    bonus = min(len(plan.bonus), room_left) * die + max(0, len(plan.bonus) - room_left) * 0.4
     return plan.points + bonus
 
 
@@ -379,7 +438,9 @@ def _rooms_value(
             f = fit(key, c, deck)
             if f is None:
                 continue
-            v, t = plan_value(f, card_worth(game, c, room_left), horizon, (risks or {}).get(c, 0.0))
+            # A finished workroom is worth no more than its card taken now.
+            after = horizon if f.remaining == 0 else 99.0
+            v, t = plan_value(f, card_worth(game, c, room_left, after), horizon, (risks or {}).get(c, 0.0))
             if not key:
                 v *= EMPTY_ROOM
             opts.append(Plan(c, v, t))

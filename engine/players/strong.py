@@ -49,7 +49,7 @@ WIN = 1000.0
 KEEP_USEFUL = 0.2  # a stored die that fits a plan (placing it now is usually better)
 KEEP_OTHER = 0.05
 STORAGE = 0.1
-LAST_TURN = 3.0  # points a player is expected to gain in a last turn (equal_turns)
+LAST_TURN = ev.LAST_TURN  # points a player is expected to gain in a last turn (equal_turns)
 HELD = 0.15  # share of an artist card's value kept by own dice that could be used now
 # A pair kept in storage becomes three of a kind when either of next turn's two dice
 # matches (11 rolls in 36), for a 3-dice card in the row; otherwise it still fits a

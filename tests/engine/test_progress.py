@@ -87,3 +87,68 @@ def test_an_abandon_counts_the_dice_it_sends_back_to_the_supply() -> None:
     assert abandon.value == pytest.approx(plain - THROWN_DIE * 4)  # the abandon must gain more than that
     kept = next(c for c in children if not isinstance(c.moves[0], Abandon))
     assert kept.thrown == 0
+
+
+def _standoff(my_cards: tuple[int, ...]) -> Game:
+    """Two players (printed end rule).  The rival to play next holds four installations
+    (10 points) and a finished workroom for card 1 (its fifth: 2 points, one bonus 2 the
+    museum cannot take); the player to move holds ``my_cards``."""
+    game = Game.new(2, 4)
+    s = game.state
+    me, rival = s.current, 1 - s.current
+    s.offer = [1, 14, 23]
+    s.installation_deck = [c for c in s.installation_deck if c not in (1, 2, 3, 4, 5, 14, 23, *my_cards)]
+    s.players[rival].completed = [Completed(c, [None]) for c in (2, 3, 4, 5)]
+    s.players[rival].workrooms = [grid("2 3 2"), {}]
+    s.players[me].completed = [Completed(c, [None]) for c in my_cards]
+    s.players[me].workrooms = [{}, {}]
+    rebalance(game)
+    return game
+
+
+def test_a_finished_fifth_card_that_would_lose_does_not_shorten_the_clock() -> None:
+    """A rival one card from the end ends the game when it likes, but only if it is then
+    ahead.  Behind, it holds its finished workroom (four-four endgames of issue 31: the
+    leader, trusting a clock of half a turn, built nothing for rounds)."""
+    ahead = _standoff((13,))  # 6 points: the rival's 10 + 2 win
+    assert ev.turns_left(ahead) < 1.0
+    behind = _standoff((13, 15, 18))  # 16 points: the rival would lose by ending now
+    assert ev.turns_left(behind) >= 2.0  # the card clock of four installations
+
+
+def test_the_museum_clock_waits_for_a_completion_that_can_feed_it() -> None:
+    """With the museum not fillable from the card dice in play, only a card whose bonus
+    dice the museum can take brings its end closer; a finished workroom whose card gives
+    the museum nothing does not (so taking that card does not lengthen the clock)."""
+    game = Game.new(2, 4)
+    s = game.state
+    assert ev.museum_takes(game) == frozenset({3, 5})
+    s.offer = [1, 2, 23]  # bonus 2 (the museum cannot take it), 5 and 2/5 + 4
+    s.installation_deck = [c for c in s.installation_deck if c not in (1, 2, 23)]
+    me = s.players[s.current]
+    me.workrooms = [grid("2 3 2"), {}]  # card 1, finished
+    s.players[1 - s.current].workrooms = [{}, {}]
+    rebalance(game)
+    card_2 = ev.fit((), 2, game.deck)
+    assert card_2 is not None
+    assert ev._next_end_turns(game) == pytest.approx(card_2.cost / ev.DICE_PER_TURN)
+    me.workrooms = [grid("2 3\n3"), {}]  # card 2, finished: its 5 can go to the museum
+    rebalance(game)
+    assert ev._next_end_turns(game) == 0.0
+
+
+def test_a_finished_workroom_is_worth_no_more_than_its_card_taken_now() -> None:
+    """Near the end a bonus die on a completed card is worth less (few turns to move it);
+    the finished workroom's plan values its bonus dice the same way, so holding the room
+    never beats taking the card (a finished 7-dice workroom was held nine rounds)."""
+    game = Game.new(2, 4)
+    s = game.state
+    seat = s.current
+    s.players[seat].workrooms = [grid("2 3 2"), {}]
+    rebalance(game)
+    card = game.deck.installation(1)
+    for horizon in (0.5, 1.0, 5.0):
+        value, plans = ev.rooms_value(game, seat, [1], horizon, None, 9)
+        assert plans[0].card == 1 and plans[0].turns == 0.0
+        die = min(ev.BONUS_DIE, ev.card_die_value(horizon))
+        assert value == pytest.approx(card.points + len(card.bonus) * die)
