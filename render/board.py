@@ -20,7 +20,7 @@ from engine.state import CORNERSTONE
 from . import dice
 from . import palette as pal
 from .canvas import Box, Canvas, Rect
-from .cardparts import artist_band, offer_bonus, offer_frame, offer_title, table_column
+from .cardparts import artist_band, museum_count, offer_bonus, offer_frame, offer_title, table_column
 from .cards import action_text
 from .flat import die_tile, empty_place, grid_layer, grid_size, paste_die
 from .fonts import font, text_width, wrap
@@ -330,19 +330,9 @@ def draw_museum(
 ) -> None:
     s = game.state
     card = game.deck.museum(s.museum_card)
-    _x0, y0, x1, _y1 = rect
     p = pad_of(c)
     heights = game.museum_heights()
-    total = sum(heights.values())
-    built = sum(len(col.owners) for col in s.museum.values())
-    cv.text(
-        (x1 - p, y0 + p + 2),
-        labels.text("built", built=built, total=total),
-        font(text_size(c)),
-        pal.INK,
-        anchor="ra",
-        parent=name,
-    )
+    museum_count(cv, game, rect, p, text_size(c), labels, name)
     gx, gy = _museum_origin(card, rect, c)
     bx0, by0, _bx1, _by1 = museum_box(card)
     lab = grid_size(c, 1, 1)[2]

@@ -60,6 +60,15 @@ def artist_band(cv: Canvas, game: Game, i: int, rect: Rect, c: int, band: int, t
     return True
 
 
+def museum_count(cv: Canvas, game: Game, rect: Rect, p: int, ts: int, labels: Labels, name: str) -> None:
+    """The museum's "7/16 dice": dice given so far of the dice its plan takes (top right)."""
+    _x0, y0, x1, _y1 = rect
+    total = sum(game.museum_heights().values())
+    built = sum(len(col.owners) for col in game.state.museum.values())
+    text = labels.text("built", built=built, total=total)
+    cv.text((x1 - p, y0 + p + 2), text, font(ts), pal.INK, anchor="ra", parent=name)
+
+
 def offer_frame(cv: Canvas, game: Game, i: int, rect: Rect, ts: int, labels: Labels) -> InstallationCard | None:
     """The panel of the ``i``-th installation on offer; None (said in its middle) when empty."""
     name = f"offer {i + 1}"
