@@ -109,7 +109,7 @@ class SettingsCommands(Feature):
         ]
     )
     async def pictures(self, interaction: discord.Interaction, style: str | None = None) -> None:
-        """How the pictures only you see are drawn: your turn panel, DMs, Board and Studio."""
+        """How the pictures only you see are drawn: your turn panel, DMs, Board and My studio."""
         mine = user_language(interaction)
         if style is None:
             current = await self.service.picture_style(interaction.user.id)
