@@ -12,13 +12,12 @@ from collections import OrderedDict
 
 import discord
 
-from bot.chat.base import Bot
 from bot.chat.buttons import view_of
 from bot.chat.language import user_language
+from bot.chat.load import host, load
 from bot.chat.replies import answer, png_file, send_error
 from bot.i18n import Message, t
 from bot.service.game import StaleChoice, UserError
-from bot.store import CorruptGame, GameNotFound
 from bot.turn import faces
 from bot.turn.panel import in_place, in_time, show
 from engine import Game
@@ -44,18 +43,11 @@ def _steps(moves: list[Move]) -> list[Move]:
 
 
 async def _plan(interaction: discord.Interaction, game_id: int, version: int):
-    bot: Bot = interaction.client  # type: ignore[assignment]
     moves = _plans.get((game_id, version, interaction.user.id))
-    try:
-        record, game = await bot.service.game_for_interaction(
-            game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
-        )
-    except UserError as e:  # a hint's buttons act only where the game is, or in a player's DM
-        await send_error(interaction, e.args[0])
+    loaded = await load(interaction, game_id)  # a hint's buttons act only where the game is, or in a DM
+    if loaded is None:
         return None
-    except (GameNotFound, CorruptGame):
-        await send_error(interaction, Message("actions.gone"))
-        return None
+    bot, record, game = host(interaction), loaded.record, loaded.game
     if moves is None or record.version != version:
         await send_error(interaction, Message("hints.stale"))
         return None
