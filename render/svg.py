@@ -1,0 +1,755 @@
+"""The table and a studio as SVG, for the web board: the high camera's pictures in vectors.
+
+    svg = render.svg.table_svg(game, names, labels=labels)
+    svg = render.svg.studio_svg(game, seat, names, labels=labels)
+
+Same layout model as the PNGs (render.isoboard: ``layout``, ``unit``, ``room_origins``,
+``cam``...), step by step the same drawing (render.svgparts.Svg mirrors Canvas), so the
+document's ``viewBox`` is the PNG's size and every cube stands where the PNG has it.
+
+Hooks for the web page:
+- every workroom cell is ``<g class="cell" data-cell="p{seat}.w{room}.{cell}">`` (0-based seat
+  and room, cell as ``engine.moves.Place.cell``), every museum cell of the plan
+  ``<g class="cell" data-cell="m.{cell}">`` (as ``engine.moves.ToMuseum.cell``): the cell's
+  column (a ``<g class="die">``) or its empty square (``<rect class="sq">``, transparent),
+  then, last, ``<rect class="ring">`` around its top face, shown when the group has the
+  class ``glow``;
+- ``<g class="artist" data-artist="{slot}">``, ``<g class="offer" data-offer="{i}">``,
+  ``<g class="player" data-seat="{seat}">``;
+- the root has ``role="img"`` and an ``aria-label`` (whose turn it is, from Labels).
+
+Words come from ``labels`` only; colours from render.palette and scene.faces.  Pure: no
+I/O, no randomness (same game, same text).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+
+from engine import Game, MuseumCard
+from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
+from engine.state import CORNERSTONE
+
+from . import dice
+from . import palette as pal
+from .board import museum_box
+from .cardparts import POINTS_INK
+from .cards import KIND_COLOURS, action_text
+from .fonts import font, text_width, wrap
+from .highlight import Highlights, highlights
+from .isoboard import (
+    BOARD,
+    BOARD_EDGE,
+    HEAD,
+    MUSEUM_SQUARE,
+    SQUARE,
+    STUDIO_UNIT,
+    TABLE,
+    _level,
+    _museum_origin,
+    extras_box,
+    header_layout,
+    layout,
+    mark_centre,
+    museum_dims,
+    pad_of,
+    panel_height,
+    panel_kind,
+    panel_width,
+    plan_unit,
+    recap,
+    room_origins,
+    row_h,
+    text_size,
+    unit,
+)
+from .labels import Labels
+from .model import DieGlyph
+from .names import _fitting, fit_name, plain_name
+from .scene import board_size, cam, cube_height, figure_zone, level_height, small_figure_font
+from .svgparts import RING_PAD, Rect, Svg, cube, ghost_def, hexc, num, shadow_group, shadow_rect
+from .words import last_turn_line, player_name, status_line
+
+Column = tuple[int | str, int, int, bool]  # colour key, value, height, lit
+
+
+def table_svg(game: Game, names: list[str] | None = None, *, labels: Labels) -> str:
+    """The whole table (render.table_png's picture) as an SVG document."""
+    n = game.num_players
+    card = game.deck.museum(game.state.museum_card)
+    dims = museum_dims(card)
+    c = unit(n, dims)
+    rects = layout(n, c, dims)
+    _x, _y, w, h = rects["table"]
+    sv = Svg(w, h)
+    sv.rect((0, 0, w - 1, h - 1), fill=TABLE)
+    hl = highlights(game)
+    sv.rect(rects["header"], fill=BOARD, outline=BOARD_EDGE, width=2, radius=12)
+    draw_header(sv, game, rects["header"], names, c, labels)
+    draw_museum(sv, game, card, rects["museum"], hl, c, labels)
+    for i in range(4):
+        draw_artist(sv, game, i, rects[f"artist {i + 1}"], hl, c, labels)
+    for i in range(3):
+        draw_offer(sv, game, i, rects[f"offer {i + 1}"], c, labels)
+    kind = panel_kind(n)
+    for seat in range(n):
+        draw_player(sv, game, seat, rects[f"player p{seat + 1}"], names, hl, c, labels, kind)
+    return sv.document(status_line(game, names, labels))
+
+
+def studio_svg(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> str:
+    """One player's studio, the boards side by side (render.studio_png's picture)."""
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
+    c = STUDIO_UNIT
+    m = pad_of(c)
+    pw, ph = panel_width(c, "wide"), panel_height(c, "wide")
+    sv = Svg(pw + 2 * m, ph + 2 * m)
+    sv.rect((0, 0, sv.width - 1, sv.height - 1), fill=TABLE)
+    rect = (m, m, m + pw, m + ph)
+    draw_player(sv, game, seat, rect, names, highlights(game), c, labels, "wide")
+    label = player_name(seat, names) + " · " + labels.text("points", points=game.score(seat))
+    return sv.document(label)
+
+
+# --- boards ----------------------------------------------------------------------------
+
+
+def board_def(
+    sv: Svg,
+    ident: str,
+    c: int,
+    cols: int,
+    rows: int,
+    cells: frozenset[tuple[int, int]] | None,
+    first_col: int = 0,
+    first_row: int = 0,
+    floor: pal.RGB = SQUARE,
+) -> str:
+    """scene.board_layer: the printed squares and the cell names at the edges, at (0, 0)."""
+    if ident in sv.defs:
+        return ident
+    g = cam(c)
+    _w, _h, lab, head = board_size(c, cols, rows)
+    line = pal.mix(floor, (90, 66, 40), 0.3)
+    alt = pal.mix(floor, line, 0.18)
+    lf = font(max(11, round(0.42 * c)), bold=True)
+    a_cells: list[str] = []
+    b_cells: list[str] = []
+    for j in range(rows):
+        for i in range(cols):
+            if cells is not None and (first_col + i, first_row + j) not in cells:
+                continue
+            (a_cells if (i + j) % 2 == 0 else b_cells).append(
+                f"M{lab + i * c}.5 {head + j * g.P}.5h{c - 1}v{g.P - 1}h{1 - c}Z"
+            )
+    parts = [f'<g id="{ident}" stroke="{hexc(line)}">']
+    if a_cells:
+        parts.append(f'<path d="{"".join(a_cells)}" fill="{hexc(floor)}"/>')
+    if b_cells:
+        parts.append(f'<path d="{"".join(b_cells)}" fill="{hexc(alt)}"/>')
+    body, sv.body = sv.body, []  # the labels' texts, with the document's type classes
+    for j in range(rows):
+        sv.text((lab / 2, head + j * g.P + g.P / 2), str(first_row + j + 1), lf, pal.MUTED, anchor="mm")
+    for i in range(cols):
+        sv.text(
+            (lab + i * c + c / 2, head + rows * g.P + lab / 2 + 1), LETTERS[first_col + i], lf, pal.MUTED, anchor="mm"
+        )
+    parts.extend(sv.body)
+    sv.body = body
+    parts.append("</g>")
+    return sv.define(ident, "".join(parts))
+
+
+def use_board(sv: Svg, ident: str, xy: tuple[int, int]) -> None:
+    sv.add(f'<use href="#{ident}" x="{xy[0]}" y="{xy[1]}"/>')
+
+
+def draw_structure(
+    sv: Svg,
+    xy: tuple[int, int],
+    c: int,
+    columns: Mapping[tuple[int, int], Column],
+    cell_id: Callable[[int, int], str],
+    where: Callable[[int, int], str],
+    squares: list[tuple[int, int]],
+    *,
+    ghosts: Mapping[tuple[int, int], int] | None = None,
+    first_col: int = 0,
+    first_row: int = 0,
+) -> list[DieGlyph]:
+    """scene.draw_structure: the shadows, then every square of the board (``squares``) back
+    to front as a ``cell`` group (its column or its empty square, then its ring); the
+    height figures of columns whose front is hidden, as tags, after them.  Returns the dice
+    drawn (their top faces as scene records them)."""
+    g = cam(c)
+    _w, _h, lab, head = board_size(c, 1, 1)
+    heights = {cell: col[2] for cell, col in columns.items()}
+    for cell, t in (ghosts or {}).items():
+        heights[cell] = max(heights.get(cell, 0), t)
+    lh = level_height(c, heights)
+
+    def corner(x: int, y: int, height: int) -> tuple[int, int]:
+        """The top face's top-left corner of a column of ``height`` at (x, y)."""
+        fx = xy[0] + lab + (x - first_col) * c + g.FM
+        floor_front = xy[1] + head + (y - first_row + 1) * g.P - g.FM
+        return fx, floor_front - height * lh - g.K
+
+    order = sorted(set(squares) | set(columns), key=lambda cell: (cell[1], cell[0]))
+    if columns:
+        shadow_group(sv, c)
+        for x, y in order:
+            col = columns.get((x, y))
+            if col is not None:
+                shadow_rect(sv, corner(x, y, col[2]), c, col[2], lh)
+        sv.close()
+    zone = figure_zone(c, lh)
+    drawn: list[DieGlyph] = []
+    hidden: list[int] = []
+    for x, y in order:
+        col = columns.get((x, y))
+        target = (ghosts or {}).get((x, y), 0)
+        height = col[2] if col is not None else 0
+        sv.open("g", class_="cell", data_cell=cell_id(x, y))
+        if target > height:
+            gx, gy = corner(x, y, target)
+            sv.add(f'<use href="#{ghost_def(sv, c, target, lh)}" x="{gx}" y="{gy}"/>')
+        if col is None:
+            sx = xy[0] + lab + (x - first_col) * c
+            sy = xy[1] + head + (y - first_row) * g.P
+            sv.add(f'<rect class="sq" x="{sx}" y="{sy}" width="{c}" height="{g.P}"/>')
+            sv.add(
+                f'<rect class="ring" x="{sx + RING_PAD}" y="{sy + RING_PAD}" width="{c - 2 * RING_PAD}" '
+                f'height="{g.P - 2 * RING_PAD}" rx="4"/>'
+            )
+            sv.close()
+            continue
+        key, value, height, lit = col
+        figure = "front"
+        front = columns.get((x, y + 1))
+        if height >= 2 and front is not None:
+            front_top = corner(x, y + 1, front[2])[1]
+            if front_top < corner(x, y, height)[1] + g.K + zone:
+                figure = "none"
+                hidden.append(len(drawn))
+        tx, ty = corner(x, y, height)
+        glyph, fig = cube(sv, (tx, ty), c, key, value, height, lh, lit=lit, figure=figure)
+        drawn.append(_record(where(x, y), value, height, lit, glyph, fig, (tx, ty), c, lh))
+        ring(sv, (tx, ty), c)
+        sv.close()
+    for i in hidden:
+        drawn[i] = _tag_height(sv, c, drawn[i], drawn)
+    return drawn
+
+
+def ring(sv: Svg, xy: tuple[float, float], c: int) -> None:
+    g = cam(c)
+    sv.add(
+        f'<rect class="ring" x="{num(xy[0] - RING_PAD)}" y="{num(xy[1] - RING_PAD)}" width="{g.w + 2 * RING_PAD}" '
+        f'height="{g.K + 2 * RING_PAD}" rx="{max(2, round(0.13 * c)) + RING_PAD}"/>'
+    )
+
+
+def _record(
+    where: str,
+    value: int,
+    height: int,
+    lit: bool,
+    glyph: Rect,
+    fig: Rect | None,
+    xy: tuple[int, int],
+    c: int,
+    lh: int,
+) -> DieGlyph:
+    g = cam(c)
+    x, y = xy
+    top = (x, y, x + g.w, y + g.K)
+    body = (x, y, x + g.w, y + g.K + max(1, height) * lh)
+    return DieGlyph(where, value, height, glyph, top, body=body, height_box=fig, lit=lit)
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _tag_height(sv: Svg, c: int, die: DieGlyph, near: list[DieGlyph]) -> DieGlyph:
+    """scene._tag_height: the height figure of a column whose front is hidden, as a small
+    dark tag beside its top face where it covers no value."""
+    f = small_figure_font(c)
+    text = f"×{die.height}"
+    box = tuple(int(v) for v in f.getbbox(text, anchor="mm"))
+    tx0, ty0, tx1, ty1 = die.cell
+    cy = (ty0 + ty1) // 2
+    values = [d.glyph for d in near] + [d.height_box for d in near if d.height_box is not None]
+    spot: tuple[int, int, int, int] | None = None
+    tw = th = 0
+    for pad in (6, 2):
+        tw, th = box[2] - box[0] + pad, box[3] - box[1] + pad
+        candidates = [
+            (tx1 - 2, cy - th // 2),
+            (tx0 - tw + 2, cy - th // 2),
+            ((tx0 + tx1 - tw) // 2, ty0 - th + 1),
+            (tx1 - tw // 2, ty0 - th + 2),
+            (tx0 - tw // 2, ty0 - th + 2),
+            (tx1 - 2, ty1 - 2),
+            (tx0 - tw + 2, ty1 - 2),
+        ]
+        spot = next(
+            ((x, y, tw, th) for x, y in candidates if not any(_overlaps((x, y, x + tw, y + th), v) for v in values)),
+            None,
+        )
+        if spot is not None:
+            break
+    left, top, tw, th = spot or (tx1 - tw, ty0, tw, th)
+    sv.rect((left, top, left + tw - 1, top + th - 1), fill=pal.mix(pal.INK, (255, 255, 255), 0.1), radius=4)
+    r = sv.text((left + tw / 2, top + th / 2), text, f, (255, 255, 255), anchor="mm")
+    return DieGlyph(
+        die.where,
+        die.value,
+        die.height,
+        die.glyph,
+        die.cell,
+        body=die.body,
+        height_box=r,
+        lit=die.lit,
+        height_over=True,
+    )
+
+
+def loose_cube(
+    sv: Svg, xy: tuple[int, int], c: int, key: int | str, value: int, *, lit: bool = False, height: int = 1
+) -> None:
+    """scene.paste_cube: a loose die with its shadow, its top face's top-left at ``xy``."""
+    g = cam(c)
+    shadow_group(sv, c)
+    shadow_rect(sv, xy, c, height, g.LH)
+    sv.close()
+    cube(sv, xy, c, key, value, height, g.LH, lit=lit)
+
+
+def empty_place(sv: Svg, xy: tuple[int, int], c: int) -> None:
+    """scene.empty_place: a recessed die place (artist cards), the top face's corner at ``xy``."""
+    g = cam(c)
+    x, y = xy
+    sv.rect(
+        (x, y + g.LH // 2, x + g.w - 1, y + g.K + g.LH - 1),
+        fill=(90, 60, 30),
+        opacity=22 / 255,
+        outline=(150, 128, 98, 200),
+        width=max(1, c // 18),
+        radius=max(2, c // 7),
+    )
+
+
+# --- players ---------------------------------------------------------------------------
+
+
+def draw_player(
+    sv: Svg,
+    game: Game,
+    seat: int,
+    rect: Rect,
+    names: list[str] | None,
+    hl: Highlights,
+    c: int,
+    labels: Labels,
+    kind: str = "tall",
+) -> None:
+    """isoboard.player_frame and draw_player, in one ``player`` group."""
+    s = game.state
+    pl = s.players[seat]
+    x0, y0, x1, _y1 = rect
+    p = pad_of(c)
+    sv.open("g", class_="player", data_seat=str(seat))
+    sv.rect(rect, fill=BOARD, outline=BOARD_EDGE, width=2, radius=12)
+    bident = f"wr{c}"
+    board_def(sv, bident, c, WORKROOM_SIZE, WORKROOM_SIZE, None)
+    _w, _h, lab, head = board_size(c, 1, 1)
+    origins = room_origins(rect, c, kind)
+    for room, (x, y) in enumerate(origins):
+        use_board(sv, bident, (x, y))
+        r = max(8, round(0.27 * c))
+        cx, cy = x + lab // 2 + 1, y + head - r - 2
+        sv.ellipse((cx - r, cy - r, cx + r, cy + r), pal.INK)
+        sv.text((cx, cy + 1), str(room + 1), font(round(r * 1.4), bold=True), BOARD, anchor="mm")
+    current = seat == s.current and not s.over and not pl.removed
+    winner = s.over and seat in game.winners()
+    colour = pal.die_colour(seat)
+    if current or winner:
+        sv.rect(
+            (x0, y0, x1, y0 + round(HEAD * c) - 2),
+            fill=pal.mix(colour, BOARD, 0.68),
+            radius=12,
+            corners=(True, True, False, False),
+        )
+        sv.rect(rect, fill=None, outline=colour, width=max(3, c // 7), radius=12)
+    ts = text_size(c)
+    r = round(0.26 * c)
+    mx, ly = mark_centre(rect, c)
+    sv.polygon(dice.mark_points(pal.MARKS[seat % 4], mx, ly, r), colour, pal.INK, 2)
+    name = player_name(seat, names)
+    level = _level(name)
+    room_w = x1 - p - (x0 + p + 2 * r + 8)
+    text, f = fit_name(plain_name(name) if level else name, font(ts + 2, bold=True), room_w)
+    sv.text((x0 + p + 2 * r + 8, ly), text, f, pal.player_ink(seat), anchor="lm")
+    ly2 = y0 + p + round(1.05 * c)
+    sr = sv.text(
+        (x1 - p, ly2), labels.text("points", points=game.score(seat)), font(ts, bold=True), pal.INK, anchor="rm"
+    )
+    tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
+    tag = labels.text(tag_key) if tag_key else level
+    tf = font(ts if tag_key else ts - 2, bold=bool(tag_key))
+    if tag:
+        sv.text((x0 + p, ly2), tag, tf, pal.INK if tag_key else pal.MUTED, anchor="lm", max_width=sr[0] - x0 - 2 * p)
+    for room_i, xy in enumerate(origins):
+        cols: dict[tuple[int, int], Column] = {}
+        for cell, (value, height) in pl.workrooms[room_i].items():
+            yy, xx = divmod(cell, WORKROOM_SIZE)
+            cols[(xx, yy)] = (seat, value, height, (seat, room_i, cell) in hl.workroom)
+        squares = [(i, j) for j in range(WORKROOM_SIZE) for i in range(WORKROOM_SIZE)]
+        draw_structure(
+            sv,
+            xy,
+            c,
+            cols,
+            functools.partial(_workroom_cell, f"p{seat}.w{room_i}"),
+            functools.partial(_cell_name, f"p{seat + 1} w{room_i + 1}"),
+            squares,
+        )
+    draw_extras(sv, game, seat, extras_box(rect, c, kind), hl, c, labels)
+    sv.close()
+
+
+def _workroom_cell(prefix: str, x: int, y: int) -> str:
+    return f"{prefix}.{y * WORKROOM_SIZE + x}"
+
+
+def _cell_name(prefix: str, x: int, y: int) -> str:
+    return f"{prefix} {LETTERS[x]}{y + 1}"
+
+
+def draw_extras(sv: Svg, game: Game, seat: int, box: Rect, hl: Highlights, c: int, labels: Labels) -> None:
+    """isoboard.draw_extras: the storeroom, storage (and the current player's abandoned dice),
+    then the completed installations, flowed in rows of standing dice."""
+    s = game.state
+    pl = s.players[seat]
+    x0, y0, x1, _y1 = box
+    small = font(max(13, round(0.42 * c)))
+    store, supply = labels.text("storeroom"), labels.text("supply", count=pl.supply)
+    lr = sv.text((x0, y0), store, small, pal.MUTED, anchor="la", max_width=x1 - x0)
+    y = y0
+    if lr[2] + 8 + text_width(small, supply) > x1:
+        y += round(0.5 * c)
+    sv.text((x1, y), supply, small, pal.MUTED, anchor="ra")
+    g = cam(c)
+    rh = row_h(c) + 3
+    x, y = x0, y + round(0.6 * c)
+    row: list[tuple[int, str]] = [(v, "storeroom") for v in pl.storeroom]
+    row += [(v, "abandoned") for v in (s.pool if seat == s.current else [])]
+    row += [(v, "storage") for v in pl.storage]
+    step = c + 2
+    for i, (v, kind) in enumerate(row):
+        if kind == "storage" and (i == 0 or row[i - 1][1] != "storage"):
+            word = labels.text("storage")
+            if x + text_width(small, word) + step > x1 and x > x0:
+                x, y = x0, y + rh
+            x = sv.text((x, y + g.R + cube_height(c) // 2), word, small, pal.MUTED, anchor="lm")[2] + 4
+        if x + c > x1 + 2 and x > x0:
+            x, y = x0, y + rh
+        loose_cube(sv, (x, y + g.R), c, seat, v)
+        x += step
+    if not row:
+        sv.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm")
+    x, y = x0, y + rh
+    chip_f = font(max(13, round(0.42 * c)), bold=True)
+    if not pl.completed:
+        lines = wrap(labels.text("no_completed"), small, x1 - x0, 2)
+        lstep = round(small.size * 1.15)
+        for k, line in enumerate(lines):
+            ly = y + rh // 2 - (len(lines) - 1) * lstep // 2 + k * lstep
+            sv.text((x0, ly), line, small, pal.MUTED, anchor="lm", max_width=x1 - x0)
+    for i, comp in enumerate(pl.completed):
+        card = game.deck.installation(comp.card)
+        label = labels.text("points", points=card.points)
+        lw = round(text_width(chip_f, label)) + 10
+        left = [v for v in comp.dice if v is not None]
+        w = lw + len(left) * (c + 2) + 4
+        if x + w > x1 and x > x0:
+            x, y = x0, y + rh
+        lit = (seat, i) in hl.completed
+        ch = row_h(c)
+        sv.rect(
+            (x, y, x + w, y + ch),
+            fill=pal.CARD,
+            outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE,
+            width=3 if lit else 2,
+            radius=6,
+        )
+        sv.text((x + 5, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm")
+        dx = x + lw
+        for bonus in comp.dice:
+            if bonus is None:
+                continue
+            loose_cube(sv, (dx, y + g.R), c, seat, bonus)
+            dx += c + 2
+        x += w + 6
+
+
+# --- museum ----------------------------------------------------------------------------
+
+
+def draw_museum(sv: Svg, game: Game, card: MuseumCard, rect: Rect, hl: Highlights, c: int, labels: Labels) -> None:
+    """isoboard.museum_frame and draw_museum: the title, the plan's squares, its target
+    heights as outline columns and the columns built, a ``cell`` group per plan cell."""
+    s = game.state
+    x0, y0, x1, _y1 = rect
+    p = pad_of(c)
+    sv.open("g", class_="museum")
+    sv.rect(rect, fill=BOARD, outline=BOARD_EDGE, width=2, radius=12)
+    ts = text_size(c)
+    tr = sv.text((x0 + p, y0 + p), labels.text("museum"), font(ts, bold=True), pal.INK, anchor="la")
+    title, f = fit_name(labels.museum(card), font(max(13, ts - 3)), x1 - x0 - 2 * p)
+    sv.text((x0 + p, tr[3] + round(0.12 * c)), title, f, pal.MUTED, anchor="la")
+    bx0, by0, _bx1, _by1 = museum_box(card)
+    cols_n, rows_n = museum_dims(card)
+    cells = frozenset((x, y) for x, y, _h in card.cells)
+    ident = f"mu{c}"
+    board_def(sv, ident, c, cols_n, rows_n, cells, bx0, by0, floor=MUSEUM_SQUARE)
+    origin = _museum_origin(card, rect, c)
+    use_board(sv, ident, origin)
+    total = sum(game.museum_heights().values())
+    built = sum(len(col.owners) for col in s.museum.values())
+    sv.text((x1 - p, y0 + p + 2), labels.text("built", built=built, total=total), font(ts), pal.INK, anchor="ra")
+    heights = game.museum_heights()
+    cols: dict[tuple[int, int], Column] = {}
+    ghosts: dict[tuple[int, int], int] = {}
+    for cell, want in heights.items():
+        y, x = divmod(cell, MUSEUM_SIZE)
+        ghosts[(x, y)] = want
+    for cell, col in s.museum.items():
+        y, x = divmod(cell, MUSEUM_SIZE)
+        top = col.owners[-1] if col.owners else CORNERSTONE
+        key: int | str = pal.CORNER_KEY if top == CORNERSTONE else top
+        cols[(x, y)] = (key, col.value, max(1, len(col.owners)), cell in hl.museum)
+    draw_structure(
+        sv,
+        origin,
+        c,
+        cols,
+        lambda x, y: f"m.{y * MUSEUM_SIZE + x}",
+        lambda x, y: f"museum {LETTERS[x]}{y + 1}",
+        sorted(cells),
+        ghosts=ghosts,
+        first_col=bx0,
+        first_row=by0,
+    )
+    sv.close()
+
+
+# --- cards -----------------------------------------------------------------------------
+
+
+def draw_artist(sv: Svg, game: Game, i: int, rect: Rect, hl: Highlights, c: int, labels: Labels) -> None:
+    """cardparts.artist_band and isoboard.draw_artist, in an ``artist`` group."""
+    s = game.state
+    x0, y0, x1, y1 = rect
+    p = pad_of(c)
+    ts = text_size(c)
+    band = round(0.9 * c)
+    sv.open("g", class_="artist", data_artist=str(i))
+    sv.rect(rect, fill=pal.CARD, outline=pal.CARD_EDGE, width=2, radius=10)
+    card = game.artist_card(i)
+    if card is None:
+        sv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm")
+        sv.close()
+        return
+    colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
+    sv.rect((x0, y0, x1, y0 + band), fill=colour, radius=10, corners=(True, True, False, False))
+    rr = band // 2 - 3
+    cx, cy = x0 + 4 + rr, y0 + band // 2
+    sv.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), (255, 255, 255))
+    sv.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), colour, anchor="mm")
+    nx = cx + rr + 5
+    full, short = labels.artist(card), labels.artist_short(card)
+    nf = font(ts, bold=True)
+    text = full if text_width(nf, full) <= x1 - nx - 4 else short
+    text, nf = fit_name(text, nf, x1 - nx - 4)
+    sv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm")
+    af = font(max(13, round(0.46 * c)))
+    for k, line in enumerate(wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)):
+        sv.text((x0 + p - 2, y0 + band + 3 + k * round(0.6 * c)), line, af, pal.INK, anchor="la")
+    g = cam(c)
+    dy = y1 - p // 2 - cube_height(c) - g.R
+    slot = s.artists[i]
+    for k in range(card.dice):
+        dx = x0 + p + k * (c + 2)
+        if k < slot.count and slot.owner is not None:
+            loose_cube(sv, (dx, dy), c, slot.owner, slot.value, lit=i in hl.artists)
+        else:
+            empty_place(sv, (dx, dy), c)
+    sv.close()
+
+
+def draw_plan(sv: Svg, cells: tuple[tuple[int, int, int], ...], q: int, xy: tuple[int, int]) -> None:
+    """isoboard.plan_layer: an installation's plan as small columns of plan cubes (their
+    height as the numeral), in plan_box at ``xy``."""
+    xs = [x for x, _y, _h in cells]
+    ys = [y for _x, y, _h in cells]
+    g = cam(q)
+    bw, bh = 4 * q, 4 * g.P + 3 * g.LH
+    w = (max(xs) - min(xs) + 1) * q
+    rows = max(ys) - min(ys) + 1
+    top = max(h for _x, _y, h in cells)
+    h = rows * g.P + (top - 1) * g.LH
+    ox, oy = (bw - w) // 2, (bh - h) // 2 + (top - 1) * g.LH
+    for x, y, hh in sorted(cells, key=lambda t: (t[1], t[0])):
+        px = ox + (x - min(xs)) * q - g.R + g.FM
+        py = oy + (y - min(ys) + 1) * g.P - g.FM - hh * g.LH - g.K - g.R
+        cube(sv, (xy[0] + max(0, px) + g.R, xy[1] + max(0, py) + g.R), q, pal.PLAN_KEY, hh, hh, g.LH, figure="none")
+
+
+def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:
+    """cardparts.offer_frame, offer_title, offer_bonus and isoboard.draw_offer, in an
+    ``offer`` group."""
+    x0, y0, x1, y1 = rect
+    p = pad_of(c) // 2 + 2
+    ts = text_size(c)
+    sv.open("g", class_="offer", data_offer=str(i))
+    sv.rect(rect, fill=pal.CARD, outline=pal.CARD_EDGE, width=2, radius=10)
+    card_id = game.state.offer[i]
+    if card_id is None:
+        sv.text(
+            ((x0 + x1) // 2, (y0 + y1) // 2),
+            labels.text("no_card"),
+            font(max(13, ts - 4)),
+            pal.MUTED,
+            anchor="mm",
+            max_width=x1 - x0 - 8,
+        )
+        sv.close()
+        return
+    card = game.deck.installation(card_id)
+    # the title (cardparts.offer_title)
+    pts = sv.text(
+        (x1 - p, y0 + p), labels.text("points", points=card.points), font(max(12, ts - 5), bold=True), POINTS_INK,
+        anchor="ra",
+    )  # fmt: skip
+    title = labels.installation(card)
+    longest = max(title.split(), key=len, default="")
+    inner = x1 - x0 - 2 * p
+    tf = next(
+        (font(sz, bold=True) for sz in range(max(11, round(0.36 * c)), 9, -1)
+         if text_width(font(sz, bold=True), longest) <= inner),
+        font(10, bold=True),
+    )  # fmt: skip
+    step = round(0.44 * c)
+    ty = pts[3] + 3
+    for k, line in enumerate(wrap(title, tf, inner, 2)):
+        sv.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=inner)
+    top = ty + 2 * step
+    # the plan
+    q = plan_unit(c)
+    gq = cam(q)
+    bw, bh = 4 * q, 4 * gq.P + 3 * gq.LH
+    bottom = y1 - p - round(0.5 * c)
+    draw_plan(sv, tuple(sorted(card.cells)), q, (x0 + (x1 - x0 - bw) // 2, top + max(0, (bottom - top - bh) // 2)))
+    # the bonus spaces in words (cardparts.offer_bonus)
+    sizes = (round(0.48 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
+    or_ = f" {labels.text('or')} "
+    spaces = [or_.join(str(v) for v in space) for space in card.bonus]
+    lines = [" · ".join(spaces)]
+    bf = next((font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), lines[0]) <= inner), None)
+    if bf is None:
+        lines = spaces
+        widest = max(lines, key=lambda line: text_width(font(sizes[-1], bold=True), line))
+        bf = next(
+            (font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), widest) <= inner),
+            font(sizes[-1], bold=True),
+        )
+    bstep = round(bf.size * 1.1)
+    left = x1 - p
+    for k, line in enumerate(reversed(lines)):
+        r = sv.text((x1 - p, y1 - p - k * bstep), line, bf, pal.INK, anchor="rd", max_width=inner)
+        left = min(left, r[0])
+    sf = font(max(11, round(0.34 * c)))
+    bonus = labels.text("bonus")
+    if len(lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
+        sv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld")
+    sv.close()
+
+
+# --- header ----------------------------------------------------------------------------
+
+
+def draw_header(sv: Svg, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels) -> None:
+    """isoboard.draw_header: whose turn it is, the last turn's dice again (large), the last
+    turn in words."""
+    x0, y0, x1, y1 = rect
+    s = game.state
+    p = pad_of(c)
+    _h, cb, size = header_layout(sv.width, c)
+    row_top = y0 + p // 2
+    row = max(cube_height(cb) + 2 * cam(cb).R, round(size * 1.25))
+    mid = row_top + row // 2
+    ink = pal.INK if s.over else pal.player_ink(s.current)
+    room = x1 - x0 - 2 * p
+    most = room - 2 * (cb + 4) - 3 * p
+    status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.55, most))
+    sv.open("g", class_="header")
+    sr = sv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most)
+    _draw_recap(sv, game, names, labels, (sr[2] + 2 * p, row_top, x1 - p, row_top + row), cb, size)
+    ts = text_size(c)
+    line, lf = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2, ts - 3), room, bold=False)
+    info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
+    inf = font(ts - 3)
+    lr = sv.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room)
+    if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
+        sv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd")
+    sv.close()
+
+
+def _draw_recap(sv: Svg, game: Game, names: list[str] | None, labels: Labels, box: Rect, cb: int, size: int) -> None:
+    """isoboard._draw_recap: "Bruno: [4][4] → ①  [5] → Museum", right-aligned in ``box``."""
+    items = recap(game, labels)
+    if not items:
+        return
+    bx0, by0, bx1, by1 = box
+    f = font(round(size * 0.8), bold=True)
+    seat = items[0][0]
+    who = plain_name(player_name(seat, names)).split()[0] + ":"
+
+    def width_of(
+        its: list[tuple[int, str, tuple[tuple[int | str, int, int], ...]]], with_name: bool, words: bool
+    ) -> float:
+        w = text_width(f, who) + 10 if with_name else 0.0
+        for _seat, where, dice_ in its:
+            w += len(dice_) * (cb + 4) + (text_width(f, f"→ {where}") + 24 if words else 12)
+        return w
+
+    shown = list(items)
+    with_name, words = True, True
+    while shown and width_of(shown, with_name, words) > bx1 - bx0:
+        if with_name:
+            with_name = False
+        elif words:
+            words = False
+        else:
+            shown = shown[1:]
+    if not shown:
+        return
+    mid = (by0 + by1) // 2
+    x: float = bx1 - width_of(shown, with_name, words)
+    if with_name:
+        r = sv.text((x, mid), who, f, pal.player_ink(seat), anchor="lm")
+        x = r[2] + 10
+    top = mid - cube_height(cb) // 2
+    for _seat, where, dice_ in shown:
+        for key, value, _height in dice_:
+            loose_cube(sv, (round(x), top), cb, key, value, lit=True)
+            x += cb + 4
+        if words:
+            r = sv.text((x + 2, mid), f"→ {where}", f, pal.INK, anchor="lm")
+            x = r[2] + 24
+        else:
+            x += 12
