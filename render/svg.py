@@ -25,6 +25,7 @@ I/O, no randomness (same game, same text).
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable, Mapping
 
 from engine import Game, MuseumCard
@@ -226,12 +227,12 @@ def draw_structure(
             sv.close()
             continue
         key, value, height, lit = col
-        figure = "front"
+        figure = True
         front = columns.get((x, y + 1))
         if height >= 2 and front is not None:
             front_top = corner(x, y + 1, front[2])[1]
             if front_top < corner(x, y, height)[1] + g.K + zone:
-                figure = "none"
+                figure = False  # a tag beside its top face, after the structure
                 hidden.append(len(drawn))
         tx, ty = corner(x, y, height)
         glyph, fig = cube(sv, (tx, ty), c, key, value, height, lh, lit=lit, figure=figure)
@@ -514,7 +515,7 @@ def draw_museum(sv: Svg, game: Game, card: MuseumCard, rect: Rect, hl: Highlight
     bx0, by0, _bx1, _by1 = museum_box(card)
     cols_n, rows_n = museum_dims(card)
     cells = frozenset((x, y) for x, y, _h in card.cells)
-    ident = f"mu{c}"
+    ident = "mu" + hashlib.blake2s(repr((card.cells, c)).encode(), digest_size=4).hexdigest()  # one per plan
     board_def(sv, ident, c, cols_n, rows_n, cells, bx0, by0, floor=MUSEUM_SQUARE)
     origin = _museum_origin(card, rect, c)
     use_board(sv, ident, origin)
@@ -606,7 +607,7 @@ def draw_plan(sv: Svg, cells: tuple[tuple[int, int, int], ...], q: int, xy: tupl
     for x, y, hh in sorted(cells, key=lambda t: (t[1], t[0])):
         px = ox + (x - min(xs)) * q - g.R + g.FM
         py = oy + (y - min(ys) + 1) * g.P - g.FM - hh * g.LH - g.K - g.R
-        cube(sv, (xy[0] + max(0, px) + g.R, xy[1] + max(0, py) + g.R), q, pal.PLAN_KEY, hh, hh, g.LH, figure="none")
+        cube(sv, (xy[0] + max(0, px) + g.R, xy[1] + max(0, py) + g.R), q, pal.PLAN_KEY, hh, hh, g.LH, figure=False)
 
 
 def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:

@@ -10,6 +10,7 @@ first use.  Pure: no I/O.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
 from xml.sax.saxutils import escape
@@ -17,7 +18,7 @@ from xml.sax.saxutils import escape
 from . import dice
 from . import palette as pal
 from .fonts import Font, fit_words
-from .scene import cam, faces, figure_font, small_figure_font, value_font
+from .scene import cam, faces, figure_font, value_font
 
 Rect = tuple[int, int, int, int]
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -83,10 +84,11 @@ class Svg:
         self.body.append(f"</{tag}>")
 
     def css(self, rule: str, prefix: str = "c") -> str:
-        """The class name of a CSS declaration block (made on first use)."""
+        """The class name of a CSS declaration block (made on first use), from its content:
+        two documents inlined in one page never give one name two meanings."""
         name = self._classes.get(rule)
         if name is None:
-            name = f"{prefix}{len(self._classes)}"
+            name = prefix + hashlib.blake2s(rule.encode(), digest_size=3).hexdigest()
             self._classes[rule] = name
         return name
 
@@ -201,8 +203,10 @@ class Svg:
     def document(self, label: str) -> str:
         style = "".join(f".{name}{{{rule}}}" for rule, name in self._classes.items())
         style += (
-            ".ring{fill:none;stroke:" + hexc(pal.HIGHLIGHT_EDGE) + f";stroke-width:{RING_WIDTH}px;visibility:hidden}}"
-            ".glow>.ring{visibility:visible}.sq{fill:#fff;fill-opacity:0;stroke:none}"
+            "svg .ring{fill:none;stroke:"
+            + hexc(pal.HIGHLIGHT_EDGE)
+            + f";stroke-width:{RING_WIDTH}px;visibility:hidden}}"
+            "svg .glow>.ring{visibility:visible}svg .sq{fill:#fff;fill-opacity:0;stroke:none}"
         )
         defs = "".join(self.defs.values())
         return (
@@ -333,7 +337,7 @@ def cube(
     lh: int,
     *,
     lit: bool = False,
-    figure: str = "front",
+    figure: bool = True,
 ) -> tuple[Rect, Rect | None]:
     """A die or a column standing with its top face's top-left corner at ``xy``: a
     ``<g class="die">`` translated there.  Returns the numeral's and the height figure's
@@ -363,8 +367,8 @@ def cube(
         sv.add(f'<text x="{num(cx)}" y="{num(base)}" class="{cls}">{value}</text>')
         glyph = (round(x + cx) + gl[0], round(y + cy) + gl[1], round(x + cx) + gl[2], round(y + cy) + gl[3])
     fig: Rect | None = None
-    if height >= 2 and figure != "none":
-        fig = _figure(sv, c, height, lh, figure, front_c, ink, (x, y))
+    if height >= 2 and figure:
+        fig = _figure(sv, c, height, lh, front_c, (x, y))
     sv.close()
     return glyph, fig
 
@@ -374,28 +378,19 @@ def _figure(
     c: int,
     height: int,
     lh: int,
-    where: str,
     front_c: pal.RGB,
-    ink: pal.RGB,
     origin: tuple[float, float],
 ) -> Rect:
-    """The height figure "×3" (scene._figure): on the front face just under the top face,
-    else a small tag on the top face's right.  Local coordinates; returns the absolute box."""
+    """The height figure "×3" (scene._figure) on the front face, just under the top face, in
+    the die's own coordinates; returns its ink box on the picture."""
     g = cam(c)
     K, w = g.K, g.w
     text = f"×{height}"
-    if where == "front":
-        f = figure_font(c)
-        zone = min(height * lh, 2 * lh)
-        ink_h = f.getbbox(text, anchor="mm")
-        cx, cy = w / 2, K + max(zone / 2, (ink_h[3] - ink_h[1]) / 2 + 1)
-        fill, stroke = (255, 255, 255), pal.mix(front_c, (0, 0, 0), 0.55)
-    else:
-        f = small_figure_font(c)
-        cx, cy = w - 0.2 * c, K - 0.26 * c
-        fill, stroke = pal.contrast_ink(front_c), front_c
-        box = f.getbbox(text, anchor="mm")
-        sv.rect((cx + box[0] - 3, cy + box[1] - 3, cx + box[2] + 3, cy + box[3] + 3), fill=front_c, radius=4, extra="")
+    f = figure_font(c)
+    zone = min(height * lh, 2 * lh)  # the top two bands: the part a column in front hides last
+    ink_h = f.getbbox(text, anchor="mm")
+    cx, cy = w / 2, K + max(zone / 2, (ink_h[3] - ink_h[1]) / 2 + 1)
+    fill, stroke = (255, 255, 255), pal.mix(front_c, (0, 0, 0), 0.55)
     left, top, right, bottom = _ink_box(text, f, "mm")
     cls = sv.text_class(f, fill, "m", stroke)
     sv.add(f'<text x="{num(cx)}" y="{num(cy + baseline_offset(text, f, "m"))}" class="{cls}">{text}</text>')

@@ -41,12 +41,32 @@ def _game(key: str) -> Game:
         "4p early": lambda: play(4, 11, turns=4),
         "4p late": lambda: play(4, 3, turns=44),
         "4p late, busy": lambda: busy_late_game(3, players=4, built=1.0),
+        "3p odd": _odd_position,
     }
     return makers[key]()
 
 
+def _odd_position() -> Game:
+    """What the played games rarely show: columns whose front a taller one in front hides
+    (their height figure as a tag), a step of two (flatter dice), the current player's
+    abandoned dice and storage, a player who left, an empty artist slot and offer."""
+    game = play(3, 5, turns=18)
+    s = game.state
+    room = s.players[s.current].workrooms[0]
+    room.clear()
+    for cell, col in {7: (2, 2), 13: (3, 3), 19: (4, 1), 9: (5, 2), 15: (6, 4), 21: (1, 2)}.items():
+        room[cell] = col
+    s.pool[:] = [2, 5]
+    s.players[s.current].storage[:] = [4]
+    s.players[(s.current + 1) % 3].removed = True
+    s.artists[1].card = None
+    s.artists[1].clear()
+    s.offer[2] = None
+    return game
+
+
 GAMES = ["2p start", "2p early", "2p late", "2p finished", "2p late, busy", "3p mid", "3p late, busy", "4p early",
-         "4p late", "4p late, busy"]  # fmt: skip
+         "4p late", "4p late, busy", "3p odd"]  # fmt: skip
 
 
 def _names(game: Game) -> list[str]:
@@ -133,6 +153,8 @@ def test_every_die_of_the_png_is_in_its_cell_with_its_value_and_place(key: str) 
     assert root.get("viewBox") == f"0 0 {cv.size[0]} {cv.size[1]}"
     _check_dice(svg, cv.dice)
     assert len(_dice(root)) >= len(cv.dice)
+    figures = sorted(t.text or "" for t in root.iter(f"{NS}text") if (t.text or "").startswith("×"))
+    assert figures == sorted(f"×{d.height}" for d in cv.dice if d.height_box is not None)
 
 
 @pytest.mark.parametrize("key", ["2p late", "3p mid", "4p late", "4p late, busy"])
@@ -209,3 +231,21 @@ def test_same_game_same_text_and_pure() -> None:
         assert game.state == before
     with pytest.raises(ValueError):
         studio_svg(game, 4, labels=EN)
+
+
+def test_two_documents_in_one_page_never_give_a_name_two_meanings() -> None:
+    """The page may inline the table and a studio (or two games): a class or a def id that
+    both documents use means the same thing in both."""
+    rules: dict[str, str] = {}
+    defs: dict[str, str] = {}
+    docs = [table_svg(_game(k), _names(_game(k)), labels=EN) for k in ("2p late", "4p late, busy", "3p odd")]
+    docs.append(studio_svg(_game("4p late"), 2, labels=render_labels("fr")))
+    for svg in docs:
+        style = svg.split("<style>")[1].split("</style>")[0]
+        for name, rule in re.findall(r"([^{}]+)\{([^}]*)\}", style):
+            assert rules.setdefault(name, rule) == rule, name
+        root = ET.fromstring(svg)
+        for d in root.iter(f"{NS}defs"):
+            for el in d:
+                text = ET.tostring(el, encoding="unicode")
+                assert defs.setdefault(el.get("id", ""), text) == text, el.get("id")
