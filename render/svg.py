@@ -15,7 +15,9 @@ Hooks for the web page:
   then, last, ``<rect class="ring">`` around its top face, shown when the group has the
   class ``glow``;
 - ``<g class="artist" data-artist="{slot}">``, ``<g class="offer" data-offer="{i}">``,
-  ``<g class="player" data-seat="{seat}">``;
+  ``<g class="player" data-seat="{seat}">``; in a player's group, the dice a move can take
+  carry ``data-die`` as the move notation names them (``engine.moves.DieRef``: "4" in the
+  storeroom, "x4" abandoned, "i2.1" on a completed card);
 - the root has ``role="img"`` and an ``aria-label`` (whose turn it is, from Labels).
 
 Words come from ``labels`` only; colours from render.palette and scene.faces.  Pure: no
@@ -319,14 +321,14 @@ def _tag_height(sv: Svg, c: int, die: DieGlyph, near: list[DieGlyph]) -> DieGlyp
 
 
 def loose_cube(
-    sv: Svg, xy: tuple[int, int], c: int, key: int | str, value: int, *, lit: bool = False, height: int = 1
+    sv: Svg, xy: tuple[int, int], c: int, key: int | str, value: int, *, lit: bool = False, die: str = ""
 ) -> None:
     """scene.paste_cube: a loose die with its shadow, its top face's top-left at ``xy``."""
     g = cam(c)
     shadow_group(sv, c)
-    shadow_rect(sv, xy, c, height, g.LH)
+    shadow_rect(sv, xy, c, 1, g.LH)
     sv.close()
-    cube(sv, xy, c, key, value, height, g.LH, lit=lit)
+    cube(sv, xy, c, key, value, 1, g.LH, lit=lit, die=die)
 
 
 def empty_place(sv: Svg, xy: tuple[int, int], c: int) -> None:
@@ -458,7 +460,8 @@ def draw_extras(sv: Svg, game: Game, seat: int, box: Rect, hl: Highlights, c: in
             x = sv.text((x, y + g.R + cube_height(c) // 2), word, small, pal.MUTED, anchor="lm")[2] + 4
         if x + c > x1 + 2 and x > x0:
             x, y = x0, y + rh
-        loose_cube(sv, (x, y + g.R), c, seat, v)
+        ref = str(v) if kind == "storeroom" else f"x{v}" if kind == "abandoned" else ""
+        loose_cube(sv, (x, y + g.R), c, seat, v, die=ref)
         x += step
     if not row:
         sv.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm")
@@ -489,10 +492,10 @@ def draw_extras(sv: Svg, game: Game, seat: int, box: Rect, hl: Highlights, c: in
         )
         sv.text((x + 5, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm")
         dx = x + lw
-        for bonus in comp.dice:
+        for k, bonus in enumerate(comp.dice):
             if bonus is None:
                 continue
-            loose_cube(sv, (dx, y + g.R), c, seat, bonus)
+            loose_cube(sv, (dx, y + g.R), c, seat, bonus, die=f"i{i + 1}.{k + 1}")
             dx += c + 2
         x += w + 6
 

@@ -338,15 +338,18 @@ def cube(
     *,
     lit: bool = False,
     figure: bool = True,
+    die: str = "",
 ) -> tuple[Rect, Rect | None]:
     """A die or a column standing with its top face's top-left corner at ``xy``: a
     ``<g class="die">`` translated there.  Returns the numeral's and the height figure's
-    ink boxes (absolute), as scene.column records them."""
+    ink boxes (absolute), as scene.column records them.  ``die``: the die as the move
+    notation names it (``data-die``: "4" in the storeroom, "x4" abandoned, "i2.1" on a card)."""
     g = cam(c)
     R, K, w = g.R, g.K, g.w
     x, y = xy
     top_c, front_c, _edge = faces(key)
-    sv.open("g", class_="die " + key_class(sv, key), transform=f"translate({num(x)} {num(y)})")
+    where = {"data_die": die} if die else {}
+    sv.open("g", class_="die " + key_class(sv, key), transform=f"translate({num(x)} {num(y)})", **where)
     fh = max(1, height) * lh
     if lit:
         rad = radius(c)

@@ -185,9 +185,11 @@ def test_every_cell_has_its_group_and_every_legal_target_is_one(key: str) -> Non
         assert last.get("fill") is None and last.get("pointer-events") is None
     if not game.is_over:
         seat = game.state.current
+        mine = _groups(root, "player", "data-seat")[str(seat)]
         for move in game.legal_moves():
             if isinstance(move, Place):
                 assert f"p{seat}.w{move.room}.{move.cell}" in cells, move
+                assert any(g.get("data-die") == str(move.die) for g in mine.iter(f"{NS}g")), move.die
             elif isinstance(move, ToMuseum):
                 assert f"m.{move.cell}" in cells, move
     assert set(_groups(root, "artist", "data-artist")) == {"0", "1", "2", "3"}
