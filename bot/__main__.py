@@ -39,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         "--computers", type=int, default=1, choices=(0, 1, 2, 3), help="of the demo's players, how many are computers"
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the demo game")
+    parser.add_argument(
+        "--keep-open",
+        action="store_true",
+        help="after the demo game, keep its web board (http://127.0.0.1:…) open until Ctrl-C",
+    )
     parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord even if unchanged")
     parser.add_argument("--shards", metavar="IDS", help="shard ids this process runs, e.g. 0-3 or 0,2 (SHARDS)")
     parser.add_argument("--shard-count", type=int, metavar="N", help="shards over all processes (SHARD_COUNT)")
@@ -51,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
         shards = settings.shard_plan()
+        web = settings.web()
     except ValueError as e:  # pydantic's ValidationError is a ValueError
         parser.error(str(e))
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
@@ -59,7 +65,13 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.computers >= args.players:
             parser.error("the demo needs at least one human player: --computers must be below --players")
-        return asyncio.run(run_demo(args.demo, players=args.players, computers=args.computers, seed=args.seed))
+        demo = run_demo(
+            args.demo, players=args.players, computers=args.computers, seed=args.seed, keep_open=args.keep_open
+        )
+        try:
+            return asyncio.run(demo)
+        except KeyboardInterrupt:
+            return 0
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -91,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         reminder_poll_seconds=settings.timer_poll_seconds,
         shard_ids=shards.shard_ids if shards else None,
         shard_count=shards.shard_count if shards else None,
+        web=web,
     )
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0

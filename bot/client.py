@@ -27,6 +27,7 @@ from bot.chat.replies import send_error
 from bot.chat.shutdown import finish_in_flight
 from bot.chat.translator import CubistTranslator
 from bot.cog import CubistCog
+from bot.config import WebPlan
 from bot.i18n import Message, catalog
 from bot.jobs import events as ev
 from bot.jobs.outbox import LEASE_SECONDS, Outbox
@@ -41,6 +42,8 @@ from bot.table.away import SkipConfirmButton, VoteButton
 from bot.turn.computer import Computers
 from bot.turn.items import ITEMS as TURN_ITEMS
 from bot.turn.reminders import Reminders
+from bot.web.links import Links, new_secret
+from bot.web.server import WebBoard
 
 # Every persistent item, one DynamicItem class per behaviour, from the features that own them.
 ITEMS = (*TURN_ITEMS, *LOOK_ITEMS, *LOBBY_ITEMS, *SETTINGS_ITEMS, VoteButton, SkipConfirmButton)
@@ -90,6 +93,7 @@ class CubistBot(Bot):
         outbox_lease: float = LEASE_SECONDS,
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
+        web: WebPlan | None = None,
         **kwargs: object,
     ) -> None:
         # Without a count discord.py would ask GET /gateway/bot for Discord's recommendation;
@@ -114,6 +118,9 @@ class CubistBot(Bot):
         self.limits = limits or Limits()  # open games per member, cooldown between lobbies
         self.seed = seed  # fixes seating and dice for tests and the demo; None: system randomness
         self.pictures = Pictures(render_workers)
+        self.web_plan = web  # the board on the web (off: None)
+        self.web: WebBoard | None = None
+        self.links = None
         self.store: Store
         self.service: GameService
         # The one way from the workers to the features (bot/jobs/events.py).
@@ -142,6 +149,8 @@ class CubistBot(Bot):
         problems = await self.store.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
+        if self.web_plan is not None:
+            await self.start_web(self.web_plan)
         self.add_dynamic_items(*ITEMS)
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
@@ -149,6 +158,15 @@ class CubistBot(Bot):
         self.timers.start()  # and posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.store.db.label)
+
+    async def start_web(self, plan: WebPlan) -> None:
+        """Serves the web board and puts its links on the bot's messages (bot/web)."""
+        secret = plan.secret or await self.store.meta_or_set("web_secret", new_secret())
+        self.links = Links(plan.public_url, secret, plan.link_hours)
+        self.web = WebBoard(
+            self.service, secret=secret, host=plan.host, port=plan.port, clock=self.clock, wake=self.timers.loop.wake
+        )
+        await self.web.start()
 
     async def sync_commands(self) -> bool:
         """Syncs the slash commands when asked (``--sync``) or when their definitions (or
@@ -190,6 +208,8 @@ class CubistBot(Bot):
         # Nothing new starts (the pollers, the computer players: a stored move's posts wait in
         # the outbox); the answers under way finish, bounded (bot/chat/shutdown.py), then the DMs
         # and edits they started; only then does the HTTP session close under them.
+        if self.web is not None:
+            await self.web.stop()
         await self.timers.stop()
         await self.computers.stop()
         await finish_in_flight()

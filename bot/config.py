@@ -44,7 +44,29 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
     )
 
-    @field_validator("discord_token", "dev_guild_id", "discord_api_base", "database_url", "shards", mode="before")
+    public_url: str | None = Field(
+        default=None,
+        description="Where players reach the web board, e.g. https://cubist.example.org (off when unset).",
+    )
+    web_port: int | None = Field(default=None, ge=1, le=65535, description="The port the web board listens on.")
+    web_host: str = Field(default="0.0.0.0", description="The address the web board listens on.")
+    web_secret: SecretStr | None = Field(
+        default=None,
+        description="Signs the board's links; unset: one made once and kept in the database (shared by all processes).",
+    )
+    web_link_hours: float = Field(default=72.0, gt=0, description="Hours a link to the board stays valid.")
+
+    @field_validator(
+        "discord_token",
+        "dev_guild_id",
+        "discord_api_base",
+        "database_url",
+        "shards",
+        "public_url",
+        "web_port",
+        "web_secret",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         """``DISCORD_TOKEN=`` and ``DEV_GUILD_ID=`` as .env.example ships them mean "not set"."""
@@ -78,6 +100,15 @@ class Settings(BaseSettings):
             return DatabaseTarget("sqlite", str(self.database_path))
         return database_target(self.database_url)
 
+    def web(self) -> WebPlan | None:
+        """The web board's plan, or None: off unless PUBLIC_URL and WEB_PORT are both set."""
+        if not self.public_url or self.web_port is None:
+            return None
+        if not self.public_url.startswith(("http://", "https://")):
+            raise ValueError(f"PUBLIC_URL must start with https:// (or http://), got {self.public_url!r}")
+        secret = self.web_secret.get_secret_value() if self.web_secret else None
+        return WebPlan(self.public_url.rstrip("/"), self.web_host, self.web_port, secret, self.web_link_hours)
+
     def shard_plan(self) -> ShardPlan | None:
         """The shards this process runs (None: unsharded, one shard)."""
         return shard_plan(parse_shards(self.shards) if self.shards else None, self.shard_count)
@@ -110,6 +141,17 @@ def database_target(url: str) -> DatabaseTarget:
     if scheme in ("postgresql", "postgres"):
         return DatabaseTarget("postgresql", url)
     raise ValueError(f"DATABASE_URL: unknown database {scheme!r} (use sqlite:/// or postgresql://)")
+
+
+@dataclass(frozen=True, slots=True)
+class WebPlan:
+    """Where the web board listens and how its links look (README "The board on the web")."""
+
+    public_url: str
+    host: str
+    port: int
+    secret: str | None  # None: kept in the database
+    link_hours: float = 72.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,14 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bot.client import CubistBot
+from bot.config import WebPlan
 from bot.i18n import t
 from bot.panel import choice_tree, leaves
 from bot.panel.cells import cells_for
+from bot.web.links import SPECTATOR
 from engine import Game, parse_move
 from engine.moves import EndTurn, Move, Place
 from engine.players import GreedyPlayer
@@ -162,6 +166,7 @@ async def play_demo_game(
     panel: bool = False,
     progress: bool = False,
     tap_log: list[tuple[list[str], int]] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> int:
     """Drive a whole game (with ``computers`` computer players besides ``users``); returns
     the game id.  ``panel``: the players click through their DM panel instead of typing
@@ -181,6 +186,8 @@ async def play_demo_game(
         assert not r.failed, r.content
     record = await bot.service.queries.game_in_channel(channel.id)
     assert record is not None
+    if on_start is not None:
+        on_start(record.id)
     by_id = {u.id: u for u in users}
     deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats if s.user_id is not None}
     taps_this_turn = 0
@@ -272,7 +279,13 @@ def write_transcript(
     return len(files), lines, files
 
 
-async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int = 7) -> int:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int = 7, keep_open: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for earlier in out.iterdir():  # this demo's own pictures from an earlier run, nothing else
         if DEMO_FILE.match(earlier.name) or earlier.name == "transcript.md":
@@ -286,13 +299,21 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
     guild = server.add_guild("Cubist Club")
     channel = server.add_channel(guild, "cubist")
     users = [server.add_user(n) for n in NAMES[: players - computers]]
-    bot = CubistBot(db, guild_ready_timeout=0.05, seed=seed, computer_pause=0.2)
+    port = free_port()  # the web board, on this machine only
+    web = WebPlan(f"http://127.0.0.1:{port}", "127.0.0.1", port, None)
+    bot = CubistBot(db, guild_ready_timeout=0.05, seed=seed, computer_pause=0.2, web=web)
     task = await start_bot(server, bot)
+
+    def watch_link(game_id: int) -> str:
+        assert bot.links is not None
+        return bot.links.url(game_id, SPECTATOR, bot.clock())
+
     try:
         print(f"Playing a {players}-player game ({computers} computer) through the turn panel…")
         game_id = await play_demo_game(
-            server, bot, users, channel, seed, computers=computers, panel=True, progress=True
-        )
+            server, bot, users, channel, seed, computers=computers, panel=True, progress=True,
+            on_start=lambda game_id: print(f"Watch it live in a browser: {watch_link(game_id)}", flush=True),
+        )  # fmt: skip
         record, game = await bot.service.queries.game(game_id)
         n, _lines, shown = write_transcript(server, channel, users, out, game_id, players, computers)
         names = [s.display_name for s in record.seats]
@@ -304,6 +325,9 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
             f"Game {game_id} finished: {won} won with {points} points. {n} pictures; the transcript is "
             f"{out / 'transcript.md'}, the score chart {out / chart}, the replay {out / replay}."
         )
+        if keep_open:
+            print(f"The web board stays open (replay the game there) until Ctrl-C: {watch_link(game_id)}", flush=True)
+            await asyncio.Event().wait()
     finally:
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):

@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
     "bot.pictures": 1,
     "bot.service": 2,
     "bot.jobs": 3,
+    "bot.web": 3,
     "bot.chat": 4,
     "bot.lobby": 5,
     "bot.turn": 5,

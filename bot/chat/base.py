@@ -17,6 +17,7 @@ from bot.jobs.poller import Poller
 from bot.pictures.cache import Pictures
 from bot.service.game import GameService, Limits
 from bot.store import Store
+from bot.web.links import Links
 
 
 class Bot(commands.AutoShardedBot):
@@ -32,3 +33,4 @@ class Bot(commands.AutoShardedBot):
     clock: Callable[[], float]
     limits: Limits
     seed: int | None
+    links: Links | None = None  # the web board's signed links (None: the board is off)

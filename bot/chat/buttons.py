@@ -63,16 +63,18 @@ def game_button(game_id: int, action: str, locale: str) -> discord.ui.Button[Any
     )
 
 
-def game_buttons(game_id: int, locale: str) -> discord.ui.View:
+def game_buttons(game_id: int, locale: str, link: discord.ui.Item[Any] | None = None) -> discord.ui.View:
     """Buttons on the channel's turn post (``locale``: the server's language).  They open
-    private answers and never act on the game: Play opens the turn panel."""
-    return view_of(
-        play_button(game_id, locale), game_button(game_id, "studio", locale), game_button(game_id, "board", locale)
-    )
+    private answers and never act on the game: Play opens the turn panel; ``link``, the
+    web board to watch (bot/chat/board_link.py)."""
+    items = [play_button(game_id, locale), game_button(game_id, "studio", locale)]
+    items.append(game_button(game_id, "board", locale))
+    return view_of(*items, *([link] if link is not None else []))
 
 
-def rematch_view(game_id: int, locale: str) -> discord.ui.View:
-    return view_of(game_button(game_id, "rematch", locale), game_button(game_id, "board", locale))
+def rematch_view(game_id: int, locale: str, link: discord.ui.Item[Any] | None = None) -> discord.ui.View:
+    items = [game_button(game_id, "rematch", locale), game_button(game_id, "board", locale)]
+    return view_of(*items, *([link] if link is not None else []))
 
 
 def reminder_buttons(game_id: int, locale: str) -> list[discord.ui.Item[Any]]:

@@ -18,6 +18,7 @@ import aiohttp
 import discord
 
 from bot.chat.base import Bot
+from bot.chat.board_link import board_link
 from bot.chat.buttons import game_buttons, rematch_view
 from bot.chat.language import guild_language, user_language
 from bot.chat.lost_channel import find_home
@@ -128,10 +129,10 @@ async def post_turn(
                 lines.append(tie)
             winners = join([f"**{names[w]}**" for w in game.winners()], lang)
             lines.append(t("replies.museum_named", lang, names=winners))
-            view: discord.ui.View = rematch_view(record.id, lang)
+            view: discord.ui.View = rematch_view(record.id, lang, board_link(bot, record.id, lang))
         else:
             lines.append(whose_turn(record, game, lang))
-            view = game_buttons(record.id, lang)
+            view = game_buttons(record.id, lang, board_link(bot, record.id, lang))
         pictures = await bot.pictures.table_files(record.id, record.version, game, names, lang)
         files = [png_file(png, name) for png, name in pictures]
         if post.finished:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.chat.base import Bot
+from bot.chat.board_link import board_link
 from bot.chat.buttons import game_buttons
 from bot.chat.language import channel_language, guild_language
 from bot.chat.load import host, load
@@ -94,7 +95,8 @@ async def post_table(
 
     async def build() -> tuple[str, list[discord.File], discord.ui.View]:
         pictures = await bot.pictures.table_files(record.id, record.version, game, bot.service.names(record), lang)
-        return text, [png_file(png, name) for png, name in pictures], game_buttons(record.id, lang)
+        view = game_buttons(record.id, lang, board_link(bot, record.id, lang))
+        return text, [png_file(png, name) for png, name in pictures], view
 
     text, files, view, carried = await build_in_time(interaction, build())
     mentions = next_player_ping(record, game)

@@ -41,3 +41,19 @@ class MetaRoom(Room):
     async def set_meta(self, key: str, value: str) -> None:
         now = self.clock()
         await self.db.write(lambda tx: put(tx, key, value, now))
+
+    async def meta_or_set(self, key: str, value: str) -> str:
+        """The value kept under ``key``; ``value`` kept and returned if there was none.  The
+        first writer wins, so processes starting together agree (the web board's secret)."""
+        now = self.clock()
+
+        async def tx(tx: Tx) -> str:
+            await tx.execute(
+                "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                (key, value, now),
+            )
+            kept = await get(tx, key)
+            assert kept is not None
+            return kept
+
+        return await self.db.write(tx)

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.store import outbox as outbox_db
 from bot.store import stats as stats_db
-from bot.store.connection import Tx
+from bot.store.changes import Changes, notify_in
+from bot.store.connection import POSTGRESQL, Tx
 from bot.store.errors import GameStateError, SeatError, StaleGame
 from bot.store.records import OPEN_STATUSES, GameRecord, ResultRecord, Status
 from bot.store.room import Room
@@ -47,6 +48,13 @@ async def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
 
 
 class MovesRoom(Room):
+    changes = Changes()  # replaced per store (Store.__init__); told after each commit
+
+    def _changed(self, game_id: int, version: int) -> None:
+        # PostgreSQL's own NOTIFY (sent in the transaction) reaches this process too.
+        if self.db.dialect is not POSTGRESQL:
+            self.changes.tell(game_id, version)
+
     async def start_game(
         self,
         game_id: int,
@@ -87,10 +95,12 @@ class MovesRoom(Room):
             rec = await record(tx, game_id)
             if timers is not None:
                 await set_timers(tx, game_id, timers(game, rec), now)
+            await notify_in(tx, game_id, 0)
             return rec, game
 
         rec, game = await self.db.write(tx)
         self.cache.remember(game_id, 0, game.clone())
+        self._changed(game_id, 0)
         return rec, game
 
     async def apply_move(
@@ -163,6 +173,7 @@ class MovesRoom(Room):
             queued = outbox_db.Queued()
             if queue is not None and step.turn_ended:  # the turn's post and the next DM, same transaction
                 queued = await outbox_db.queue_turn(tx, game_id, version, game, queue(step, game), now)
+            await notify_in(tx, game_id, version)
             return Played(game, version, await record(tx, game_id) if with_record else None, queued, step)
 
         played = await self.db.write(tx)
@@ -170,6 +181,7 @@ class MovesRoom(Room):
             self.cache.forget(game_id)  # finished: nobody moves in it any more
         else:
             self.cache.remember(game_id, played.version, played.game.clone())
+        self._changed(game_id, played.version)
         return played
 
     async def finish(self, game_id: int) -> list[ResultRecord]:
@@ -200,11 +212,13 @@ class MovesRoom(Room):
             )
             await clear_timers(tx, game_id)
             await tx.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+            await notify_in(tx, game_id, version)
             return await write_results(tx, game_id, game)
 
         results = await self.db.write(tx)
         self.cache.release(game_id)
         self.cache.forget(game_id)
+        self._changed(game_id, -1)
         return results
 
     async def cancel(self, game_id: int) -> GameRecord:
@@ -215,8 +229,11 @@ class MovesRoom(Room):
             need(await game_row(tx, game_id), *OPEN_STATUSES)
             await tx.execute("UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ?", (now, game_id))
             await clear_timers(tx, game_id)
-            return await record(tx, game_id)
+            rec = await record(tx, game_id)
+            await notify_in(tx, game_id, rec.version)
+            return rec
 
         rec = await self.db.write(tx)
         self.cache.forget(game_id)  # a cancelled game is not played any more
+        self._changed(game_id, rec.version)
         return rec

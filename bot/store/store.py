@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.cache import GameCache
+from bot.store.changes import Changes
 from bot.store.connection import Database, SqliteDatabase
 from bot.store.copy import backup_postgres
 from bot.store.games import GamesRoom
@@ -46,6 +47,8 @@ class Store:
         self.lobby = LobbyRoom(db, clock, self.cache)
         self.games = GamesRoom(db, clock, self.cache)
         self.moves = MovesRoom(db, clock, self.cache)
+        self.changes = Changes()  # told after each committed change to a game (the web board)
+        self.moves.changes = self.changes
         self.timers = TimersRoom(db, clock, self.cache)
         self.votes_room = VotesRoom(db, clock, self.cache)
         self.posts = PostsRoom(db, clock, self.cache)
@@ -107,6 +110,7 @@ class Store:
 
         self.meta = self.meta_room.meta
         self.set_meta = self.meta_room.set_meta
+        self.meta_or_set = self.meta_room.meta_or_set
 
         self.verify_game = self.integrity.verify_game
         self.verify_all = self.integrity.verify_all

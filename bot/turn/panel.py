@@ -18,6 +18,7 @@ import discord
 
 from bot.chat import buttons
 from bot.chat.base import Bot
+from bot.chat.board_link import board_link
 from bot.chat.delivery import deliver_turn
 from bot.chat.language import user_language
 from bot.chat.load import host, load
@@ -140,7 +141,13 @@ def _own_button(choice: Choice) -> bool:
 
 
 def panel_view(
-    record: GameRecord, game: Game, lang: str, path: tuple[int, ...] = (), options: tuple[Choice, ...] | None = None
+    record: GameRecord,
+    game: Game,
+    lang: str,
+    path: tuple[int, ...] = (),
+    options: tuple[Choice, ...] | None = None,
+    *,
+    link: discord.ui.Item[Any] | None = None,
 ) -> discord.ui.View:
     """The panel, in rows: a button per die that can be placed (tap it, then a lettered cell);
     the other choices as buttons where they are few (a button is one tap, a select two);
@@ -172,6 +179,8 @@ def panel_view(
     if any(isinstance(m, EndTurn) for m in game.legal_moves()):
         view.add_item(_row(faces.end_turn_button(record.id, record.version, lang), 4))
     view.add_item(_row(buttons.game_button(record.id, "board", lang), 4))
+    if link is not None:  # "Open the board": the web board, for this member (bot/chat/board_link.py)
+        view.add_item(_row(link, 4))
     return view
 
 
@@ -198,7 +207,8 @@ async def show(
         content = "\n".join(p for p in (note, t("turnpanel.waiting", lang, name=who)) if p)
         await reply(interaction, content, view=None, png=png, edit=in_place(interaction))
         return
-    await reply(interaction, content, view=panel_view(record, game, lang), png=png, edit=in_place(interaction))
+    view = panel_view(record, game, lang, link=board_link(bot, record.id, lang, interaction.user.id))
+    await reply(interaction, content, view=view, png=png, edit=in_place(interaction))
 
 
 # --- what the items do -------------------------------------------------------------------
@@ -274,11 +284,10 @@ async def back(interaction: discord.Interaction, game_id: int, version: int) -> 
     loaded = await _fresh(interaction, game_id, version)
     if loaded is None:
         return
-    _bot, record, game, _seat = loaded
+    bot, record, game, _seat = loaded
     lang = user_language(interaction)
-    await reply(
-        interaction, _status(record, game, lang), view=panel_view(record, game, lang), edit=in_place(interaction)
-    )
+    view = panel_view(record, game, lang, link=board_link(bot, record.id, lang, interaction.user.id))
+    await reply(interaction, _status(record, game, lang), view=view, edit=in_place(interaction))
 
 
 async def pick(
@@ -304,7 +313,8 @@ async def pick(
     choice = options[index]
     if not choice.is_leaf:
         content = t("turnpanel.choosing", lang, what=t("turnpanel.arrow", lang).join(labels))
-        view = panel_view(record, game, lang, (*path, index), choice.children)
+        link = board_link(bot, record.id, lang, interaction.user.id)
+        view = panel_view(record, game, lang, (*path, index), choice.children, link=link)
         await reply(interaction, content, view=view, edit=in_place(interaction))
         return
     assert choice.move is not None
@@ -463,7 +473,7 @@ async def studio_reply(
     png = await bot.pictures.studio(record.id, record.version, game, names, seat, lang, style=style)
     file = png_file(png, "studio.png")
     mine = game.current_player == seat and not game.is_over
-    view = panel_view(record, game, lang) if mine else None
+    view = panel_view(record, game, lang, link=board_link(bot, record.id, lang, interaction.user.id)) if mine else None
     content = clip(note)
     if edit:
         if interaction.response.is_done():

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.chat.base import Bot
+from bot.chat.board_link import board_link
 from bot.chat.buttons import reminder_buttons, reminder_view
 from bot.chat.dms import INVALID_RECIPIENT, NotSent
 from bot.chat.language import guild_language, recipient_language
@@ -217,7 +218,8 @@ class Reminders:
         lines.append(t("reminders.how_to_play", lang))
         style = await self.bot.service.picture_style(user_id)
         png = await self.bot.pictures.studio(record.id, record.version, game, names, seat, lang, style=style)
-        view = turn_dm_view(record, game, lang)  # the DM is the turn panel itself (bot/turn/panel.py)
+        # The DM is the turn panel itself (bot/turn/panel.py), with this player's board link.
+        view = turn_dm_view(record, game, lang, board_link(self.bot, record.id, lang, user_id))
         await self.dm(record, game, user_id, "\n".join(lines), view=view, png=png, nonce=nonce)
 
     # --- sending -------------------------------------------------------------------------
@@ -323,9 +325,12 @@ class Reminders:
         )
 
 
-def turn_dm_view(record: GameRecord, game: Game, locale: str) -> discord.ui.View:
-    """The turn-start DM's items: the turn panel, then Snooze and Stop."""
-    view = panel_view(record, game, locale)
+def turn_dm_view(
+    record: GameRecord, game: Game, locale: str, link: discord.ui.Item[Any] | None = None
+) -> discord.ui.View:
+    """The turn-start DM's items: the turn panel, then Snooze and Stop (and, with the web
+    board on, "Open the board" for this player)."""
+    view = panel_view(record, game, locale, link=link)
     for item in reminder_buttons(record.id, locale):
         item.row = 4  # beside End turn and Board (nothing to undo yet at a turn's start)
         view.add_item(item)

@@ -1,0 +1,398 @@
+"""The web board's HTTP side (aiohttp): the page, its state, its live event stream, the
+replay, and moves.
+
+Who may do what is the link's (bot/web/links.py): every request names its game and carries
+a token signed for that game, in the ``X-Cubist-Token`` header (a GET may carry it as
+``?t=``, as the page's URL and the event stream do; a move never: no cookie, no query, so
+no other site can make a browser play).  A member's token plays their seat on their turn,
+through ``GameService.play_in`` pinned to the version the page showed (a replayed or
+double-sent move is refused as stale), exactly as a panel button does: the store's
+transaction queues the turn's channel post and the next player's DM, and the outbox sends
+them.  A spectator's token, or a member no longer seated, only watches.
+
+Every response carries a strict Content-Security-Policy: the page loads its own script and
+stylesheet and nothing else, from nobody else."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot.i18n import language, t
+from bot.i18n.catalog import catalogues
+from bot.i18n.core import localize
+from bot.service.game import GameService, StaleChoice, UserError, parse
+from bot.store import GameRecord, Status
+from bot.store.changes import listen_postgres
+from bot.store.errors import GameNotFound
+from bot.web import view
+from bot.web.links import BadLink, Pass, check
+from bot.web.live import Live
+from bot.web.throttle import Throttle
+from engine import Game
+
+log = logging.getLogger(__name__)
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # the page's URL holds its token
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
+KEEP_ALIVE_S = 20.0
+MAX_STREAMS = 8  # event streams per member (or address)
+STATE_CACHE = 512
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _static(name: str) -> bytes:
+    return (resources.files("bot.web") / "static" / name).read_bytes()
+
+
+class WebBoard:
+    """``await board.start()`` serves on ``host:port`` (0: any free port; ``board.port``
+    says which); ``await board.stop()``."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        secret: str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        clock: Callable[[], float] = time.time,
+        wake: Callable[[], None] | None = None,
+        move_rate: tuple[float, float] = (4.0, 12.0),
+        read_rate: tuple[float, float] = (20.0, 60.0),
+    ) -> None:
+        self.service = service
+        self.secret = secret
+        self.host = host
+        self.port = port
+        self.clock = clock
+        self.wake = wake or (lambda: None)  # the outbox's poller: the turn post goes out now
+        self.live = Live()
+        self.moves = Throttle(*move_rate)
+        self.reads = Throttle(*read_rate)
+        self._streams: dict[str, int] = {}
+        self._cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._runner: web.AppRunner | None = None
+        self._unlisten: Callable[[], None] | None = None
+        self._stop_pg: Callable[[], Awaitable[None]] | None = None
+        self._pages = {name: _static(name) for name in (*STATIC, "board.html")}
+        self.turns_served = 0
+
+    # --- running ----------------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
+        app.router.add_get("/g/{game:\\d+}", self.page)
+        app.router.add_get("/g/{game:\\d+}/state", self.state)
+        app.router.add_get("/g/{game:\\d+}/events", self.events)
+        app.router.add_get("/g/{game:\\d+}/replay", self.replay)
+        app.router.add_post("/g/{game:\\d+}/move", self.move)
+        app.router.add_get("/static/{name}", self.asset)
+        app.router.add_get("/healthz", self.health)
+        return app
+
+    async def start(self) -> None:
+        store = self.service.store
+        self._unlisten = store.changes.listen(self.live.heard)
+        url = getattr(store.db, "url", None)
+        if isinstance(url, str) and url.startswith(("postgres://", "postgresql://")):
+            self._stop_pg = await listen_postgres(url, store.changes)  # every process's moves
+        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        sockets = getattr(server, "sockets", None) or []
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        log.info("web board on http://%s:%s", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._unlisten is not None:
+            self._unlisten()
+            self._unlisten = None
+        if self._stop_pg is not None:
+            await self._stop_pg()
+            self._stop_pg = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as e:  # a 404 carries the same headers
+            _secure(e.headers)
+            raise
+        _secure(response.headers)
+        return response
+
+    # --- who is asking ------------------------------------------------------------------------
+
+    def _token(self, request: web.Request, *, header_only: bool = False) -> str:
+        token = request.headers.get("X-Cubist-Token", "")
+        if not token and not header_only:
+            token = request.query.get("t", "")
+        return token
+
+    def _check(self, request: web.Request, game: int, *, header_only: bool = False) -> Pass:
+        return check(self.secret, self._token(request, header_only=header_only), game, self.clock())
+
+    @staticmethod
+    def _who(request: web.Request, p: Pass | None) -> str:
+        if p is not None and not p.spectator:
+            return f"m{p.member}"
+        return f"a{request.remote}"
+
+    async def _lang(self, request: web.Request, p: Pass | None) -> str:
+        asked = request.query.get("lang") or request.headers.get("X-Cubist-Lang")
+        if asked:
+            return language(asked)
+        if p is not None and not p.spectator:
+            stored = await self.service.queries.user_locale(p.member)
+            if stored:
+                return language(stored)
+        for part in request.headers.get("Accept-Language", "").split(","):
+            tag = part.split(";")[0].strip().lower()
+            if tag and language(tag) == tag.split("-")[0]:  # the first language we have
+                return language(tag)
+        return language(None)
+
+    def _error(self, status: int, key: str, lang: str, **params: Any) -> web.Response:
+        return web.json_response({"error": t(f"web.error.{key}", lang, **params), "reason": key}, status=status)
+
+    async def _load(self, game_id: int) -> tuple[GameRecord, Game] | None:
+        try:
+            record, game = await self.service.queries.game(game_id)
+        except GameNotFound:
+            return None
+        if record.status == Status.LOBBY:
+            return None
+        return record, game
+
+    def _seat(self, record: GameRecord, game: Game, p: Pass) -> tuple[int | None, bool]:
+        """(the viewer's seat, whether they may play it)."""
+        if p.spectator:
+            return None, False
+        found = record.seat_of(p.member)
+        if found is None:
+            return None, False
+        seat = found.seat
+        return seat, not game.state.players[seat].removed and record.status == Status.ACTIVE
+
+    def _state(self, record: GameRecord, game: Game, lang: str, seat: int | None, may_play: bool) -> dict[str, Any]:
+        key = (record.id, record.version, str(record.status), lang, seat, may_play, tuple(record.seats))
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = view.page_state(record, game, lang, viewer_seat=seat, may_play=may_play)
+            cached["ui"] = ui_words(lang)
+            self._cache[key] = cached
+            while len(self._cache) > STATE_CACHE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return cached
+
+    # --- routes -------------------------------------------------------------------------------
+
+    async def health(self, _request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "viewers": self.live.viewers()})
+
+    async def asset(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=self._pages[name], content_type=STATIC[name], headers={"Cache-Control": "public, max-age=300"}
+        )
+
+    async def page(self, request: web.Request) -> web.Response:
+        game_id = int(request.match_info["game"])
+        lang = await self._lang(request, None)
+        if not self.reads.allow(self._who(request, None)):
+            return self._error(429, "too_fast", lang)
+        try:
+            self._check(request, game_id)
+        except BadLink as e:
+            html = self._pages["board.html"].decode()
+            said = _escape(t(f"web.error.{e.reason}", lang))
+            html = html.replace("<!--error-->", f'<p class="error" role="alert">{said}</p>')
+            return web.Response(text=html.replace("{lang}", lang), content_type="text/html", status=403)
+        return web.Response(text=self._pages["board.html"].decode().replace("{lang}", lang), content_type="text/html")
+
+    async def state(self, request: web.Request) -> web.Response:
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        lang = await self._lang(request, p)
+        if not self.reads.allow(self._who(request, p)):
+            return self._error(429, "too_fast", lang)
+        loaded = await self._load(game_id)
+        if loaded is None:
+            return self._error(404, "no_game", lang, game=game_id)
+        record, game = loaded
+        seat, may_play = self._seat(record, game, p)
+        return web.json_response(self._state(record, game, lang, seat, may_play), dumps=_dumps)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        who = self._who(request, p)
+        if self._streams.get(who, 0) >= MAX_STREAMS or not self.reads.allow(who):
+            return self._error(429, "too_fast", await self._lang(request, p))
+        record = await self._load(game_id)
+        if record is None:
+            return self._error(404, "no_game", await self._lang(request, p), game=game_id)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        )
+        self._streams[who] = self._streams.get(who, 0) + 1
+        try:
+            with self.live.stream(game_id) as queue:
+                await response.prepare(request)
+                await response.write(f"retry: 1000\nevent: version\ndata: {record[0].version}\n\n".encode())
+                while p.expires > self.clock():
+                    try:
+                        version = await asyncio.wait_for(queue.get(), KEEP_ALIVE_S)
+                    except TimeoutError:
+                        await response.write(b": still here\n\n")
+                        continue
+                    await response.write(f"event: version\ndata: {version}\n\n".encode())
+                await response.write(b"event: expired\ndata: 0\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._streams[who] -= 1
+            if not self._streams[who]:
+                del self._streams[who]
+        return response
+
+    async def replay(self, request: web.Request) -> web.Response:
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        lang = await self._lang(request, p)
+        if not self.reads.allow(self._who(request, p)):
+            return self._error(429, "too_fast", lang)
+        loaded = await self._load(game_id)
+        if loaded is None:
+            return self._error(404, "no_game", lang, game=game_id)
+        record, game = loaded
+        try:
+            ply = int(request.query.get("ply", "0"))
+        except ValueError:
+            return self._error(400, "bad_request", lang)
+        log_ = list(game.log)
+        ply = max(0, min(ply, len(log_)))
+        step = await asyncio.to_thread(_replayed, record, game, ply, lang)
+        return web.json_response(step, dumps=_dumps)
+
+    async def move(self, request: web.Request) -> web.Response:
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id, header_only=True)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        lang = await self._lang(request, p)
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return self._error(403, "forged", lang)
+        if p.spectator:
+            return self._error(403, "watching", lang)
+        if not self.moves.allow(self._who(request, p)):
+            return self._error(429, "too_fast", lang)
+        try:
+            body = await request.json()
+            text, version = body["move"], body["version"]
+            if not isinstance(text, str) or not isinstance(version, int) or len(text) > 200:
+                raise ValueError
+        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+            return self._error(400, "bad_request", lang)
+        try:
+            move = parse(text)
+            await self.service.play_in(game_id, p.member, move, version=version)
+        except StaleChoice:
+            return await self._answer(game_id, p, lang, 409, t("web.error.stale", lang))
+        except UserError as e:
+            return await self._answer(game_id, p, lang, 422, localize(e.args[0], lang))
+        self.turns_served += 1
+        self.wake()  # a finished turn's post and the next DM, queued with the move, go out now
+        return await self._answer(game_id, p, lang, 200, None)
+
+    async def _answer(self, game_id: int, p: Pass, lang: str, status: int, error: str | None) -> web.Response:
+        loaded = await self._load(game_id)
+        if loaded is None:
+            return self._error(404, "no_game", lang, game=game_id)
+        record, game = loaded
+        seat, may_play = self._seat(record, game, p)
+        body: dict[str, Any] = {"state": self._state(record, game, lang, seat, may_play)}
+        if error is not None:
+            body["error"] = error
+        return web.json_response(body, status=status, dumps=_dumps)
+
+
+def _secure(headers: Any) -> None:
+    for k, v in HEADERS.items():
+        headers.setdefault(k, v)
+    headers.setdefault("Cache-Control", "no-store")
+
+
+def _replayed(record: GameRecord, game: Game, ply: int, lang: str) -> dict[str, Any]:
+    """The table after the first ``ply`` moves of the log, replayed by the engine."""
+    start = Game.new(game.num_players, game.seed, game.options, game.deck)
+    log_ = list(game.log)
+    before: Game | None = None
+    for m in log_[:ply]:
+        before = start.clone()
+        start.apply(m)
+    return view.replay_step(record, before, start, log_[ply - 1] if ply else None, ply, len(log_), lang)
+
+
+def ui_words(lang: str) -> dict[str, str]:
+    keys = (
+        "table", "studio_of", "in_words", "watching", "your_turn", "pick_space", "waiting", "dice", "actions",
+        "undo", "end", "confirm", "not_yet", "other_ends", "live", "replay", "first", "back", "forward", "last",
+        "step", "reconnecting", "sending", "last_turn", "scores",
+    )  # fmt: skip
+    # Templates stay templates ({name}, {ply}): the page fills them in.
+    return {k: _template(f"web.ui.{k}", lang) for k in keys}
+
+
+def _template(key: str, lang: str) -> str:
+    entry = catalogues()[lang].get(key)
+    return entry if isinstance(entry, str) else key
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,214 @@
+// The Cubist web board: draws what /g/<game>/state says, listens for changes, plays moves.
+// No framework, no third-party request; the token travels in a header, never a cookie.
+"use strict";
+(function () {
+  const match = location.pathname.match(/^\/g\/(\d+)$/);
+  if (!match || document.querySelector(".error")) return;
+  const game = match[1];
+  const key = "cubist-token-" + game;
+  const params = new URLSearchParams(location.search);
+  const token = params.get("t") || sessionStorage.getItem(key) || "";
+  const lang = params.get("lang") || "";
+  sessionStorage.setItem(key, token);
+  if (params.has("t")) {  // keep the token out of the history and of anything copied from the bar
+    params.delete("t");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
+  }
+  const $ = (id) => document.getElementById(id);
+  const headers = { "X-Cubist-Token": token };
+  if (lang) headers["X-Cubist-Lang"] = lang;
+  let state = null, chosen = null, busy = false, mode = "live", ply = 0;
+  // The pictures' style rules arrive as text: applied through the CSS object model, since
+  // the page's Content-Security-Policy allows no inline style element.
+  const pictureStyle = new CSSStyleSheet();
+  document.adoptedStyleSheets = [pictureStyle];
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  }
+  function say(text) { $("notice").textContent = text || ""; }
+  function button(label, onClick, cls) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (cls) b.className = cls;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  function list(el, lines) {
+    el.replaceChildren(...lines.map((line) => { const li = document.createElement("li"); li.textContent = line; return li; }));
+  }
+
+  async function load() {
+    const r = await fetch(`/g/${game}/state`, { headers, cache: "no-store" });
+    const body = await r.json();
+    if (!r.ok) { say(body.error); return; }
+    show(body);
+  }
+
+  function show(s) {
+    const moved = !state || state.version !== s.version;
+    state = s;
+    document.body.dataset.version = String(s.version);
+    const ui = s.ui;
+    document.documentElement.lang = s.lang;
+    document.title = s.turn_line;
+    $("turn-line").textContent = s.turn_line;
+    $("board").hidden = false;
+    $("modes").hidden = false;
+    $("live-mode").textContent = ui.live;
+    $("replay-mode").textContent = ui.replay;
+    $("table-title").textContent = ui.table;
+    $("studio-title").textContent = fill(ui.studio_of, { name: s.studio_of });
+    $("scores-title").textContent = ui.scores;
+    $("in-words").textContent = ui.in_words;
+    $("story").textContent = s.story;
+    list($("scores"), s.scores);
+    list($("text"), s.text);
+    for (const [id, t] of [["r-first", ui.first], ["r-back", ui.back], ["r-forward", ui.forward], ["r-last", ui.last]]) $(id).textContent = t;
+    if (mode === "live") {
+      pictureStyle.replaceSync(s.css);
+      $("table").innerHTML = s.table;
+      $("studio").innerHTML = s.studio;
+    }
+    if (moved) chosen = null;
+    drawPlay();
+  }
+
+  function targetsOf(die) {
+    const d = state.play && state.play.dice.find((x) => x.die === die);
+    return d ? d.targets : [];
+  }
+
+  function drawPlay() {
+    const ui = state.ui, play = state.play;
+    $("play").hidden = !play || mode !== "live";
+    document.querySelectorAll(".svg .glow").forEach((g) => {
+      g.classList.remove("glow"); g.removeAttribute("tabindex"); g.removeAttribute("role"); g.removeAttribute("aria-label");
+    });
+    if (!play) {
+      if (mode === "live") say(state.seat === null ? ui.watching : (state.status === "active" ? ui.waiting : ""));
+      return;
+    }
+    if (play.dice.length === 1) chosen = play.dice[0].die;  // one die left: its spaces glow at once
+    if (chosen && !play.dice.some((d) => d.die === chosen)) chosen = null;
+    $("play-title").textContent = ui.dice;
+    $("dice").replaceChildren(...play.dice.map((d) => {
+      const b = button(String(d.value), () => { chosen = chosen === d.die ? null : d.die; drawPlay(); });
+      b.setAttribute("aria-label", d.label);
+      b.setAttribute("aria-pressed", String(chosen === d.die));
+      b.dataset.die = d.die;
+      return b;
+    }));
+    const die = play.dice.find((d) => d.die === chosen);
+    say(die ? fill(ui.pick_space, { die: die.label }) : ui.your_turn);
+    for (const t of targetsOf(chosen)) {
+      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g) => {
+        g.classList.add("glow"); g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label);
+      });
+    }
+    $("undo").hidden = !play.undo;
+    $("undo").textContent = ui.undo;
+    $("end").hidden = !play.end;
+    $("end").textContent = ui.end;
+    $("actions-box").hidden = play.actions.length === 0;
+    $("actions-title").textContent = ui.actions;
+    $("actions").replaceChildren(...play.actions.map((a) => button(a.label, () => send(a.move))));
+    $("confirm").hidden = true;
+  }
+
+  async function send(move) {
+    if (busy || !state) return;
+    busy = true;
+    say(state.ui.sending);
+    try {
+      const r = await fetch(`/g/${game}/move`, {
+        method: "POST",
+        headers: Object.assign({ "Content-Type": "application/json" }, headers),
+        body: JSON.stringify({ move, version: state.version }),
+      });
+      const body = await r.json();
+      if (body.state) show(body.state);
+      if (body.error) say(body.error);
+    } catch (e) {
+      say(state.ui.reconnecting);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function pickCell(el) {
+    const cell = el.closest("[data-cell].glow");
+    if (!cell) return;
+    const t = targetsOf(chosen).find((x) => x.cell === cell.dataset.cell);
+    if (t) send(t.move);
+  }
+  for (const id of ["table", "studio"]) {
+    $(id).addEventListener("click", (e) => pickCell(e.target));
+    $(id).addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pickCell(e.target); } });
+  }
+  $("undo").addEventListener("click", () => state.play && state.play.undo && send(state.play.undo));
+  $("end").addEventListener("click", () => {
+    const end = state.play && state.play.end;
+    if (!end) return;
+    $("confirm").hidden = false;
+    $("confirm-text").textContent = end.confirm;
+    $("confirm-yes").textContent = state.ui.confirm;
+    $("confirm-no").textContent = state.ui.not_yet;
+    $("other-ends-title").hidden = end.others.length === 0;
+    $("other-ends-title").textContent = state.ui.other_ends;
+    $("other-ends").replaceChildren(...end.others.map((o) => button(o.label, () => send(o.move))));
+    $("confirm-yes").focus();
+  });
+  $("confirm-yes").addEventListener("click", () => state.play && state.play.end && send(state.play.end.move));
+  $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
+
+  // --- replay -------------------------------------------------------------------------------
+  async function step(to) {
+    const r = await fetch(`/g/${game}/replay?ply=${Math.max(0, to)}`, { headers, cache: "no-store" });
+    const body = await r.json();
+    if (!r.ok) { say(body.error); return; }
+    ply = body.ply;
+    pictureStyle.replaceSync(body.css);
+    $("table").innerHTML = body.table;
+    $("r-story").textContent = body.story;
+    $("r-step").textContent = fill(state.ui.step, { ply: body.ply, total: body.total });
+    list($("text"), body.text);
+    $("r-back").disabled = $("r-first").disabled = ply === 0;
+    $("r-forward").disabled = $("r-last").disabled = ply >= body.total;
+    say("");
+  }
+  function setMode(m) {
+    mode = m;
+    $("live-mode").setAttribute("aria-pressed", String(m === "live"));
+    $("replay-mode").setAttribute("aria-pressed", String(m === "replay"));
+    $("replay").hidden = m !== "replay";
+    $("studio-figure").hidden = m === "replay";
+    if (m === "replay") { $("play").hidden = true; step(state ? state.version : 0).then(() => step(ply)); }
+    else { state = null; load(); }
+  }
+  $("live-mode").addEventListener("click", () => setMode("live"));
+  $("replay-mode").addEventListener("click", () => setMode("replay"));
+  $("r-first").addEventListener("click", () => step(0));
+  $("r-back").addEventListener("click", () => step(ply - 1));
+  $("r-forward").addEventListener("click", () => step(ply + 1));
+  $("r-last").addEventListener("click", () => step(1e9));
+  document.addEventListener("keydown", (e) => {
+    if (mode !== "replay") return;
+    if (e.key === "ArrowLeft") step(ply - 1);
+    if (e.key === "ArrowRight") step(ply + 1);
+  });
+
+  // --- live updates -------------------------------------------------------------------------
+  function listen() {
+    const source = new EventSource(`/g/${game}/events?t=${encodeURIComponent(token)}`);
+    source.addEventListener("version", (e) => {
+      if (mode === "live" && (!state || String(state.version) !== e.data)) load();
+    });
+    source.addEventListener("expired", () => { source.close(); load(); });
+    source.onerror = () => { if (state) say(state.ui.reconnecting); };
+    source.onopen = () => { if (state && !busy && mode === "live") drawPlay(); };
+  }
+  load().then(listen);
+})();

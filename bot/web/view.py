@@ -1,0 +1,221 @@
+"""What the web page shows, as JSON: the table and the viewer's studio as SVG (render.svg,
+from the same layout model as the posted pictures), the same in words for screen readers,
+the last turn's story, and, on the player's own turn, every legal move as something to
+tap: a die and the cells it may go to, the other actions in words, Undo and End.
+
+Moves travel as the engine's notation between page and server only (never shown): the
+page sends back the text it was given, the server parses it once (``service.parse``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import join, t
+from bot.i18n.pictures import render_labels
+from bot.panel import tree
+from bot.panel.words import Describer, sensible_end
+from bot.store import GameRecord, Status
+from bot.words.story import before_last_turn, move_words, turn_words
+from bot.words.texts import scores_lines, seat_colour_name
+from engine import Game
+from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
+from engine.moves import EndTurn, Move, Place, ToMuseum, Undo
+from render import svg as svgboard
+
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
+
+
+def unstyled(svg: str) -> tuple[str, str]:
+    """The SVG without its ``<style>`` element, and that element's rules.  The page's
+    Content-Security-Policy allows no inline style element; the page applies the rules as a
+    constructed stylesheet instead (render/svg.py names its classes by their content, so
+    the table's and the studio's rules never disagree)."""
+    found = _STYLE.search(svg)
+    if found is None:
+        return svg, ""
+    return svg[: found.start()] + svg[found.end() :], found.group(1)
+
+
+def names_of(record: GameRecord) -> list[str]:
+    return [s.display_name for s in record.seats]
+
+
+def cell_id(seat: int, room: int, cell: int) -> str:
+    """The SVG's ``data-cell`` of a workroom cell (render/svg.py)."""
+    return f"p{seat}.w{room}.{cell}"
+
+
+def museum_id(cell: int) -> str:
+    return f"m.{cell}"
+
+
+def _where(cell: int, lang: str, size: int = WORKROOM_SIZE) -> str:
+    y, x = divmod(cell, size)
+    return t("web.cell", lang, row=y + 1, column=x + 1)
+
+
+def _column(value: int, height: int, lang: str) -> str:
+    return t("web.column", lang, count=height, value=value)
+
+
+def describe_table(game: Game, names: Sequence[str], lang: str) -> list[str]:
+    """Every die's value and place, in words: what a screen reader reads for the pictures."""
+    lines: list[str] = []
+    for seat, p in enumerate(game.state.players):
+        head = t("web.seat", lang, name=names[seat], colour=seat_colour_name(seat, lang), count=game.score(seat))
+        rooms = []
+        for room, cells in enumerate(p.workrooms):
+            if not cells:
+                rooms.append(t("web.room_empty", lang, room=room + 1))
+                continue
+            parts = [f"{_where(c, lang)}: {_column(v, h, lang)}" for c, (v, h) in sorted(cells.items())]
+            rooms.append(t("web.room", lang, room=room + 1, columns="; ".join(parts)))
+        store = join([str(v) for v in p.storeroom], lang) if p.storeroom else t("web.none", lang)
+        kept = join([str(v) for v in p.storage], lang) if p.storage else t("web.none", lang)
+        done = t("web.completed", lang, count=len(p.completed))
+        lines.append(f"{head} {' '.join(rooms)} {t('web.storeroom', lang, dice=store, kept=kept)} {done}")
+    museum = [
+        t("web.museum_cell", lang, where=_where(c, lang, MUSEUM_SIZE), value=col.value, count=len(col.owners))
+        for c, col in sorted(game.state.museum.items())
+    ]
+    lines.append(t("web.museum", lang, cells="; ".join(museum) if museum else t("web.none", lang)))
+    for slot, a in enumerate(game.state.artists):
+        if a.card is not None and a.count:
+            owner = names[a.owner] if a.owner is not None and a.owner < len(names) else ""
+            lines.append(t("web.artist", lang, slot=slot + 1, count=a.count, value=a.value, name=owner))
+    return lines
+
+
+def story(game: Game, names: Sequence[str], lang: str) -> str:
+    last = game.state.last_turn
+    if last is None:
+        return ""
+    seat, moves = last
+    before = before_last_turn(game)
+    return t("web.story", lang, name=names[seat], what=turn_words(moves, before, lang, names))
+
+
+def whose_turn(record: GameRecord, game: Game, names: Sequence[str], lang: str) -> str:
+    if record.status == Status.CANCELLED:
+        return t("web.cancelled", lang)
+    if game.is_over:
+        return t("web.over", lang, names=join([names[w] for w in game.winners()], lang))
+    return t("web.to_play", lang, name=names[game.current_player])
+
+
+def _label(trail: list[tree.Choice], lang: str) -> str:
+    return t("turnpanel.arrow", lang).join(c.label for c in trail)
+
+
+def _trails(options: Sequence[tree.Choice], above: list[tree.Choice]) -> list[list[tree.Choice]]:
+    out = []
+    for c in options:
+        if c.is_leaf:
+            out.append([*above, c])
+        else:
+            out += _trails(c.children, [*above, c])
+    return out
+
+
+def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
+    """The current player's moves as the page offers them."""
+    seat = game.current_player
+    describe = Describer(game, lang, names)
+    legal = game.legal_moves()
+    dice: dict[str, dict[str, Any]] = {}
+    for m in legal:
+        if isinstance(m, Place | ToMuseum):
+            key = str(m.die)
+            entry = dice.setdefault(
+                key, {"die": key, "value": describe.die_value(m.die), "label": describe.die(m.die), "targets": []}
+            )
+            if isinstance(m, Place):
+                target = cell_id(seat, m.room, m.cell)
+                label = t("web.target", lang, room=m.room + 1, where=_where(m.cell, lang))
+            else:
+                target = museum_id(m.cell)
+                label = t("web.museum_target", lang, where=_where(m.cell, lang, MUSEUM_SIZE))
+            entry["targets"].append({"cell": target, "move": str(m), "label": label})
+    actions = []
+    for trail in _trails(tree.choice_tree(game, lang, names), []):
+        move = trail[-1].move
+        if move is None or isinstance(move, Place | ToMuseum | EndTurn | Undo):
+            continue
+        actions.append({"label": _label(trail, lang), "move": str(move)})
+    ends = [m for m in legal if isinstance(m, EndTurn)]
+    end: dict[str, Any] | None = None
+    if ends:
+        chosen = sensible_end(game, ends) or ends[0]
+        room = list(game.state.players[seat].storeroom)
+        for v in chosen.keep:
+            room.remove(v)
+        kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
+        back = join([str(v) for v in room], lang) if room else t("turnpanel.none", lang)
+        end = {
+            "move": str(chosen),
+            "confirm": t("turnpanel.confirm", lang, kept=kept, returned=back),
+            "others": [{"label": describe.end(e), "move": str(e)} for e in ends if e != chosen],
+        }
+    undo = any(isinstance(m, Undo) for m in legal)
+    return {
+        "dice": sorted(dice.values(), key=lambda d: (d["die"][0].isdigit() is False, d["value"], d["die"])),
+        "actions": actions,
+        "undo": str(Undo()) if undo else None,
+        "end": end,
+    }
+
+
+def page_state(record: GameRecord, game: Game, lang: str, *, viewer_seat: int | None, may_play: bool) -> dict[str, Any]:
+    """Everything the page draws for one viewer: a seat's player sees their studio and, on
+    their turn, their moves; a spectator sees the current player's studio."""
+    names = names_of(record)
+    labels = render_labels(lang)
+    studio_seat = viewer_seat if viewer_seat is not None else game.current_player
+    table, table_css = unstyled(svgboard.table_svg(game, names, labels=labels))
+    studio, studio_css = unstyled(svgboard.studio_svg(game, studio_seat, names, labels=labels))
+    state: dict[str, Any] = {
+        "game": record.id,
+        "version": record.version,
+        "status": str(record.status),
+        "lang": lang,
+        "turn_line": whose_turn(record, game, names, lang),
+        "story": story(game, names, lang),
+        "scores": [line.replace("**", "") for line in scores_lines(game, names, lang)],  # no Markdown here
+        "table": table,
+        "studio": studio,
+        "css": table_css + studio_css,
+        "studio_of": names[studio_seat],
+        "text": describe_table(game, names, lang),
+        "seat": viewer_seat,
+        "your_turn": False,
+        "play": None,
+    }
+    if may_play and viewer_seat is not None and viewer_seat == game.current_player and not game.is_over:
+        state["your_turn"] = True
+        state["play"] = play_options(game, names, lang)
+    return state
+
+
+def replay_step(
+    record: GameRecord, before: Game | None, after: Game, move: Move | None, ply: int, total: int, lang: str
+) -> dict[str, Any]:
+    """One step of the replay: the table after move ``ply`` of ``total`` (0: the start) and
+    that move in words."""
+    names = names_of(record)
+    if before is None or move is None:
+        words = t("web.replay_start", lang)
+    else:
+        who = names[before.current_player]
+        what = move_words(move, before, lang, names)
+        words = t("web.replay_move", lang, turn=before.state.turn + 1, name=who, what=what)
+    table, css = unstyled(svgboard.table_svg(after, names, labels=render_labels(lang)))
+    return {
+        "ply": ply,
+        "total": total,
+        "table": table,
+        "css": css,
+        "story": words,
+        "text": describe_table(after, names, lang),
+    }

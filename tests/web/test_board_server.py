@@ -1,0 +1,191 @@
+"""The web board's HTTP side: links, refusals, moves through the service, live updates.
+
+A real SQLite store and service, the real aiohttp server on loopback, a real HTTP client."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+
+from bot.web.links import sign
+from engine.moves import EndTurn, Place
+
+from .conftest import Board
+
+
+async def test_the_page_is_served_with_a_strict_policy_and_no_third_party_address(board: Board) -> None:
+    token = board.token(await board.current_user())
+    async with board.http.get(f"{board.base}/g/{board.game_id}?t={token}") as r:
+        assert r.status == 200
+        html = await r.text()
+        csp = r.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in csp and "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert r.headers["Referrer-Policy"] == "no-referrer"
+    for name in ("board.js", "board.css"):
+        async with board.http.get(f"{board.base}/static/{name}") as r:
+            assert r.status == 200
+            html += await r.text()
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+    status, state = await board.state(token)
+    assert status == 200
+    for svg in (state["table"], state["studio"]):
+        assert "https://" not in svg and "http://" not in svg.replace("http://www.w3.org/2000/svg", "")
+
+
+async def test_a_member_on_their_turn_gets_their_moves_a_spectator_only_the_table(board: Board) -> None:
+    user = await board.current_user()
+    status, mine = await board.state(board.token(user))
+    assert status == 200 and mine["your_turn"] and mine["play"]["dice"]
+    game = await board.game()
+    places = {str(m) for m in game.legal_moves() if isinstance(m, Place)}
+    offered = {t["move"] for d in mine["play"]["dice"] for t in d["targets"]}
+    assert offered == places  # every legal placement is one tap on a cell, and nothing else
+    for d in mine["play"]["dice"]:
+        for target in d["targets"]:
+            assert f'data-cell="{target["cell"]}"' in mine["studio"] + mine["table"]
+    status, seen = await board.state(board.spectator())
+    assert status == 200 and seen["play"] is None and seen["seat"] is None and seen["table"]
+    other = 11 if user == 12 else 12
+    status, theirs = await board.state(board.token(other))
+    assert status == 200 and theirs["play"] is None and theirs["seat"] is not None
+
+
+async def test_forged_expired_swapped_and_edited_tokens_are_refused(board: Board) -> None:
+    user = await board.current_user()
+    good = board.token(user)
+    game, member, expires, sig = good.split(".")
+    forged = f"{game}.{member}.{expires}.{'A' * len(sig)}"
+    edited_member = f"{game}.{int(member) + 1}.{expires}.{sig}"  # someone else's seat
+    longer = f"{game}.{member}.{int(expires) + 10**6}.{sig}"  # a longer life
+    wrong_secret = sign("another-secret", board.game_id, user, int(expires))
+    for token, reason in (
+        (forged, "forged"),
+        (edited_member, "forged"),
+        (longer, "forged"),
+        (wrong_secret, "forged"),
+        ("", "forged"),
+        ("1.2.3", "forged"),
+        (board.token(user, hours=-1), "expired"),
+        (board.token(user, game=board.game_id + 1), "other_game"),
+    ):
+        status, body = await board.state(token)
+        assert (status, body["reason"]) == (403, reason), token
+        status, body = await board.move(token, "end", 0)
+        assert status == 403, token
+    # A link for another game opens that game only, never this one, and names what went wrong.
+    async with board.http.get(f"{board.base}/g/{board.game_id}?t={board.token(user, game=board.game_id + 1)}") as r:
+        assert r.status == 403 and "another game" in await r.text()
+    assert (await board.game()).log == []  # nothing was played
+
+
+async def test_a_move_is_played_through_the_service_and_queues_the_turn_post_once(board: Board) -> None:
+    user = await board.current_user()
+    token = board.token(user)
+    _status, state = await board.state(token)
+    first = state["play"]["dice"][0]["targets"][0]["move"]
+    status, body = await board.move(token, first, state["version"])
+    assert status == 200 and body["state"]["version"] == state["version"] + 1
+    # The same request again (a double tap, or a replayed request): refused as stale, nothing played.
+    status, again = await board.move(token, first, state["version"])
+    assert status == 409 and "nothing was changed" in again["error"]
+    assert again["state"]["version"] == state["version"] + 1
+    game = await board.game()
+    end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
+    status, body = await board.move(token, str(end), state["version"] + 1)
+    assert status == 200 and not body["state"]["your_turn"]
+    # One table post and one turn-start DM queued with the move, as from Discord.
+    assert await board.store.posts.counts() == {"total": 2, "sent": 0, "failed": 0}
+    status, body = await board.move(token, str(end), state["version"] + 2)
+    assert status == 422 and "turn" in body["error"].lower()
+    assert await board.store.posts.counts() == {"total": 2, "sent": 0, "failed": 0}
+
+
+async def test_moves_need_the_header_and_refuse_spectators_and_other_sites(board: Board) -> None:
+    user = await board.current_user()
+    token = board.token(user)
+    url = f"{board.base}/g/{board.game_id}/move"
+    async with board.http.post(f"{url}?t={token}", json={"move": "end", "version": 0}) as r:
+        assert r.status == 403  # a token in the query never plays
+    status, body = await board.move(board.spectator(), "end", 0)
+    assert status == 403 and body["reason"] == "watching"
+    status, body = await board.move(token, "end", 0, Origin="https://evil.example")
+    assert status == 403
+    status, body = await board.move(token, "fly to the moon", 0)
+    assert status == 422 and body["state"]["version"] == 0
+    async with board.http.post(url, data="not json", headers={"X-Cubist-Token": token}) as r:
+        assert r.status == 400
+    assert (await board.game()).log == []
+
+
+async def test_a_member_is_rate_limited(board: Board) -> None:
+    token = board.token(await board.current_user())
+    statuses = [(await board.move(token, "nonsense", 0))[0] for _ in range(20)]
+    assert 429 in statuses and statuses[0] == 422
+
+
+async def test_every_viewer_hears_a_move_within_a_second(board: Board) -> None:
+    user = await board.current_user()
+    token = board.spectator()
+    url = f"{board.base}/g/{board.game_id}/events?t={token}"
+    heard: list[tuple[str, float]] = []
+
+    async def listen(ready: asyncio.Event) -> None:
+        seen = 0
+        async with aiohttp.ClientSession() as http, http.get(url) as r:
+            assert r.headers["Content-Type"].startswith("text/event-stream")
+            async for raw in r.content:
+                line = raw.decode().strip()
+                if line.startswith("data:"):
+                    heard.append((line[5:].strip(), time.monotonic()))
+                    ready.set()
+                    seen += 1
+                    if seen == 2:  # the version when it connected, then the move's
+                        return
+
+    readies = [asyncio.Event() for _ in range(5)]
+    tasks = [asyncio.create_task(listen(e)) for e in readies]
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in readies)), 5)
+    game = await board.game()
+    move = next(m for m in game.legal_moves() if isinstance(m, Place))
+    sent = time.monotonic()
+    await board.service.play_in(board.game_id, user, move)  # from Discord, say: the same store
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    news = [(v, t) for v, t in heard if v == "1"]
+    assert len(news) == 5 and max(t for _v, t in news) - sent < 1.0
+
+
+async def test_the_replay_steps_through_the_log_in_words(board: Board) -> None:
+    user = await board.current_user()
+    token = board.token(user)
+    game = await board.game()
+    move = next(m for m in game.legal_moves() if isinstance(m, Place))
+    await board.service.play_in(board.game_id, user, move)
+    async with board.http.get(f"{board.base}/g/{board.game_id}/replay?ply=1", headers={"X-Cubist-Token": token}) as r:
+        step = await r.json()
+    assert step["ply"] == 1 and step["total"] == 1 and "placed a" in step["story"]
+    async with board.http.get(
+        f"{board.base}/g/{board.game_id}/replay?ply=0", headers={"X-Cubist-Token": token, "X-Cubist-Lang": "fr"}
+    ) as r:
+        start = await r.json()
+    assert start["ply"] == 0 and start["story"] == "Le début de la partie." and start["table"] != step["table"]
+
+
+async def test_the_page_speaks_the_viewers_language(board: Board) -> None:
+    token = board.spectator()
+    status, fr = await board.state(token, **{"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"})
+    assert status == 200 and fr["lang"] == "fr" and fr["turn_line"].startswith("À ")
+    status, en = await board.state(token, **{"Accept-Language": "de-DE,en;q=0.5"})
+    assert en["lang"] == "en" and en["turn_line"].endswith("to play.")
+    assert (all(line for line in fr["text"]) and "Atelier" in " ".join(fr["text"])) or "atelier" in " ".join(fr["text"])
+
+
+async def test_names_are_text_in_the_pictures_never_markup(board: Board) -> None:
+    await board.store.set_display_name(board.game_id, 12, '<script>alert("x")</script>') if hasattr(
+        board.store, "set_display_name"
+    ) else None
+    status, state = await board.state(board.spectator())
+    assert status == 200
+    assert "<script" not in state["table"] and "<script" not in state["studio"]
