@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 
-from engine import Game, MuseumCard
+from engine import ArtistCard, Game, InstallationCard, MuseumCard
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
 from engine.state import CORNERSTONE
 
-from . import dice
+from . import dice, svgparts
 from . import palette as pal
 from .board import museum_box
 from .cardparts import POINTS_INK
@@ -71,10 +71,25 @@ from .labels import Labels
 from .model import DieGlyph
 from .names import _fitting, fit_name, plain_name
 from .scene import board_size, cam, cube_height, figure_zone, level_height, small_figure_font
-from .svgparts import RING_PAD, Rect, Svg, cube, ghost_def, hexc, num, shadow_group, shadow_rect
+from .svgparts import (
+    RING_PAD,
+    Part,
+    Rect,
+    Svg,
+    attr,
+    cube,
+    draw_cube,
+    ghost_def,
+    hexc,
+    num,
+    shadow_group,
+    shadow_rect,
+)
 from .words import last_turn_line, player_name, status_line
 
 Column = tuple[int | str, int, int, bool]  # colour key, value, height, lit
+Columns = tuple[tuple[tuple[int, int], Column], ...]  # ((x, y), column), sorted
+CellIds = tuple[str, int, str]  # the cells' data-cell prefix, row stride, and name prefix ("p1 w2", "museum")
 
 
 def table_svg(game: Game, names: list[str] | None = None, *, labels: Labels) -> str:
@@ -116,6 +131,32 @@ def studio_svg(game: Game, seat: int, names: list[str] | None = None, *, labels:
     return sv.document(label)
 
 
+def part_caches() -> list[functools._lru_cache_wrapper[object]]:
+    """The caches of drawn parts (all bounded; ``cache_clear`` on each draws afresh)."""
+    return [
+        _board_part,
+        _structure_part,
+        _figure_zone,
+        _column_cell,
+        _player_frame,
+        _extras_part,
+        _museum_part,
+        _artist_part,
+        _offer_part,
+        svgparts.cube_part,
+        svgparts.class_name,
+        svgparts._column_element,
+        svgparts._ghost_element,
+        svgparts._mark_element,
+    ]
+
+
+def clear_caches() -> None:
+    """Forget every drawn part: the next drawing starts from nothing."""
+    for cache in part_caches():
+        cache.cache_clear()
+
+
 # --- boards ----------------------------------------------------------------------------
 
 
@@ -131,8 +172,23 @@ def board_def(
     floor: pal.RGB = SQUARE,
 ) -> str:
     """scene.board_layer: the printed squares and the cell names at the edges, at (0, 0)."""
-    if ident in sv.defs:
-        return ident
+    if ident not in sv.defs:
+        sv.paste(_board_part(ident, c, cols, rows, cells, first_col, first_row, floor))
+    return ident
+
+
+@functools.lru_cache(maxsize=32)
+def _board_part(
+    ident: str,
+    c: int,
+    cols: int,
+    rows: int,
+    cells: frozenset[tuple[int, int]] | None,
+    first_col: int,
+    first_row: int,
+    floor: pal.RGB,
+) -> Part:
+    sv = Svg(0, 0)
     g = cam(c)
     _w, _h, lab, head = board_size(c, cols, rows)
     line = pal.mix(floor, (90, 66, 40), 0.3)
@@ -162,11 +218,50 @@ def board_def(
     parts.extend(sv.body)
     sv.body = body
     parts.append("</g>")
-    return sv.define(ident, "".join(parts))
+    sv.define(ident, "".join(parts))
+    return sv.part()
 
 
 def use_board(sv: Svg, ident: str, xy: tuple[int, int]) -> None:
     sv.add(f'<use href="#{ident}" x="{xy[0]}" y="{xy[1]}"/>')
+
+
+def structure(
+    sv: Svg,
+    xy: tuple[int, int],
+    c: int,
+    columns: Columns,
+    ids: CellIds,
+    squares: tuple[tuple[int, int], ...],
+    ghosts: tuple[tuple[tuple[int, int], int], ...] = (),
+    first_col: int = 0,
+    first_row: int = 0,
+) -> None:
+    """``draw_structure``, drawn once per place and content (``_structure_part``)."""
+    sv.paste(_structure_part(xy, c, columns, ids, squares, ghosts, first_col, first_row))
+
+
+@functools.lru_cache(maxsize=512)
+def _structure_part(
+    xy: tuple[int, int],
+    c: int,
+    columns: Columns,
+    ids: CellIds,
+    squares: tuple[tuple[int, int], ...],
+    ghosts: tuple[tuple[tuple[int, int], int], ...],
+    first_col: int,
+    first_row: int,
+) -> Part:
+    sv = Svg(0, 0)
+    draw_structure(
+        sv, xy, c, dict(columns), ids, squares, ghosts=dict(ghosts), first_col=first_col, first_row=first_row
+    )
+    return sv.part()
+
+
+@functools.lru_cache(maxsize=64)
+def _figure_zone(c: int, lh: int) -> int:
+    return figure_zone(c, lh)
 
 
 def draw_structure(
@@ -174,9 +269,8 @@ def draw_structure(
     xy: tuple[int, int],
     c: int,
     columns: Mapping[tuple[int, int], Column],
-    cell_id: Callable[[int, int], str],
-    where: Callable[[int, int], str],
-    squares: list[tuple[int, int]],
+    ids: CellIds,
+    squares: Iterable[tuple[int, int]],
     *,
     ghosts: Mapping[tuple[int, int], int] | None = None,
     first_col: int = 0,
@@ -185,19 +279,22 @@ def draw_structure(
     """scene.draw_structure: the shadows, then every square of the board (``squares``) back
     to front as a ``cell`` group (its column or its empty square, then its ring); the
     height figures of columns whose front is hidden, as tags, after them.  Returns the dice
-    drawn (their top faces as scene records them)."""
+    drawn (their top faces as scene records them).  ``ids``: the cells' data-cell prefix
+    ("p0.w1", "m"), the row stride of their numbers and their names' prefix ("p1 w2")."""
     g = cam(c)
     _w, _h, lab, head = board_size(c, 1, 1)
+    ghosts = ghosts or {}
     heights = {cell: col[2] for cell, col in columns.items()}
-    for cell, t in (ghosts or {}).items():
+    for cell, t in ghosts.items():
         heights[cell] = max(heights.get(cell, 0), t)
     lh = level_height(c, heights)
+    prefix, stride, name = ids
+    P, K, FM = g.P, g.K, g.FM
+    left, back = xy[0] + lab - first_col * c, xy[1] + head - first_row * P
 
     def corner(x: int, y: int, height: int) -> tuple[int, int]:
         """The top face's top-left corner of a column of ``height`` at (x, y)."""
-        fx = xy[0] + lab + (x - first_col) * c + g.FM
-        floor_front = xy[1] + head + (y - first_row + 1) * g.P - g.FM
-        return fx, floor_front - height * lh - g.K
+        return left + x * c + FM, back + (y + 1) * P - FM - height * lh - K
 
     order = sorted(set(squares) | set(columns), key=lambda cell: (cell[1], cell[0]))
     if columns:
@@ -207,43 +304,66 @@ def draw_structure(
             if col is not None:
                 shadow_rect(sv, corner(x, y, col[2]), c, col[2], lh)
         sv.close()
-    zone = figure_zone(c, lh)
+    zone = _figure_zone(c, lh)
     drawn: list[DieGlyph] = []
     hidden: list[int] = []
+    add = sv.add
     for x, y in order:
         col = columns.get((x, y))
-        target = (ghosts or {}).get((x, y), 0)
+        target = ghosts.get((x, y), 0)
         height = col[2] if col is not None else 0
-        sv.open("g", class_="cell", data_cell=cell_id(x, y))
+        cid = attr(f"{prefix}.{y * stride + x}")
+        ghost = ""
         if target > height:
             gx, gy = corner(x, y, target)
-            sv.add(f'<use href="#{ghost_def(sv, c, target, lh)}" x="{gx}" y="{gy}"/>')
+            ghost = f'<use href="#{ghost_def(sv, c, target, lh)}" x="{gx}" y="{gy}"/>'
         if col is None:
-            sx = xy[0] + lab + (x - first_col) * c
-            sy = xy[1] + head + (y - first_row) * g.P
-            sv.add(f'<rect class="sq" x="{sx}" y="{sy}" width="{c}" height="{g.P}"/>')
-            sv.add(
-                f'<rect class="ring" x="{sx + RING_PAD}" y="{sy + RING_PAD}" width="{c - 2 * RING_PAD}" '
-                f'height="{g.P - 2 * RING_PAD}" rx="4"/>'
+            sx, sy = left + x * c, back + y * P
+            add(
+                f'<g class="cell" data-cell="{cid}">{ghost}<rect class="sq" x="{sx}" y="{sy}" width="{c}" '
+                f'height="{P}"/><rect class="ring" x="{sx + RING_PAD}" y="{sy + RING_PAD}" '
+                f'width="{c - 2 * RING_PAD}" height="{P - 2 * RING_PAD}" rx="4"/></g>'
             )
-            sv.close()
             continue
         key, value, height, lit = col
         figure = True
         front = columns.get((x, y + 1))
         if height >= 2 and front is not None:
             front_top = corner(x, y + 1, front[2])[1]
-            if front_top < corner(x, y, height)[1] + g.K + zone:
+            if front_top < corner(x, y, height)[1] + K + zone:
                 figure = False  # a tag beside its top face, after the structure
                 hidden.append(len(drawn))
         tx, ty = corner(x, y, height)
-        glyph, fig = cube(sv, (tx, ty), c, key, value, height, lh, lit=lit, figure=figure)
-        drawn.append(_record(where(x, y), value, height, lit, glyph, fig, (tx, ty), c, lh))
-        ring(sv, (tx, ty), c)
-        sv.close()
+        part, glyph, fig = _column_cell(cid, ghost, tx, ty, c, key, value, height, lh, lit, figure)
+        sv.paste(part)
+        drawn.append(_record(f"{name} {LETTERS[x]}{y + 1}", value, height, lit, glyph, fig, (tx, ty), c, lh))
     for i in hidden:
         drawn[i] = _tag_height(sv, c, drawn[i], drawn)
     return drawn
+
+
+@functools.lru_cache(maxsize=4096)
+def _column_cell(
+    cid: str,
+    ghost: str,
+    tx: int,
+    ty: int,
+    c: int,
+    key: int | str,
+    value: int,
+    height: int,
+    lh: int,
+    lit: bool,
+    figure: bool,
+) -> tuple[Part, Rect, Rect | None]:
+    """A cell group holding a column: its ghost (``ghost``: the ``<use>``, or ""), the
+    column, its ring; with the numeral's and the figure's ink boxes."""
+    sv = Svg(0, 0)
+    sv.add(f'<g class="cell" data-cell="{cid}">{ghost}')  # the ghost's def: the structure's
+    glyph, fig = draw_cube(sv, (tx, ty), c, key, value, height, lh, lit=lit, figure=figure)
+    ring(sv, (tx, ty), c)
+    sv.close()
+    return sv.part(), glyph, fig
 
 
 def ring(sv: Svg, xy: tuple[float, float], c: int) -> None:
@@ -359,9 +479,60 @@ def draw_player(
     labels: Labels,
     kind: str = "tall",
 ) -> None:
-    """isoboard.player_frame and draw_player, in one ``player`` group."""
+    """isoboard.player_frame and draw_player, in one ``player`` group: its frame, its two
+    workrooms and its extras, each drawn once per place and content."""
     s = game.state
     pl = s.players[seat]
+    current = seat == s.current and not s.over and not pl.removed
+    winner = s.over and seat in game.winners()
+    name = player_name(seat, names)
+    sv.paste(_player_frame(seat, rect, c, kind, labels, name, current, winner, pl.removed, game.score(seat)))
+    lit = hl.workroom
+    for room_i, xy in enumerate(room_origins(rect, c, kind)):
+        cols = tuple(
+            sorted(
+                ((cell % WORKROOM_SIZE, cell // WORKROOM_SIZE), (seat, value, height, (seat, room_i, cell) in lit))
+                for cell, (value, height) in pl.workrooms[room_i].items()
+            )
+        )
+        ids = (f"p{seat}.w{room_i}", WORKROOM_SIZE, f"p{seat + 1} w{room_i + 1}")
+        structure(sv, xy, c, cols, ids, _WORKROOM_SQUARES)
+    completed = tuple((game.deck.installation(comp.card).points, tuple(comp.dice)) for comp in pl.completed)
+    sv.paste(
+        _extras_part(
+            seat,
+            extras_box(rect, c, kind),
+            c,
+            labels,
+            pl.supply,
+            tuple(pl.storeroom),
+            tuple(s.pool) if seat == s.current else (),
+            tuple(pl.storage),
+            completed,
+            tuple(i for i in range(len(completed)) if (seat, i) in hl.completed),
+        )
+    )
+    sv.close()
+
+
+_WORKROOM_SQUARES = tuple((i, j) for j in range(WORKROOM_SIZE) for i in range(WORKROOM_SIZE))
+
+
+@functools.lru_cache(maxsize=256)
+def _player_frame(
+    seat: int,
+    rect: Rect,
+    c: int,
+    kind: str,
+    labels: Labels,
+    name: str,
+    current: bool,
+    winner: bool,
+    removed: bool,
+    score: int,
+) -> Part:
+    """The player group's opening and frame: the boards, the mark, the name, the score."""
+    sv = Svg(0, 0)
     x0, y0, x1, _y1 = rect
     p = pad_of(c)
     sv.open("g", class_="player", data_seat=str(seat))
@@ -376,8 +547,6 @@ def draw_player(
         cx, cy = x + lab // 2 + 1, y + head - r - 2
         sv.ellipse((cx - r, cy - r, cx + r, cy + r), pal.INK)
         sv.text((cx, cy + 1), str(room + 1), font(round(r * 1.4), bold=True), BOARD, anchor="mm")
-    current = seat == s.current and not s.over and not pl.removed
-    winner = s.over and seat in game.winners()
     colour = pal.die_colour(seat)
     if current or winner:
         sv.rect(
@@ -391,55 +560,40 @@ def draw_player(
     r = round(0.26 * c)
     mx, ly = mark_centre(rect, c)
     sv.polygon(dice.mark_points(pal.MARKS[seat % 4], mx, ly, r), colour, pal.INK, 2)
-    name = player_name(seat, names)
     level = _level(name)
     room_w = x1 - p - (x0 + p + 2 * r + 8)
     text, f = fit_name(plain_name(name) if level else name, font(ts + 2, bold=True), room_w)
     sv.text((x0 + p + 2 * r + 8, ly), text, f, pal.player_ink(seat), anchor="lm")
     ly2 = y0 + p + round(1.05 * c)
-    sr = sv.text(
-        (x1 - p, ly2), labels.text("points", points=game.score(seat)), font(ts, bold=True), pal.INK, anchor="rm"
-    )
-    tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
+    sr = sv.text((x1 - p, ly2), labels.text("points", points=score), font(ts, bold=True), pal.INK, anchor="rm")
+    tag_key = "left" if removed else "to_play" if current else "winner" if winner else ""
     tag = labels.text(tag_key) if tag_key else level
     tf = font(ts if tag_key else ts - 2, bold=bool(tag_key))
     if tag:
         sv.text((x0 + p, ly2), tag, tf, pal.INK if tag_key else pal.MUTED, anchor="lm", max_width=sr[0] - x0 - 2 * p)
-    for room_i, xy in enumerate(origins):
-        cols: dict[tuple[int, int], Column] = {}
-        for cell, (value, height) in pl.workrooms[room_i].items():
-            yy, xx = divmod(cell, WORKROOM_SIZE)
-            cols[(xx, yy)] = (seat, value, height, (seat, room_i, cell) in hl.workroom)
-        squares = [(i, j) for j in range(WORKROOM_SIZE) for i in range(WORKROOM_SIZE)]
-        draw_structure(
-            sv,
-            xy,
-            c,
-            cols,
-            functools.partial(_workroom_cell, f"p{seat}.w{room_i}"),
-            functools.partial(_cell_name, f"p{seat + 1} w{room_i + 1}"),
-            squares,
-        )
-    draw_extras(sv, game, seat, extras_box(rect, c, kind), hl, c, labels)
-    sv.close()
+    return sv.part()
 
 
-def _workroom_cell(prefix: str, x: int, y: int) -> str:
-    return f"{prefix}.{y * WORKROOM_SIZE + x}"
-
-
-def _cell_name(prefix: str, x: int, y: int) -> str:
-    return f"{prefix} {LETTERS[x]}{y + 1}"
-
-
-def draw_extras(sv: Svg, game: Game, seat: int, box: Rect, hl: Highlights, c: int, labels: Labels) -> None:
-    """isoboard.draw_extras: the storeroom, storage (and the current player's abandoned dice),
-    then the completed installations, flowed in rows of standing dice."""
-    s = game.state
-    pl = s.players[seat]
+@functools.lru_cache(maxsize=512)
+def _extras_part(
+    seat: int,
+    box: Rect,
+    c: int,
+    labels: Labels,
+    supply_n: int,
+    storeroom: tuple[int, ...],
+    pool: tuple[int, ...],
+    storage: tuple[int, ...],
+    completed: tuple[tuple[int, tuple[int | None, ...]], ...],
+    lit: tuple[int, ...],
+) -> Part:
+    """isoboard.draw_extras: the storeroom, storage (and the current player's abandoned dice,
+    ``pool``), then the completed installations (points, dice left on the card; ``lit``:
+    those the last turns completed), flowed in rows of standing dice."""
+    sv = Svg(0, 0)
     x0, y0, x1, _y1 = box
     small = font(max(13, round(0.42 * c)))
-    store, supply = labels.text("storeroom"), labels.text("supply", count=pl.supply)
+    store, supply = labels.text("storeroom"), labels.text("supply", count=supply_n)
     lr = sv.text((x0, y0), store, small, pal.MUTED, anchor="la", max_width=x1 - x0)
     y = y0
     if lr[2] + 8 + text_width(small, supply) > x1:
@@ -448,9 +602,9 @@ def draw_extras(sv: Svg, game: Game, seat: int, box: Rect, hl: Highlights, c: in
     g = cam(c)
     rh = row_h(c) + 3
     x, y = x0, y + round(0.6 * c)
-    row: list[tuple[int, str]] = [(v, "storeroom") for v in pl.storeroom]
-    row += [(v, "abandoned") for v in (s.pool if seat == s.current else [])]
-    row += [(v, "storage") for v in pl.storage]
+    row: list[tuple[int, str]] = [(v, "storeroom") for v in storeroom]
+    row += [(v, "abandoned") for v in pool]
+    row += [(v, "storage") for v in storage]
     step = c + 2
     for i, (v, kind) in enumerate(row):
         if kind == "storage" and (i == 0 or row[i - 1][1] != "storage"):
@@ -467,46 +621,63 @@ def draw_extras(sv: Svg, game: Game, seat: int, box: Rect, hl: Highlights, c: in
         sv.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm")
     x, y = x0, y + rh
     chip_f = font(max(13, round(0.42 * c)), bold=True)
-    if not pl.completed:
+    if not completed:
         lines = wrap(labels.text("no_completed"), small, x1 - x0, 2)
         lstep = round(small.size * 1.15)
         for k, line in enumerate(lines):
             ly = y + rh // 2 - (len(lines) - 1) * lstep // 2 + k * lstep
             sv.text((x0, ly), line, small, pal.MUTED, anchor="lm", max_width=x1 - x0)
-    for i, comp in enumerate(pl.completed):
-        card = game.deck.installation(comp.card)
-        label = labels.text("points", points=card.points)
+    for i, (points, on_card) in enumerate(completed):
+        label = labels.text("points", points=points)
         lw = round(text_width(chip_f, label)) + 10
-        left = [v for v in comp.dice if v is not None]
+        left = [v for v in on_card if v is not None]
         w = lw + len(left) * (c + 2) + 4
         if x + w > x1 and x > x0:
             x, y = x0, y + rh
-        lit = (seat, i) in hl.completed
+        shine = i in lit
         ch = row_h(c)
         sv.rect(
             (x, y, x + w, y + ch),
             fill=pal.CARD,
-            outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE,
-            width=3 if lit else 2,
+            outline=pal.HIGHLIGHT_EDGE if shine else pal.CARD_EDGE,
+            width=3 if shine else 2,
             radius=6,
         )
         sv.text((x + 5, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm")
         dx = x + lw
-        for k, bonus in enumerate(comp.dice):
+        for k, bonus in enumerate(on_card):
             if bonus is None:
                 continue
             loose_cube(sv, (dx, y + g.R), c, seat, bonus, die=f"i{i + 1}.{k + 1}")
             dx += c + 2
         x += w + 6
+    return sv.part()
 
 
 # --- museum ----------------------------------------------------------------------------
 
 
 def draw_museum(sv: Svg, game: Game, card: MuseumCard, rect: Rect, hl: Highlights, c: int, labels: Labels) -> None:
-    """isoboard.museum_frame and draw_museum: the title, the plan's squares, its target
-    heights as outline columns and the columns built, a ``cell`` group per plan cell."""
-    s = game.state
+    """isoboard.museum_frame and draw_museum, drawn once per place and content (``_museum_part``)."""
+    built = tuple(sorted((cell, col.value, tuple(col.owners)) for cell, col in game.state.museum.items()))
+    heights = tuple(sorted(game.museum_heights().items()))
+    sv.paste(_museum_part(card, rect, c, labels, heights, built, hl.museum))
+
+
+@functools.lru_cache(maxsize=128)
+def _museum_part(
+    card: MuseumCard,
+    rect: Rect,
+    c: int,
+    labels: Labels,
+    heights: tuple[tuple[int, int], ...],
+    museum: tuple[tuple[int, int, tuple[int, ...]], ...],
+    lit: frozenset[int],
+) -> Part:
+    """The title, the plan's squares, its target heights (``heights``: cell, height) as
+    outline columns and the columns built (``museum``: cell, value, owners bottom up), a
+    ``cell`` group per plan cell."""
+    sv = Svg(0, 0)
     x0, y0, x1, _y1 = rect
     p = pad_of(c)
     sv.open("g", class_="museum")
@@ -522,52 +693,68 @@ def draw_museum(sv: Svg, game: Game, card: MuseumCard, rect: Rect, hl: Highlight
     board_def(sv, ident, c, cols_n, rows_n, cells, bx0, by0, floor=MUSEUM_SQUARE)
     origin = _museum_origin(card, rect, c)
     use_board(sv, ident, origin)
-    total = sum(game.museum_heights().values())
-    built = sum(len(col.owners) for col in s.museum.values())
+    total = sum(h for _cell, h in heights)
+    built = sum(len(owners) for _cell, _value, owners in museum)
     sv.text((x1 - p, y0 + p + 2), labels.text("built", built=built, total=total), font(ts), pal.INK, anchor="ra")
-    heights = game.museum_heights()
     cols: dict[tuple[int, int], Column] = {}
     ghosts: dict[tuple[int, int], int] = {}
-    for cell, want in heights.items():
+    for cell, want in heights:
         y, x = divmod(cell, MUSEUM_SIZE)
         ghosts[(x, y)] = want
-    for cell, col in s.museum.items():
+    for cell, value, owners in museum:
         y, x = divmod(cell, MUSEUM_SIZE)
-        top = col.owners[-1] if col.owners else CORNERSTONE
+        top = owners[-1] if owners else CORNERSTONE
         key: int | str = pal.CORNER_KEY if top == CORNERSTONE else top
-        cols[(x, y)] = (key, col.value, max(1, len(col.owners)), cell in hl.museum)
+        cols[(x, y)] = (key, value, max(1, len(owners)), cell in lit)
     draw_structure(
         sv,
         origin,
         c,
         cols,
-        lambda x, y: f"m.{y * MUSEUM_SIZE + x}",
-        lambda x, y: f"museum {LETTERS[x]}{y + 1}",
+        ("m", MUSEUM_SIZE, "museum"),
         sorted(cells),
         ghosts=ghosts,
         first_col=bx0,
         first_row=by0,
     )
     sv.close()
+    return sv.part()
 
 
 # --- cards -----------------------------------------------------------------------------
 
 
 def draw_artist(sv: Svg, game: Game, i: int, rect: Rect, hl: Highlights, c: int, labels: Labels) -> None:
-    """cardparts.artist_band and isoboard.draw_artist, in an ``artist`` group."""
-    s = game.state
+    """cardparts.artist_band and isoboard.draw_artist, in an ``artist`` group (drawn once per
+    place and content)."""
+    slot = game.state.artists[i]
+    card = game.artist_card(i)
+    sv.paste(_artist_part(i, rect, c, labels, card, slot.count, slot.owner, slot.value, i in hl.artists))
+
+
+@functools.lru_cache(maxsize=256)
+def _artist_part(
+    i: int,
+    rect: Rect,
+    c: int,
+    labels: Labels,
+    card: ArtistCard | None,
+    count: int,
+    owner: int | None,
+    value: int,
+    lit: bool,
+) -> Part:
+    sv = Svg(0, 0)
     x0, y0, x1, y1 = rect
     p = pad_of(c)
     ts = text_size(c)
     band = round(0.9 * c)
     sv.open("g", class_="artist", data_artist=str(i))
     sv.rect(rect, fill=pal.CARD, outline=pal.CARD_EDGE, width=2, radius=10)
-    card = game.artist_card(i)
     if card is None:
         sv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm")
         sv.close()
-        return
+        return sv.part()
     colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
     sv.rect((x0, y0, x1, y0 + band), fill=colour, radius=10, corners=(True, True, False, False))
     rr = band // 2 - 3
@@ -585,14 +772,14 @@ def draw_artist(sv: Svg, game: Game, i: int, rect: Rect, hl: Highlights, c: int,
         sv.text((x0 + p - 2, y0 + band + 3 + k * round(0.6 * c)), line, af, pal.INK, anchor="la")
     g = cam(c)
     dy = y1 - p // 2 - cube_height(c) - g.R
-    slot = s.artists[i]
     for k in range(card.dice):
         dx = x0 + p + k * (c + 2)
-        if k < slot.count and slot.owner is not None:
-            loose_cube(sv, (dx, dy), c, slot.owner, slot.value, lit=i in hl.artists)
+        if k < count and owner is not None:
+            loose_cube(sv, (dx, dy), c, owner, value, lit=lit)
         else:
             empty_place(sv, (dx, dy), c)
     sv.close()
+    return sv.part()
 
 
 def draw_plan(sv: Svg, cells: tuple[tuple[int, int, int], ...], q: int, xy: tuple[int, int]) -> None:
@@ -615,14 +802,21 @@ def draw_plan(sv: Svg, cells: tuple[tuple[int, int, int], ...], q: int, xy: tupl
 
 def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:
     """cardparts.offer_frame, offer_title, offer_bonus and isoboard.draw_offer, in an
-    ``offer`` group."""
+    ``offer`` group (drawn once per place and card)."""
+    card_id = game.state.offer[i]
+    card = game.deck.installation(card_id) if card_id is not None else None
+    sv.paste(_offer_part(i, rect, c, labels, card))
+
+
+@functools.lru_cache(maxsize=256)
+def _offer_part(i: int, rect: Rect, c: int, labels: Labels, card: InstallationCard | None) -> Part:
+    sv = Svg(0, 0)
     x0, y0, x1, y1 = rect
     p = pad_of(c) // 2 + 2
     ts = text_size(c)
     sv.open("g", class_="offer", data_offer=str(i))
     sv.rect(rect, fill=pal.CARD, outline=pal.CARD_EDGE, width=2, radius=10)
-    card_id = game.state.offer[i]
-    if card_id is None:
+    if card is None:
         sv.text(
             ((x0 + x1) // 2, (y0 + y1) // 2),
             labels.text("no_card"),
@@ -632,8 +826,7 @@ def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) 
             max_width=x1 - x0 - 8,
         )
         sv.close()
-        return
-    card = game.deck.installation(card_id)
+        return sv.part()
     # the title (cardparts.offer_title)
     pts = sv.text(
         (x1 - p, y0 + p), labels.text("points", points=card.points), font(max(12, ts - 5), bold=True), POINTS_INK,
@@ -681,6 +874,7 @@ def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) 
     if len(lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
         sv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld")
     sv.close()
+    return sv.part()
 
 
 # --- header ----------------------------------------------------------------------------

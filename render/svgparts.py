@@ -21,6 +21,11 @@ from .fonts import Font, fit_words
 from .scene import cam, faces, figure_font, value_font
 
 Rect = tuple[int, int, int, int]
+# A drawn piece of a document, ready to paste into another: its body (SVG text), the defs it
+# uses (id, element) and the CSS classes it uses (declaration block, name), each in the order
+# of first use, so that pasting the pieces of a document in drawing order gives the very text
+# drawing them straight into it would (see Svg.paste).
+Part = tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT_FAMILY = "DejaVu Sans, sans-serif"
 RING_PAD = 2  # a cell's ring: this far outside its column's top face (inside an empty square)
@@ -29,6 +34,8 @@ RING_WIDTH = 3
 
 def num(v: float) -> str:
     """A coordinate: an integer, else one decimal."""
+    if v.__class__ is int:
+        return str(v)
     r = round(v, 1)
     if r == int(r):
         return str(int(r))
@@ -43,7 +50,9 @@ def hexc(rgb: Sequence[int]) -> str:
 
 
 def attr(value: str) -> str:
-    return escape(value, {'"': "&quot;"})
+    if "&" in value or "<" in value or ">" in value or '"' in value:
+        return escape(value, {'"': "&quot;"})
+    return value
 
 
 @lru_cache(maxsize=8192)
@@ -88,9 +97,28 @@ class Svg:
         two documents inlined in one page never give one name two meanings."""
         name = self._classes.get(rule)
         if name is None:
-            name = prefix + hashlib.blake2s(rule.encode(), digest_size=3).hexdigest()
+            name = class_name(rule, prefix)
             self._classes[rule] = name
         return name
+
+    def paste(self, part: Part) -> None:
+        """A piece drawn apart (on its own Svg, ``part``), as if drawn here: its body appended, its defs and
+        classes added where they are new.  (Each is named from its content, so a piece
+        drawn apart names them as this one does; a def or class the piece
+        uses that this document already has came first here too, so the style and defs
+        keep the order of first use.)"""
+        body, defs, classes = part
+        if body:
+            self.body.append(body)
+        for ident, element in defs:
+            if ident not in self.defs:
+                self.defs[ident] = element
+        for rule, name in classes:
+            if rule not in self._classes:
+                self._classes[rule] = name
+
+    def part(self) -> Part:
+        return "".join(self.body), tuple(self.defs.items()), tuple(self._classes.items())
 
     def define(self, ident: str, element: str) -> str:
         """``element`` (holding ``id="{ident}"``) in <defs> once; returns the id."""
@@ -216,6 +244,11 @@ class Svg:
         )
 
 
+@lru_cache(maxsize=1024)
+def class_name(rule: str, prefix: str) -> str:
+    return prefix + hashlib.blake2s(rule.encode(), digest_size=3).hexdigest()
+
+
 def _attrs(attrs: dict[str, str]) -> str:
     return "".join(f' {k.rstrip("_").replace("_", "-")}="{attr(v)}"' for k, v in attrs.items())
 
@@ -262,8 +295,13 @@ def column_def(sv: Svg, c: int, height: int, lh: int) -> str:
     """A column of ``height`` dice seen by the high camera, its top face's top-left at
     (0, 0): the front bands (``color``), the top face (``fill``), the edges (``stroke``)."""
     ident = f"b{c}_{height}_{lh}"
-    if ident in sv.defs:
-        return ident
+    if ident not in sv.defs:
+        sv.defs[ident] = _column_element(ident, c, height, lh)
+    return ident
+
+
+@lru_cache(maxsize=256)
+def _column_element(ident: str, c: int, height: int, lh: int) -> str:
     g = cam(c)
     K, w = g.K, g.w
     ew = edge_width(c)
@@ -285,14 +323,19 @@ def column_def(sv: Svg, c: int, height: int, lh: int) -> str:
     )
     parts.append(f'<path d="M{rad} {num(K - ew)}H{w - rad}" stroke="#fff" stroke-opacity=".5" stroke-width="1"/>')
     parts.append("</g>")
-    return sv.define(ident, "".join(parts))
+    return "".join(parts)
 
 
 def ghost_def(sv: Svg, c: int, height: int, lh: int) -> str:
     """A faint outline column (a museum place still to build, up to its target height)."""
     ident = f"g{c}_{height}_{lh}"
-    if ident in sv.defs:
-        return ident
+    if ident not in sv.defs:
+        sv.defs[ident] = _ghost_element(ident, c, height, lh)
+    return ident
+
+
+@lru_cache(maxsize=256)
+def _ghost_element(ident: str, c: int, height: int, lh: int) -> str:
     g = cam(c)
     K, w = g.K, g.w
     ew = max(3, round(c / 30 * 3)) / 3
@@ -312,19 +355,24 @@ def ghost_def(sv: Svg, c: int, height: int, lh: int) -> str:
         'fill="#fffaf0" fill-opacity=".43"/>'
     )
     parts.append("</g>")
-    return sv.define(ident, "".join(parts))
+    return "".join(parts)
 
 
 def mark_def(sv: Svg, mark: str, c: int) -> str:
     """An owner mark (circle, triangle, square, diamond, star) where a cube of width ``c``
     carries it on its top face."""
     ident = f"m{mark[:2]}{c}"
-    if ident in sv.defs:
-        return ident
+    if ident not in sv.defs:
+        sv.defs[ident] = _mark_element(ident, mark, c)
+    return ident
+
+
+@lru_cache(maxsize=64)
+def _mark_element(ident: str, mark: str, c: int) -> str:
     g = cam(c)
     pts = dice.mark_points(mark, g.w - 0.15 * c, 0.2 * c, 0.095 * c)
     d = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in pts) + "Z"
-    return sv.define(ident, f'<path id="{ident}" d="{d}"/>')
+    return f'<path id="{ident}" d="{d}"/>'
 
 
 def cube(
@@ -343,7 +391,36 @@ def cube(
     """A die or a column standing with its top face's top-left corner at ``xy``: a
     ``<g class="die">`` translated there.  Returns the numeral's and the height figure's
     ink boxes (absolute), as scene.column records them.  ``die``: the die as the move
-    notation names it (``data-die``: "4" in the storeroom, "x4" abandoned, "i2.1" on a card)."""
+    notation names it (``data-die``: "4" in the storeroom, "x4" abandoned, "i2.1" on a card).
+    Drawn once per place and look (``cube_part``)."""
+    part, glyph, fig = cube_part(xy[0], xy[1], c, key, value, height, lh, lit, figure, die)
+    sv.paste(part)
+    return glyph, fig
+
+
+@lru_cache(maxsize=2048)
+def cube_part(
+    x: float, y: float, c: int, key: int | str, value: int, height: int, lh: int, lit: bool, figure: bool, die: str
+) -> tuple[Part, Rect, Rect | None]:
+    sv = Svg(0, 0)
+    glyph, fig = draw_cube(sv, (x, y), c, key, value, height, lh, lit=lit, figure=figure, die=die)
+    return sv.part(), glyph, fig
+
+
+def draw_cube(
+    sv: Svg,
+    xy: tuple[float, float],
+    c: int,
+    key: int | str,
+    value: int,
+    height: int,
+    lh: int,
+    *,
+    lit: bool = False,
+    figure: bool = True,
+    die: str = "",
+) -> tuple[Rect, Rect | None]:
+    """``cube``, drawn straight into ``sv``."""
     g = cam(c)
     R, K, w = g.R, g.K, g.w
     x, y = xy

@@ -19,8 +19,9 @@ from bot.i18n.pictures import render_labels
 from engine import Game
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
 from engine.moves import Place, ToMuseum
+from engine.players import GreedyPlayer
 from render.demo import DEMO_NAMES, busy_late_game, play
-from render.svg import studio_svg, table_svg
+from render.svg import clear_caches, part_caches, studio_svg, table_svg
 from render.svgparts import RING_PAD
 
 EN = render_labels("en")
@@ -251,3 +252,29 @@ def test_two_documents_in_one_page_never_give_a_name_two_meanings() -> None:
             for el in d:
                 text = ET.tostring(el, encoding="unicode")
                 assert defs.setdefault(el.get("id", ""), text) == text, el.get("id")
+
+
+def _moves(players: int, seed: int, count: int) -> list[Game]:
+    """The positions of a seeded greedy game, move by move (the start, then after each move)."""
+    game = Game.new(players=players, seed=seed)
+    bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
+    out = [game.clone()]
+    while not game.is_over and len(out) <= count:
+        game.apply(bots[game.current_player].choose(game))
+        out.append(game.clone())
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed", "count"), [(2, 4, 120), (4, 7, 80)])
+def test_drawing_from_the_caches_is_drawing_afresh(players: int, seed: int, count: int) -> None:
+    """The parts drawn for the last positions (as the web board draws a game move after
+    move, the table and a studio) give the very text a drawing from nothing gives."""
+    positions = _moves(players, seed, count)
+    names = DEMO_NAMES[:players]
+    clear_caches()
+    warm = [(table_svg(g, names, labels=EN), studio_svg(g, g.state.current, names, labels=EN)) for g in positions]
+    assert any(c.cache_info().hits for c in part_caches())
+    for g, (table, studio) in zip(positions, warm, strict=True):
+        clear_caches()
+        assert table_svg(g, names, labels=EN) == table
+        assert studio_svg(g, g.state.current, names, labels=EN) == studio
