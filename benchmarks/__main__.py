@@ -25,6 +25,7 @@ BENCHMARKS = {
     "load": "benchmarks.load_bench",
     "ai": "benchmarks.ai_bench",
     "balance": "benchmarks.balance_bench",
+    "web": "benchmarks.web_bench",
 }
 PROCESSES_LOAD = "benchmarks.load_procs"
 
@@ -108,6 +109,10 @@ LOAD = (
 OTHERS = (
     Setting("--store-games", "STORE_GAMES", "N", "store: games in play in the measured database (1000)", _positive),
     Setting("--balance-games", "CUBIST_BALANCE_GAMES", "N", "balance: games per table (500)", _positive),
+    Setting("--web-games", "WEB_GAMES", "N", "web: games watched (50)", _positive),
+    Setting("--web-viewers", "WEB_VIEWERS", "N", "web: viewers over all games (200)", _positive),
+    Setting("--web-turns", "WEB_TURNS", "N", "web: turns played in each game (2)", _positive),
+    Setting("--web-rate", "WEB_RATE", "R", "web: moves per second over all games (10)", _seconds),
     Setting(
         "--quick", "CUBIST_AI_BENCH_QUICK", None,
         "ai and balance: a tenth of the games (a smoke run; balance 60 games a table)", flag=True,

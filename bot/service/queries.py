@@ -8,12 +8,24 @@ from __future__ import annotations
 from bot.service import schedule
 from bot.service.schedule import TurnClock
 from bot.store import GameRecord, MoveRecord, Status, Store
+from bot.store.changes import Changes
 from engine import Game
 
 
 class Queries:
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    @property
+    def changes(self) -> Changes:
+        """Told after each committed change to a game (the web board's live updates)."""
+        return self.store.changes
+
+    @property
+    def postgres_url(self) -> str | None:
+        """The PostgreSQL database the games are in (None: a SQLite file, one process)."""
+        url = getattr(self.store.db, "url", None)
+        return url if isinstance(url, str) and url.startswith(("postgres://", "postgresql://")) else None
 
     async def game(self, game_id: int) -> tuple[GameRecord, Game]:
         return await self.store.load_game(game_id)

@@ -90,7 +90,8 @@ class WebBoard:
         self.moves = Throttle(*move_rate)
         self.reads = Throttle(*read_rate)
         self._streams: dict[str, int] = {}
-        self._cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._cache: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()  # states, as sent
+        self.drawings = view.Drawings()
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
         self._stop_pg: Callable[[], Awaitable[None]] | None = None
@@ -111,11 +112,11 @@ class WebBoard:
         return app
 
     async def start(self) -> None:
-        store = self.service.store
-        self._unlisten = store.changes.listen(self.live.heard)
-        url = getattr(store.db, "url", None)
-        if isinstance(url, str) and url.startswith(("postgres://", "postgresql://")):
-            self._stop_pg = await listen_postgres(url, store.changes)  # every process's moves
+        changes = self.service.queries.changes
+        self._unlisten = changes.listen(self.live.heard)
+        url = self.service.queries.postgres_url
+        if url is not None:
+            self._stop_pg = await listen_postgres(url, changes)  # every process's moves
         self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -200,12 +201,14 @@ class WebBoard:
         seat = found.seat
         return seat, not game.state.players[seat].removed and record.status == Status.ACTIVE
 
-    def _state(self, record: GameRecord, game: Game, lang: str, seat: int | None, may_play: bool) -> dict[str, Any]:
+    def _state(self, record: GameRecord, game: Game, lang: str, seat: int | None, may_play: bool) -> bytes:
+        """The viewer's state as JSON, built once per game version and kind of viewer."""
         key = (record.id, record.version, str(record.status), lang, seat, may_play, tuple(record.seats))
         cached = self._cache.get(key)
         if cached is None:
-            cached = view.page_state(record, game, lang, viewer_seat=seat, may_play=may_play)
-            cached["ui"] = ui_words(lang)
+            state = view.page_state(record, game, lang, viewer_seat=seat, may_play=may_play, drawings=self.drawings)
+            state["ui"] = ui_words(lang)
+            cached = _dumps(state).encode()
             self._cache[key] = cached
             while len(self._cache) > STATE_CACHE:
                 self._cache.popitem(last=False)
@@ -254,7 +257,7 @@ class WebBoard:
             return self._error(404, "no_game", lang, game=game_id)
         record, game = loaded
         seat, may_play = self._seat(record, game, p)
-        return web.json_response(self._state(record, game, lang, seat, may_play), dumps=_dumps)
+        return _json_bytes(self._state(record, game, lang, seat, may_play))
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         game_id = int(request.match_info["game"])
@@ -311,7 +314,7 @@ class WebBoard:
             return self._error(400, "bad_request", lang)
         log_ = list(game.log)
         ply = max(0, min(ply, len(log_)))
-        step = await asyncio.to_thread(_replayed, record, game, ply, lang)
+        step = await asyncio.to_thread(_replayed, record, game, ply, lang, self.drawings)
         return web.json_response(step, dumps=_dumps)
 
     async def move(self, request: web.Request) -> web.Response:
@@ -352,10 +355,9 @@ class WebBoard:
             return self._error(404, "no_game", lang, game=game_id)
         record, game = loaded
         seat, may_play = self._seat(record, game, p)
-        body: dict[str, Any] = {"state": self._state(record, game, lang, seat, may_play)}
-        if error is not None:
-            body["error"] = error
-        return web.json_response(body, status=status, dumps=_dumps)
+        said = f',"error":{_dumps(error)}' if error is not None else ""
+        body = b'{"state":' + self._state(record, game, lang, seat, may_play) + said.encode() + b"}"
+        return _json_bytes(body, status)
 
 
 def _secure(headers: Any) -> None:
@@ -364,7 +366,7 @@ def _secure(headers: Any) -> None:
     headers.setdefault("Cache-Control", "no-store")
 
 
-def _replayed(record: GameRecord, game: Game, ply: int, lang: str) -> dict[str, Any]:
+def _replayed(record: GameRecord, game: Game, ply: int, lang: str, drawings: view.Drawings) -> dict[str, Any]:
     """The table after the first ``ply`` moves of the log, replayed by the engine."""
     start = Game.new(game.num_players, game.seed, game.options, game.deck)
     log_ = list(game.log)
@@ -372,7 +374,7 @@ def _replayed(record: GameRecord, game: Game, ply: int, lang: str) -> dict[str, 
     for m in log_[:ply]:
         before = start.clone()
         start.apply(m)
-    return view.replay_step(record, before, start, log_[ply - 1] if ply else None, ply, len(log_), lang)
+    return view.replay_step(record, before, start, log_[ply - 1] if ply else None, ply, len(log_), lang, drawings)
 
 
 def ui_words(lang: str) -> dict[str, str]:
@@ -392,6 +394,10 @@ def _template(key: str, lang: str) -> str:
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _json_bytes(body: bytes, status: int = 200) -> web.Response:
+    return web.Response(body=body, status=status, content_type="application/json", charset="utf-8")
 
 
 def _dumps(obj: object) -> str:

@@ -9,7 +9,9 @@ page sends back the text it was given, the server parses it once (``service.pars
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.i18n import join, t
@@ -36,6 +38,40 @@ def unstyled(svg: str) -> tuple[str, str]:
     if found is None:
         return svg, ""
     return svg[: found.start()] + svg[found.end() :], found.group(1)
+
+
+class Drawings:
+    """The SVGs of each game version, drawn once however many viewers ask (a bounded LRU)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[object, ...], tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()  # the replay draws in a worker thread
+        self.drawn = 0
+
+    def _get(self, key: tuple[object, ...], draw: Callable[[], str]) -> tuple[str, str]:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        found = unstyled(draw())
+        with self._lock:
+            self.drawn += 1
+            self._kept[key] = found
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return found
+
+    def table(self, record: GameRecord, game: Game, lang: str) -> tuple[str, str]:
+        names = names_of(record)
+        key = ("table", record.id, len(game.log), game.is_over, lang, tuple(names))
+        return self._get(key, lambda: svgboard.table_svg(game, names, labels=render_labels(lang)))
+
+    def studio(self, record: GameRecord, game: Game, seat: int, lang: str) -> tuple[str, str]:
+        names = names_of(record)
+        key = ("studio", record.id, len(game.log), game.is_over, seat, lang, tuple(names))
+        return self._get(key, lambda: svgboard.studio_svg(game, seat, names, labels=render_labels(lang)))
 
 
 def names_of(record: GameRecord) -> list[str]:
@@ -139,7 +175,8 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
                 label = t("web.museum_target", lang, where=_where(m.cell, lang, MUSEUM_SIZE))
             entry["targets"].append({"cell": target, "move": str(m), "label": label})
     actions = []
-    for trail in _trails(tree.choice_tree(game, lang, names), []):
+    others = any(not isinstance(m, Place | ToMuseum | EndTurn | Undo) for m in legal)
+    for trail in _trails(tree.choice_tree(game, lang, names), []) if others else []:  # the tree's words cost
         move = trail[-1].move
         if move is None or isinstance(move, Place | ToMuseum | EndTurn | Undo):
             continue
@@ -167,14 +204,22 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
     }
 
 
-def page_state(record: GameRecord, game: Game, lang: str, *, viewer_seat: int | None, may_play: bool) -> dict[str, Any]:
+def page_state(
+    record: GameRecord,
+    game: Game,
+    lang: str,
+    *,
+    viewer_seat: int | None,
+    may_play: bool,
+    drawings: Drawings | None = None,
+) -> dict[str, Any]:
     """Everything the page draws for one viewer: a seat's player sees their studio and, on
     their turn, their moves; a spectator sees the current player's studio."""
     names = names_of(record)
-    labels = render_labels(lang)
+    drawings = drawings or Drawings(0)
     studio_seat = viewer_seat if viewer_seat is not None else game.current_player
-    table, table_css = unstyled(svgboard.table_svg(game, names, labels=labels))
-    studio, studio_css = unstyled(svgboard.studio_svg(game, studio_seat, names, labels=labels))
+    table, table_css = drawings.table(record, game, lang)
+    studio, studio_css = drawings.studio(record, game, studio_seat, lang)
     state: dict[str, Any] = {
         "game": record.id,
         "version": record.version,
@@ -199,7 +244,14 @@ def page_state(record: GameRecord, game: Game, lang: str, *, viewer_seat: int | 
 
 
 def replay_step(
-    record: GameRecord, before: Game | None, after: Game, move: Move | None, ply: int, total: int, lang: str
+    record: GameRecord,
+    before: Game | None,
+    after: Game,
+    move: Move | None,
+    ply: int,
+    total: int,
+    lang: str,
+    drawings: Drawings | None = None,
 ) -> dict[str, Any]:
     """One step of the replay: the table after move ``ply`` of ``total`` (0: the start) and
     that move in words."""
@@ -210,7 +262,7 @@ def replay_step(
         who = names[before.current_player]
         what = move_words(move, before, lang, names)
         words = t("web.replay_move", lang, turn=before.state.turn + 1, name=who, what=what)
-    table, css = unstyled(svgboard.table_svg(after, names, labels=render_labels(lang)))
+    table, css = (drawings or Drawings(0)).table(record, after, lang)
     return {
         "ply": ply,
         "total": total,

@@ -1,0 +1,56 @@
+"""The web benchmark's viewers, in a process of their own (so the bot's CPU is the bot's):
+``python -m benchmarks.web_viewers BASE`` reads ``[[game, token], ...]`` on stdin, opens an
+event stream per pair and, like the page, fetches the state on each new version; prints
+"ready" once every stream is open, and on stdin's end (or SIGTERM) prints one JSON line:
+``[[game, version, seconds since the epoch when that viewer had the state], ...]``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+
+import aiohttp
+
+
+async def viewer(
+    http: aiohttp.ClientSession, base: str, game: int, token: str, ready: asyncio.Event, seen: list
+) -> None:
+    url = f"{base}/g/{game}/events?t={token}"
+    async with http.get(url, timeout=aiohttp.ClientTimeout(total=None, sock_read=None)) as r:
+        ready.set()
+        current = -1
+        async for raw in r.content:
+            line = raw.decode().strip()
+            if not line.startswith("data:"):
+                continue
+            version = int(line[5:])
+            if version <= current:
+                continue
+            async with http.get(f"{base}/g/{game}/state", headers={"X-Cubist-Token": token}) as s:
+                state = await s.json()
+            current = int(state["version"])
+            seen.append((game, current, time.time()))
+
+
+async def main(base: str) -> None:
+    pairs = json.loads(sys.stdin.readline())
+    seen: list[tuple[int, int, float]] = []
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as http:
+        readies = [asyncio.Event() for _ in pairs]
+        tasks = [
+            asyncio.create_task(viewer(http, base, g, t, e, seen)) for (g, t), e in zip(pairs, readies, strict=True)
+        ]
+        await asyncio.gather(*(e.wait() for e in readies))
+        print("ready", flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # until told to stop
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps(seen), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1]))
