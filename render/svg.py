@@ -98,7 +98,7 @@ def table_svg(game: Game, names: list[str] | None = None, *, labels: Labels) -> 
     card = game.deck.museum(game.state.museum_card)
     dims = museum_dims(card)
     c = unit(n, dims)
-    rects = layout(n, c, dims)
+    rects = _layout(n, c, dims)
     _x, _y, w, h = rects["table"]
     sv = Svg(w, h)
     sv.rect((0, 0, w - 1, h - 1), fill=TABLE)
@@ -135,6 +135,7 @@ def part_caches() -> list[functools._lru_cache_wrapper[object]]:
     """The caches of drawn parts (all bounded; ``cache_clear`` on each draws afresh)."""
     return [
         _board_part,
+        _loose_part,
         _structure_part,
         _figure_zone,
         _column_cell,
@@ -144,6 +145,7 @@ def part_caches() -> list[functools._lru_cache_wrapper[object]]:
         _artist_part,
         _offer_part,
         svgparts.cube_part,
+        svgparts._shadow,
         svgparts.class_name,
         svgparts._column_element,
         svgparts._ghost_element,
@@ -279,8 +281,9 @@ def draw_structure(
     """scene.draw_structure: the shadows, then every square of the board (``squares``) back
     to front as a ``cell`` group (its column or its empty square, then its ring); the
     height figures of columns whose front is hidden, as tags, after them.  Returns the dice
-    drawn (their top faces as scene records them).  ``ids``: the cells' data-cell prefix
-    ("p0.w1", "m"), the row stride of their numbers and their names' prefix ("p1 w2")."""
+    drawn (their top faces as scene records them) when it tagged a height, else [].
+    ``ids``: the cells' data-cell prefix ("p0.w1", "m"), the row stride of their numbers and
+    their names' prefix ("p1 w2")."""
     g = cam(c)
     _w, _h, lab, head = board_size(c, 1, 1)
     ghosts = ghosts or {}
@@ -305,7 +308,7 @@ def draw_structure(
                 shadow_rect(sv, corner(x, y, col[2]), c, col[2], lh)
         sv.close()
     zone = _figure_zone(c, lh)
-    drawn: list[DieGlyph] = []
+    drawn: list[tuple[str, int, int, bool, Rect, Rect | None, int, int]] = []  # DieGlyphs, when asked
     hidden: list[int] = []
     add = sv.add
     for x, y in order:
@@ -336,10 +339,17 @@ def draw_structure(
         tx, ty = corner(x, y, height)
         part, glyph, fig = _column_cell(cid, ghost, tx, ty, c, key, value, height, lh, lit, figure)
         sv.paste(part)
-        drawn.append(_record(f"{name} {LETTERS[x]}{y + 1}", value, height, lit, glyph, fig, (tx, ty), c, lh))
+        drawn.append((name, x, y, lit, glyph, fig, tx, ty))
+    if not hidden:
+        return []
+    dice_ = [
+        _record(f"{who} {LETTERS[x]}{y + 1}", col[1], col[2], lit, glyph, fig, (tx, ty), c, lh)
+        for who, x, y, lit, glyph, fig, tx, ty in drawn
+        for col in (columns[(x, y)],)
+    ]
     for i in hidden:
-        drawn[i] = _tag_height(sv, c, drawn[i], drawn)
-    return drawn
+        dice_[i] = _tag_height(sv, c, dice_[i], dice_)
+    return dice_
 
 
 @functools.lru_cache(maxsize=4096)
@@ -444,11 +454,18 @@ def loose_cube(
     sv: Svg, xy: tuple[int, int], c: int, key: int | str, value: int, *, lit: bool = False, die: str = ""
 ) -> None:
     """scene.paste_cube: a loose die with its shadow, its top face's top-left at ``xy``."""
+    sv.paste(_loose_part(xy[0], xy[1], c, key, value, lit, die))
+
+
+@functools.lru_cache(maxsize=2048)
+def _loose_part(x: int, y: int, c: int, key: int | str, value: int, lit: bool, die: str) -> Part:
+    sv = Svg(0, 0)
     g = cam(c)
     shadow_group(sv, c)
-    shadow_rect(sv, xy, c, 1, g.LH)
+    shadow_rect(sv, (x, y), c, 1, g.LH)
     sv.close()
-    cube(sv, xy, c, key, value, 1, g.LH, lit=lit, die=die)
+    draw_cube(sv, (x, y), c, key, value, 1, g.LH, lit=lit, die=die)
+    return sv.part()
 
 
 def empty_place(sv: Svg, xy: tuple[int, int], c: int) -> None:
@@ -488,7 +505,7 @@ def draw_player(
     name = player_name(seat, names)
     sv.paste(_player_frame(seat, rect, c, kind, labels, name, current, winner, pl.removed, game.score(seat)))
     lit = hl.workroom
-    for room_i, xy in enumerate(room_origins(rect, c, kind)):
+    for room_i, xy in enumerate(_room_origins(rect, c, kind)):
         cols = tuple(
             sorted(
                 ((cell % WORKROOM_SIZE, cell // WORKROOM_SIZE), (seat, value, height, (seat, room_i, cell) in lit))
@@ -501,7 +518,7 @@ def draw_player(
     sv.paste(
         _extras_part(
             seat,
-            extras_box(rect, c, kind),
+            _extras_box(rect, c, kind),
             c,
             labels,
             pl.supply,
@@ -515,6 +532,9 @@ def draw_player(
     sv.close()
 
 
+_room_origins = functools.lru_cache(maxsize=64)(room_origins)  # pure, and asked after every move
+_extras_box = functools.lru_cache(maxsize=64)(extras_box)
+_layout = functools.lru_cache(maxsize=32)(layout)  # a dict: read only
 _WORKROOM_SQUARES = tuple((i, j) for j in range(WORKROOM_SIZE) for i in range(WORKROOM_SIZE))
 
 

@@ -398,7 +398,7 @@ def cube(
     return glyph, fig
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def cube_part(
     x: float, y: float, c: int, key: int | str, value: int, height: int, lh: int, lit: bool, figure: bool, die: str
 ) -> tuple[Part, Rect, Rect | None]:
@@ -481,13 +481,18 @@ def _figure(
 def shadow_rect(sv: Svg, xy: tuple[float, float], c: int, height: int, lh: int) -> None:
     """scene.shadow: a soft shadow on the floor under a column whose top face's top-left is
     ``xy`` (drawn inside a blurred group, see ``shadow_group``)."""
+    sv.body.append(_shadow(xy[0], xy[1], c, height, lh))
+
+
+@lru_cache(maxsize=2048)
+def _shadow(x0: float, y0: float, c: int, height: int, lh: int) -> str:
     g = cam(c)
     off_x, off_y = round(0.1 * c + 0.05 * c * height), round(0.06 * c)
     foot_h = g.K // 2 + lh
     alpha = min(120, 70 + 14 * height) / 255
-    x = xy[0] + off_x
-    y = xy[1] + g.K + height * lh - foot_h + off_y
-    sv.add(
+    x = x0 + off_x
+    y = y0 + g.K + height * lh - foot_h + off_y
+    return (
         f'<rect x="{num(x)}" y="{num(y)}" width="{g.w}" height="{foot_h}" rx="{max(2, c // 8)}" '
         f'fill-opacity="{round(alpha, 2)}"/>'
     )
