@@ -102,7 +102,7 @@ def test_benchmark_options_are_the_load_settings_and_the_environment_still_works
     assert settings == {"LOAD_PROCESSES": "2", "LOAD_DATABASE": "postgresql", "LOAD_GAMES": "50", "LOAD_RATE": "26,0"}
     names, settings, modules = chosen(parse_args([]), {"LOAD_DATABASE": "sqlite"})
     assert modules["load"] == "benchmarks.load_procs" and settings == {}  # an environment setting alone
-    assert len(names) == 6
+    assert len(names) == 7
     _names, settings, modules = chosen(parse_args(["load", "--games=5", "--turns", "1"]), {})
     assert modules["load"] == "benchmarks.load_bench" and settings == {"LOAD_GAMES": "5", "LOAD_TURNS": "1"}
     _names, settings, _modules = chosen(parse_args(["--quick", "--store-games", "10"]), {})

@@ -174,13 +174,9 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
                 target = museum_id(m.cell)
                 label = t("web.museum_target", lang, where=_where(m.cell, lang, MUSEUM_SIZE))
             entry["targets"].append({"cell": target, "move": str(m), "label": label})
-    actions = []
+    # The other moves' words cost milliseconds (the panel's choice tree): the page asks for
+    # them (``other_moves``) only when the player opens "Other moves".
     others = any(not isinstance(m, Place | ToMuseum | EndTurn | Undo) for m in legal)
-    for trail in _trails(tree.choice_tree(game, lang, names), []) if others else []:  # the tree's words cost
-        move = trail[-1].move
-        if move is None or isinstance(move, Place | ToMuseum | EndTurn | Undo):
-            continue
-        actions.append({"label": _label(trail, lang), "move": str(move)})
     ends = [m for m in legal if isinstance(m, EndTurn)]
     end: dict[str, Any] | None = None
     if ends:
@@ -198,10 +194,22 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
     undo = any(isinstance(m, Undo) for m in legal)
     return {
         "dice": sorted(dice.values(), key=lambda d: (d["die"][0].isdigit() is False, d["value"], d["die"])),
-        "actions": actions,
+        "others": others,
         "undo": str(Undo()) if undo else None,
         "end": end,
     }
+
+
+def other_moves(game: Game, names: Sequence[str], lang: str) -> list[dict[str, str]]:
+    """The moves other than placing a die, Undo and End, in the panel's words: artists,
+    installations (complete, abandon), moving dice from completed cards..."""
+    actions = []
+    for trail in _trails(tree.choice_tree(game, lang, names), []):
+        move = trail[-1].move
+        if move is None or isinstance(move, Place | ToMuseum | EndTurn | Undo):
+            continue
+        actions.append({"label": _label(trail, lang), "move": str(move)})
+    return actions
 
 
 def page_state(

@@ -189,3 +189,27 @@ async def test_names_are_text_in_the_pictures_never_markup(board: Board) -> None
     status, state = await board.state(board.spectator())
     assert status == 200
     assert "<script" not in state["table"] and "<script" not in state["studio"]
+
+
+async def test_other_moves_are_listed_in_words_for_the_player_on_turn_only(board: Board) -> None:
+    url = f"{board.base}/g/{board.game_id}/others"
+    for _ in range(12):  # play on until the player on turn has other moves (artists, say)
+        user = await board.current_user()
+        _status, state = await board.state(board.token(user))
+        async with board.http.get(url, headers={"X-Cubist-Token": board.token(user)}) as r:
+            mine = await r.json()
+        assert bool(mine["moves"]) == state["play"]["others"]
+        if mine["moves"]:
+            break
+        game = await board.game()
+        await board.service.play_in(
+            board.game_id, user, next(m for m in game.legal_moves() if not str(m).startswith("undo"))
+        )
+    game = await board.game()
+    legal = {str(m) for m in game.legal_moves()}
+    assert mine["moves"] and all(m["move"] in legal and m["label"] for m in mine["moves"])
+    assert not any(m["move"].startswith(("place", "end", "undo")) for m in mine["moves"])
+    async with board.http.get(url, headers={"X-Cubist-Token": board.spectator()}) as r:
+        assert (await r.json())["moves"] == []
+    async with board.http.get(f"{url}?t={board.token(user)}") as r:
+        assert r.status == 403  # like a move: the header only

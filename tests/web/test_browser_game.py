@@ -92,7 +92,7 @@ async def play_my_turn(page: Page) -> int:
             return taps + 2
         # Ending needs something done first (an installation to abandon, say): the first move offered.
         await page.locator("#actions-title").click()
-        await page.locator("#actions button").first.click()
+        await page.locator("#actions button").first.click()  # waits for the list to arrive
         await after(page, before)
         taps += 2
     raise AssertionError("the turn did not end")

@@ -112,9 +112,10 @@
     $("undo").textContent = ui.undo;
     $("end").hidden = !play.end;
     $("end").textContent = ui.end;
-    $("actions-box").hidden = play.actions.length === 0;
+    $("actions-box").hidden = !play.others;
+    $("actions-box").open = false;
     $("actions-title").textContent = ui.actions;
-    $("actions").replaceChildren(...play.actions.map((a) => button(a.label, () => send(a.move))));
+    $("actions").replaceChildren();
     $("confirm").hidden = true;
   }
 
@@ -148,6 +149,15 @@
     $(id).addEventListener("click", (e) => pickCell(e.target));
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pickCell(e.target); } });
   }
+  $("actions-box").addEventListener("toggle", async () => {  // the other moves, asked for when wanted
+    if (!$("actions-box").open || !state || !state.play) return;
+    const asked = state.version;
+    const r = await fetch(`/g/${game}/others`, { headers, cache: "no-store" });
+    const body = await r.json();
+    if (!r.ok) { say(body.error); return; }
+    if (!state || state.version !== asked || body.version !== asked) return;
+    $("actions").replaceChildren(...body.moves.map((a) => button(a.label, () => send(a.move))));
+  });
   $("undo").addEventListener("click", () => state.play && state.play.undo && send(state.play.undo));
   $("end").addEventListener("click", () => {
     const end = state.play && state.play.end;
