@@ -90,7 +90,8 @@ class ProcessLoadRun(LoadRun):
             target = database_target(self.database)
             store = await Store.open(target.path if target.kind == "sqlite" else target.where, cache_size=0)
             # What LoadRun reads of "the bot": the game as stored (the players' view).
-            self.bot = SimpleNamespace(store=store, service=SimpleNamespace(game=store.load_game))  # type: ignore[assignment]
+            queries = SimpleNamespace(game=store.load_game)
+            self.bot = SimpleNamespace(store=store, service=SimpleNamespace(queries=queries))  # type: ignore[assignment]
             sampler = Sampler(server.requests)
             sampler.start()  # samples the requests count for the peak 1 s window
             t0 = time.perf_counter()

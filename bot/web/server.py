@@ -97,7 +97,7 @@ class WebBoard:
         # The quick way to a state nothing has changed since (no database read): per game, a
         # count of the changes heard, and per viewer the state they were last sent then.
         self._epochs: dict[int, int] = {}
-        self._sent: OrderedDict[tuple[int, str, str], tuple[int, tuple[Any, ...]]] = OrderedDict()
+        self._latest: dict[tuple[int, str], tuple[int, tuple[Any, ...]]] = {}
         self._locales: dict[int, tuple[str | None, float]] = {}
         self.drawings = view.Drawings()
         self._runner: web.AppRunner | None = None
@@ -115,6 +115,8 @@ class WebBoard:
         app.router.add_get("/g/{game:\\d+}/events", self.events)
         app.router.add_get("/g/{game:\\d+}/replay", self.replay)
         app.router.add_get("/g/{game:\\d+}/others", self.others)
+        app.router.add_get("/g/{game:\\d+}/me", self.me)
+        app.router.add_get("/g/{game:\\d+}/play", self.play)
         app.router.add_post("/g/{game:\\d+}/move", self.move)
         app.router.add_get("/static/{name}", self.asset)
         app.router.add_get("/healthz", self.health)
@@ -219,24 +221,21 @@ class WebBoard:
         seat = found.seat
         return seat, not game.state.players[seat].removed and record.status == Status.ACTIVE
 
-    def _state(
-        self, record: GameRecord, game: Game, lang: str, seat: int | None, may_play: bool
-    ) -> tuple[tuple[Any, ...], tuple[bytes, bytes]]:
-        """The viewer's state as JSON (and gzipped), built once per game version and kind of
-        viewer, however many viewers of that kind there are."""
-        key = (record.id, record.version, str(record.status), lang, seat, may_play, tuple(record.seats))
+    def _state(self, record: GameRecord, game: Game, lang: str) -> tuple[bytes, bytes]:
+        """The game's state as JSON, and gzipped (the SVG shrinks about eightfold): the same
+        for every viewer of this version, so built and compressed once for all of them."""
+        key = (record.id, record.version, str(record.status), lang, tuple(record.seats))
         cached = self._cache.get(key)
         if cached is None:
-            state = view.page_state(record, game, lang, viewer_seat=seat, may_play=may_play, drawings=self.drawings)
-            state["ui"] = ui_words(lang)
-            raw = _dumps(state).encode()
+            raw = view.page_state(record, game, lang, drawings=self.drawings, extra={"ui": ui_words(lang)})
             cached = raw, _gzip(raw)
             self._cache[key] = cached
             while len(self._cache) > STATE_CACHE:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
-        return key, cached
+        self._latest[(record.id, lang)] = (self._epochs.get(record.id, 0), key)
+        return cached
 
     # --- routes -------------------------------------------------------------------------------
 
@@ -272,23 +271,54 @@ class WebBoard:
         except BadLink as e:
             return self._error(403, e.reason, await self._lang(request, None))
         lang = await self._lang(request, p)
-        who = self._who(request, p)
-        if not self.reads.allow(who):
+        if not self.reads.allow(self._who(request, p)):
             return self._error(429, "too_fast", lang)
-        epoch = self._epochs.get(game_id, 0)
-        sent = self._sent.get((game_id, who, lang))
-        if sent is not None and sent[0] == epoch and sent[1] in self._cache:
-            return _json_bytes(request, self._cache[sent[1]])  # nothing changed since: no database read
+        latest = self._latest.get((game_id, lang))
+        if latest is not None and latest[0] == self._epochs.get(game_id, 0) and latest[1] in self._cache:
+            return _json_bytes(request, self._cache[latest[1]])  # nothing changed since: no database read
         loaded = await self._load(game_id)
         if loaded is None:
             return self._error(404, "no_game", lang, game=game_id)
         record, game = loaded
+        return _json_bytes(request, self._state(record, game, lang))
+
+    async def me(self, request: web.Request) -> web.Response:
+        """Who the link is for: their seat (None: watching), whether they may play it."""
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id, header_only=True)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        lang = await self._lang(request, p)
+        if not self.reads.allow(self._who(request, p)):
+            return self._error(429, "too_fast", lang)
+        loaded = await self._load(game_id)
+        if loaded is None:
+            return self._error(404, "no_game", lang, game=game_id)
+        seat, may_play = self._seat(*loaded, p)
+        return web.json_response({"seat": seat, "may_play": may_play, "expires": p.expires})
+
+    async def play(self, request: web.Request) -> web.Response:
+        """The moves of the player on turn, for them alone (their link, in the header)."""
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id, header_only=True)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        lang = await self._lang(request, p)
+        if not self.reads.allow(self._who(request, p)):
+            return self._error(429, "too_fast", lang)
+        loaded = await self._load(game_id)
+        if loaded is None:
+            return self._error(404, "no_game", lang, game=game_id)
+        record, game = loaded
+        return _json_bytes(request, (self._play(record, game, lang, p), b""))
+
+    def _play(self, record: GameRecord, game: Game, lang: str, p: Pass) -> bytes:
         seat, may_play = self._seat(record, game, p)
-        key, body = self._state(record, game, lang, seat, may_play)
-        self._sent[(game_id, who, lang)] = (epoch, key)
-        while len(self._sent) > STATE_CACHE * 8:
-            self._sent.popitem(last=False)
-        return _json_bytes(request, body)
+        yours = may_play and seat == game.current_player and not game.is_over
+        play = self.drawings.play(record, game, lang) if yours else b"null"
+        return b'{"version":' + str(record.version).encode() + b',"play":' + play + b"}"
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         game_id = int(request.match_info["game"])
@@ -401,15 +431,15 @@ class WebBoard:
         return await self._answer(game_id, p, lang, 200, None)
 
     async def _answer(self, game_id: int, p: Pass, lang: str, status: int, error: str | None) -> web.Response:
+        """A move's answer: the game as it now stands, and the player's moves in it."""
         loaded = await self._load(game_id)
         if loaded is None:
             return self._error(404, "no_game", lang, game=game_id)
         record, game = loaded
-        seat, may_play = self._seat(record, game, p)
+        raw, _gzipped = self._state(record, game, lang)
         said = f',"error":{_dumps(error)}' if error is not None else ""
-        _key, (state, _gzipped) = self._state(record, game, lang, seat, may_play)
-        raw = b'{"state":' + state + said.encode() + b"}"
-        return web.Response(body=raw, status=status, content_type="application/json", charset="utf-8")
+        body = b'{"state":' + raw + b',"play":' + self._play(record, game, lang, p) + said.encode() + b"}"
+        return web.Response(body=body, status=status, content_type="application/json", charset="utf-8")
 
 
 def _secure(headers: Any) -> None:
@@ -454,8 +484,7 @@ def _gzip(raw: bytes) -> bytes:
 
 
 def _json_bytes(request: web.Request, body: tuple[bytes, bytes], status: int = 200) -> web.Response:
-    """``body``: the JSON and, if made, its gzipped form (sent to browsers that take it: the
-    pictures' SVG shrinks about eightfold, compressed once for every viewer)."""
+    """``body``: the JSON and, if made, its gzipped form (sent to browsers that take it)."""
     raw, gzipped = body
     headers = {"Vary": "Accept-Encoding"}
     if gzipped and "gzip" in request.headers.get("Accept-Encoding", ""):

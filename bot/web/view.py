@@ -1,5 +1,6 @@
-"""What the web page shows, as JSON: the table and the viewer's studio as SVG (render.svg,
-from the same layout model as the posted pictures), the same in words for screen readers,
+"""What the web page shows, as JSON: the table as SVG (render.svg, from the same layout
+model as the posted pictures; the page shows a studio close up by zooming into its player's
+part of it), the same in words for screen readers,
 the last turn's story, and, on the player's own turn, every legal move as something to
 tap: a die and the cells it may go to, the other actions in words, Undo and End.
 
@@ -8,6 +9,7 @@ page sends back the text it was given, the server parses it once (``service.pars
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -41,21 +43,23 @@ def unstyled(svg: str) -> tuple[str, str]:
 
 
 class Drawings:
-    """The SVGs of each game version, drawn once however many viewers ask (a bounded LRU)."""
+    """What every viewer of a game version is sent alike, built once however many viewers
+    ask: the table's SVG and the words beside it (a bounded LRU; the replay draws here too,
+    from a worker thread)."""
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
-        self._kept: OrderedDict[tuple[object, ...], tuple[str, str]] = OrderedDict()
-        self._lock = threading.Lock()  # the replay draws in a worker thread
+        self._kept: OrderedDict[tuple[object, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
         self.drawn = 0
 
-    def _get(self, key: tuple[object, ...], draw: Callable[[], str]) -> tuple[str, str]:
+    def _get(self, key: tuple[object, ...], build: Callable[[], Any]) -> Any:
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
                 return found
-        found = unstyled(draw())
+        found = build()
         with self._lock:
             self.drawn += 1
             self._kept[key] = found
@@ -66,12 +70,53 @@ class Drawings:
     def table(self, record: GameRecord, game: Game, lang: str) -> tuple[str, str]:
         names = names_of(record)
         key = ("table", record.id, len(game.log), game.is_over, lang, tuple(names))
-        return self._get(key, lambda: svgboard.table_svg(game, names, labels=render_labels(lang)))
+        return self._get(key, lambda: unstyled(svgboard.table_svg(game, names, labels=render_labels(lang))))
 
-    def studio(self, record: GameRecord, game: Game, seat: int, lang: str) -> tuple[str, str]:
+    def story(self, record: GameRecord, game: Game, lang: str) -> str:
+        """The last turn in words: the same from one turn's end to the next (it replays the
+        turn, so it is told once a turn)."""
         names = names_of(record)
-        key = ("studio", record.id, len(game.log), game.is_over, seat, lang, tuple(names))
-        return self._get(key, lambda: svgboard.studio_svg(game, seat, names, labels=render_labels(lang)))
+        key = ("story", record.id, game.state.turn, game.is_over, lang, tuple(names))
+        return str(self._get(key, lambda: story(game, names, lang)))
+
+    def public(self, record: GameRecord, game: Game, lang: str) -> bytes:
+        """The state every viewer of this version shares, as a JSON object's members (no
+        braces): the table, whose turn, the last turn's story, the scores, the table in words."""
+        names = names_of(record)
+        key = ("public", record.id, len(game.log), str(record.status), lang, tuple(names))
+
+        def build() -> bytes:
+            table, css = self.table(record, game, lang)
+            shared = {
+                "game": record.id,
+                "version": record.version,
+                "status": str(record.status),
+                "lang": lang,
+                "turn_line": whose_turn(record, game, names, lang),
+                "story": self.story(record, game, lang),
+                "scores": [line.replace("**", "") for line in scores_lines(game, names, lang)],  # no Markdown
+                "text": describe_table(game, names, lang),
+                "table": table,
+                "css": css,
+                "names": names,
+                "current": game.current_player,
+            }
+            return _members(shared)
+
+        return bytes(self._get(key, build))
+
+    def play(self, record: GameRecord, game: Game, lang: str) -> bytes:
+        """The player on turn's moves, as JSON (built once a version)."""
+        key = ("play", record.id, len(game.log), lang, tuple(names_of(record)))
+        return bytes(self._get(key, lambda: _json(play_options(game, names_of(record), lang)).encode()))
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _members(obj: dict[str, Any]) -> bytes:
+    return _json(obj)[1:-1].encode()
 
 
 def names_of(record: GameRecord) -> list[str]:
@@ -213,42 +258,15 @@ def other_moves(game: Game, names: Sequence[str], lang: str) -> list[dict[str, s
 
 
 def page_state(
-    record: GameRecord,
-    game: Game,
-    lang: str,
-    *,
-    viewer_seat: int | None,
-    may_play: bool,
-    drawings: Drawings | None = None,
-) -> dict[str, Any]:
-    """Everything the page draws for one viewer: a seat's player sees their studio and, on
-    their turn, their moves; a spectator sees the current player's studio."""
-    names = names_of(record)
+    record: GameRecord, game: Game, lang: str, *, drawings: Drawings | None = None, extra: dict[str, Any] | None = None
+) -> bytes:
+    """What the page shows, as JSON, the same for every viewer of this version (so it is
+    built, and compressed, once for all of them): the table, whose turn, the story, the
+    scores, the table in words; ``extra``: more members (the page's words).  Who the viewer
+    is and what they may play are asked for apart (the server's ``/me`` and ``/play``)."""
     drawings = drawings or Drawings(0)
-    studio_seat = viewer_seat if viewer_seat is not None else game.current_player
-    table, table_css = drawings.table(record, game, lang)
-    studio, studio_css = drawings.studio(record, game, studio_seat, lang)
-    state: dict[str, Any] = {
-        "game": record.id,
-        "version": record.version,
-        "status": str(record.status),
-        "lang": lang,
-        "turn_line": whose_turn(record, game, names, lang),
-        "story": story(game, names, lang),
-        "scores": [line.replace("**", "") for line in scores_lines(game, names, lang)],  # no Markdown here
-        "table": table,
-        "studio": studio,
-        "css": table_css + studio_css,
-        "studio_of": names[studio_seat],
-        "text": describe_table(game, names, lang),
-        "seat": viewer_seat,
-        "your_turn": False,
-        "play": None,
-    }
-    if may_play and viewer_seat is not None and viewer_seat == game.current_player and not game.is_over:
-        state["your_turn"] = True
-        state["play"] = play_options(game, names, lang)
-    return state
+    tail = b"," + _members(extra) if extra else b""
+    return b"{" + drawings.public(record, game, lang) + tail + b"}"
 
 
 def replay_step(

@@ -57,6 +57,12 @@ class Board:
         ) as r:
             return r.status, await r.json()
 
+    async def get(self, what: str, token: str) -> tuple[int, dict]:
+        """``what``: "me" (the link's seat) or "play" (the moves of the player on turn)."""
+        url = f"{self.base}/g/{self.game_id}/{what}"
+        async with self.http.get(url, headers={"X-Cubist-Token": token}) as r:
+            return r.status, await r.json()
+
     async def move(self, token: str, move: str, version: int, **headers: str) -> tuple[int, dict]:
         async with self.http.post(
             f"{self.base}/g/{self.game_id}/move",

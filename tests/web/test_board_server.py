@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from unittest.mock import ANY
 
 import aiohttp
 
@@ -31,26 +32,36 @@ async def test_the_page_is_served_with_a_strict_policy_and_no_third_party_addres
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     status, state = await board.state(token)
     assert status == 200
-    for svg in (state["table"], state["studio"]):
+    for svg in (state["table"],):
         assert "https://" not in svg and "http://" not in svg.replace("http://www.w3.org/2000/svg", "")
 
 
 async def test_a_member_on_their_turn_gets_their_moves_a_spectator_only_the_table(board: Board) -> None:
     user = await board.current_user()
-    status, mine = await board.state(board.token(user))
-    assert status == 200 and mine["your_turn"] and mine["play"]["dice"]
+    status, state = await board.state(board.token(user))
+    assert status == 200 and state["table"] and state["text"]
+    status, me = await board.get("me", board.token(user))
+    assert status == 200 and me["may_play"] and me["seat"] == state["current"]
+    status, mine = await board.get("play", board.token(user))
+    assert status == 200 and mine["version"] == state["version"] and mine["play"]["dice"]
     game = await board.game()
     places = {str(m) for m in game.legal_moves() if isinstance(m, Place)}
     offered = {t["move"] for d in mine["play"]["dice"] for t in d["targets"]}
     assert offered == places  # every legal placement is one tap on a cell, and nothing else
     for d in mine["play"]["dice"]:
         for target in d["targets"]:
-            assert f'data-cell="{target["cell"]}"' in mine["studio"] + mine["table"]
+            assert f'data-cell="{target["cell"]}"' in state["table"]
+    # Everybody is sent the same state (built once); only the player on turn gets moves.
     status, seen = await board.state(board.spectator())
-    assert status == 200 and seen["play"] is None and seen["seat"] is None and seen["table"]
+    assert status == 200 and seen == state
+    assert (await board.get("me", board.spectator()))[1] == {"seat": None, "may_play": False, "expires": ANY}
+    assert (await board.get("play", board.spectator()))[1]["play"] is None
     other = 11 if user == 12 else 12
-    status, theirs = await board.state(board.token(other))
-    assert status == 200 and theirs["play"] is None and theirs["seat"] is not None
+    status, theirs = await board.get("me", board.token(other))
+    assert status == 200 and theirs["seat"] is not None and theirs["seat"] != me["seat"]
+    assert (await board.get("play", board.token(other)))[1]["play"] is None
+    async with board.http.get(f"{board.base}/g/{board.game_id}/play?t={board.token(user)}") as r:
+        assert r.status == 403  # the moves come to the header only
 
 
 async def test_forged_expired_swapped_and_edited_tokens_are_refused(board: Board) -> None:
@@ -85,9 +96,11 @@ async def test_a_move_is_played_through_the_service_and_queues_the_turn_post_onc
     user = await board.current_user()
     token = board.token(user)
     _status, state = await board.state(token)
-    first = state["play"]["dice"][0]["targets"][0]["move"]
+    _status, mine = await board.get("play", token)
+    first = mine["play"]["dice"][0]["targets"][0]["move"]
     status, body = await board.move(token, first, state["version"])
     assert status == 200 and body["state"]["version"] == state["version"] + 1
+    assert body["play"]["version"] == state["version"] + 1 and body["play"]["play"]["end"]
     # The same request again (a double tap, or a replayed request): refused as stale, nothing played.
     status, again = await board.move(token, first, state["version"])
     assert status == 409 and "nothing was changed" in again["error"]
@@ -95,7 +108,7 @@ async def test_a_move_is_played_through_the_service_and_queues_the_turn_post_onc
     game = await board.game()
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
     status, body = await board.move(token, str(end), state["version"] + 1)
-    assert status == 200 and not body["state"]["your_turn"]
+    assert status == 200 and body["play"]["play"] is None  # the turn passed
     # One table post and one turn-start DM queued with the move, as from Discord.
     assert await board.store.posts.counts() == {"total": 2, "sent": 0, "failed": 0}
     status, body = await board.move(token, str(end), state["version"] + 2)
@@ -188,14 +201,14 @@ async def test_names_are_text_in_the_pictures_never_markup(board: Board) -> None
     ) else None
     status, state = await board.state(board.spectator())
     assert status == 200
-    assert "<script" not in state["table"] and "<script" not in state["studio"]
+    assert "<script" not in state["table"]
 
 
 async def test_other_moves_are_listed_in_words_for_the_player_on_turn_only(board: Board) -> None:
     url = f"{board.base}/g/{board.game_id}/others"
     for _ in range(12):  # play on until the player on turn has other moves (artists, say)
         user = await board.current_user()
-        _status, state = await board.state(board.token(user))
+        _status, state = await board.get("play", board.token(user))
         async with board.http.get(url, headers={"X-Cubist-Token": board.token(user)}) as r:
             mine = await r.json()
         assert bool(mine["moves"]) == state["play"]["others"]

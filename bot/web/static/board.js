@@ -19,6 +19,7 @@
   const headers = { "X-Cubist-Token": token };
   if (lang) headers["X-Cubist-Lang"] = lang;
   let state = null, chosen = null, busy = false, mode = "live", ply = 0;
+  let me = { seat: null, may_play: false }, play = null, playFor = -1;
   // The pictures' style rules arrive as text: applied through the CSS object model, since
   // the page's Content-Security-Policy allows no inline style element.
   const pictureStyle = new CSSStyleSheet();
@@ -40,17 +41,35 @@
     el.replaceChildren(...lines.map((line) => { const li = document.createElement("li"); li.textContent = line; return li; }));
   }
 
+  async function whoAmI() {  // the link's seat (null: watching) and whether it may play
+    const r = await fetch(`/g/${game}/me`, { headers, cache: "no-store" });
+    if (r.ok) me = await r.json();
+  }
+
   async function load() {
     const r = await fetch(`/g/${game}/state`, { headers, cache: "no-store" });
     const body = await r.json();
     if (!r.ok) { say(body.error); return; }
-    show(body);
+    await show(body);
   }
 
-  function show(s) {
+  // The player's moves in this version: given with a move's answer, else asked for.
+  async function movesFor(s, given) {
+    if (given && given.version === s.version) return given.play;
+    if (!me.may_play || s.current !== me.seat || s.status !== "active") return null;
+    if (playFor === s.version) return play;
+    const r = await fetch(`/g/${game}/play`, { headers, cache: "no-store" });
+    const body = await r.json();
+    return r.ok && body.version === s.version ? body.play : null;
+  }
+
+  async function show(s, given) {
+    const moves = await movesFor(s, given);
+    if (state && state.version > s.version) return;  // a newer state got here first
     const moved = !state || state.version !== s.version;
     state = s;
-    document.body.dataset.version = String(s.version);
+    play = moves;
+    playFor = s.version;
     const ui = s.ui;
     document.documentElement.lang = s.lang;
     document.title = s.turn_line;
@@ -60,7 +79,8 @@
     $("live-mode").textContent = ui.live;
     $("replay-mode").textContent = ui.replay;
     $("table-title").textContent = ui.table;
-    $("studio-title").textContent = fill(ui.studio_of, { name: s.studio_of });
+    const studioSeat = me.seat !== null ? me.seat : s.current;
+    $("studio-title").textContent = fill(ui.studio_of, { name: s.names[studioSeat] });
     $("scores-title").textContent = ui.scores;
     $("in-words").textContent = ui.in_words;
     $("story").textContent = s.story;
@@ -70,25 +90,44 @@
     if (mode === "live") {
       pictureStyle.replaceSync(s.css);
       $("table").innerHTML = s.table;
-      $("studio").innerHTML = s.studio;
+      drawStudio(studioSeat, fill(ui.studio_of, { name: s.names[studioSeat] }));
     }
     if (moved) chosen = null;
     drawPlay();
+    document.body.dataset.version = String(s.version);  // last: the page now shows this version
+  }
+
+  // The studio close up: that player's part of the table, zoomed (the same drawing, so the
+  // same spaces glow and take taps).
+  function drawStudio(seat, label) {
+    const box = $("studio");
+    box.replaceChildren();
+    const table = $("table").querySelector("svg");
+    const part = table && table.querySelector(`.player[data-seat="${seat}"]`);
+    if (!part) return;
+    const bb = part.getBBox();
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", `${bb.x - 4} ${bb.y - 4} ${bb.width + 8} ${bb.height + 8}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+    for (const name of ["font-family"]) if (table.hasAttribute(name)) svg.setAttribute(name, table.getAttribute(name));
+    svg.appendChild(part.cloneNode(true));
+    box.appendChild(svg);
   }
 
   function targetsOf(die) {
-    const d = state.play && state.play.dice.find((x) => x.die === die);
+    const d = play && play.dice.find((x) => x.die === die);
     return d ? d.targets : [];
   }
 
   function drawPlay() {
-    const ui = state.ui, play = state.play;
+    const ui = state.ui;
     $("play").hidden = !play || mode !== "live";
     document.querySelectorAll(".svg .glow").forEach((g) => {
       g.classList.remove("glow"); g.removeAttribute("tabindex"); g.removeAttribute("role"); g.removeAttribute("aria-label");
     });
     if (!play) {
-      if (mode === "live") say(state.seat === null ? ui.watching : (state.status === "active" ? ui.waiting : ""));
+      if (mode === "live") say(me.seat === null ? ui.watching : (state.status === "active" ? ui.waiting : ""));
       return;
     }
     if (play.dice.length === 1) chosen = play.dice[0].die;  // one die left: its spaces glow at once
@@ -130,7 +169,7 @@
         body: JSON.stringify({ move, version: state.version }),
       });
       const body = await r.json();
-      if (body.state) show(body.state);
+      if (body.state) await show(body.state, body.play);
       if (body.error) say(body.error);
     } catch (e) {
       say(state.ui.reconnecting);
@@ -150,7 +189,7 @@
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pickCell(e.target); } });
   }
   $("actions-box").addEventListener("toggle", async () => {  // the other moves, asked for when wanted
-    if (!$("actions-box").open || !state || !state.play) return;
+    if (!$("actions-box").open || !state || !play) return;
     const asked = state.version;
     const r = await fetch(`/g/${game}/others`, { headers, cache: "no-store" });
     const body = await r.json();
@@ -158,9 +197,9 @@
     if (!state || state.version !== asked || body.version !== asked) return;
     $("actions").replaceChildren(...body.moves.map((a) => button(a.label, () => send(a.move))));
   });
-  $("undo").addEventListener("click", () => state.play && state.play.undo && send(state.play.undo));
+  $("undo").addEventListener("click", () => play && play.undo && send(play.undo));
   $("end").addEventListener("click", () => {
-    const end = state.play && state.play.end;
+    const end = play && play.end;
     if (!end) return;
     $("confirm").hidden = false;
     $("confirm-text").textContent = end.confirm;
@@ -171,7 +210,7 @@
     $("other-ends").replaceChildren(...end.others.map((o) => button(o.label, () => send(o.move))));
     $("confirm-yes").focus();
   });
-  $("confirm-yes").addEventListener("click", () => state.play && state.play.end && send(state.play.end.move));
+  $("confirm-yes").addEventListener("click", () => play && play.end && send(play.end.move));
   $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
 
   // --- replay -------------------------------------------------------------------------------
@@ -220,5 +259,5 @@
     source.onerror = () => { if (state) say(state.ui.reconnecting); };
     source.onopen = () => { if (state && !busy && mode === "live") drawPlay(); };
   }
-  load().then(listen);
+  whoAmI().then(load).then(listen);
 })();
