@@ -123,13 +123,14 @@ async def _play(
 
 
 def _page_weight() -> tuple[int, int]:
-    """(bytes of HTML + script + stylesheet, bytes of a late 4-player game's state as sent)."""
+    """(bytes of HTML + script + stylesheet, bytes of a late 4-player game's state and the
+    moves of the player on turn, uncompressed)."""
     from importlib import resources
 
     from bot.store import GameRecord, SeatRecord, Status
     from bot.store.records import ReminderPrefs
     from bot.web import view
-    from bot.web.server import _dumps, ui_words
+    from bot.web.server import ui_words
     from engine import GameOptions
     from render.demo import DEMO_NAMES, busy_late_game
 
@@ -140,9 +141,10 @@ def _page_weight() -> tuple[int, int]:
         SeatRecord(1, i, i + 1, DEMO_NAMES[i], None, False, None, None, ReminderPrefs(), 0.0) for i in range(4)
     )
     record = GameRecord(1, 1, 1, 1, GameOptions(), Status.ACTIVE, 0, 0, 0, None, 3, 4, 99, 0, 0, seats)
-    state = view.page_state(record, game, "en", viewer_seat=game.current_player, may_play=True)
-    state["ui"] = ui_words("en")
-    return assets, len(_dumps(state).encode())
+    drawings = view.Drawings()
+    state = view.page_state(record, game, "en", drawings=drawings, extra={"ui": ui_words("en")})
+    play = drawings.play(record, game, "en")  # the player on turn's moves, fetched beside it
+    return assets, len(state) + len(play)
 
 
 def run() -> list[tuple[str, str]]:
