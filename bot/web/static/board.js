@@ -234,6 +234,7 @@
     $("replay-mode").setAttribute("aria-pressed", String(m === "replay"));
     $("replay").hidden = m !== "replay";
     $("studio-figure").hidden = m === "replay";
+    document.body.classList.toggle("replaying", m === "replay");  // the table alone, full width
     if (m === "replay") { $("play").hidden = true; step(state ? state.version : 0).then(() => step(ply)); }
     else { state = null; load(); }
   }
