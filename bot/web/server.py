@@ -237,6 +237,32 @@ class WebBoard:
         self._latest[(record.id, lang)] = (self._epochs.get(record.id, 0), key)
         return cached
 
+    async def _enter(self, request: web.Request, *, header_only: bool = False) -> tuple[int, Pass, str] | web.Response:
+        """Every read's way in: the game named, the link checked for it, the reader's
+        language, the rate limit; or the refusal to send."""
+        game_id = int(request.match_info["game"])
+        try:
+            p = self._check(request, game_id, header_only=header_only)
+        except BadLink as e:
+            return self._error(403, e.reason, await self._lang(request, None))
+        lang = await self._lang(request, p)
+        if not self.reads.allow(self._who(request, p)):
+            return self._error(429, "too_fast", lang)
+        return game_id, p, lang
+
+    async def _loaded(
+        self, request: web.Request, *, header_only: bool = False
+    ) -> tuple[Pass, str, GameRecord, Game] | web.Response:
+        """``_enter``, and the game as stored (404 when there is none, or only a lobby)."""
+        entered = await self._enter(request, header_only=header_only)
+        if isinstance(entered, web.Response):
+            return entered
+        game_id, p, lang = entered
+        loaded = await self._load(game_id)
+        if loaded is None:
+            return self._error(404, "no_game", lang, game=game_id)
+        return p, lang, *loaded
+
     # --- routes -------------------------------------------------------------------------------
 
     async def health(self, _request: web.Request) -> web.Response:
@@ -265,14 +291,10 @@ class WebBoard:
         return web.Response(text=self._pages["board.html"].decode().replace("{lang}", lang), content_type="text/html")
 
     async def state(self, request: web.Request) -> web.Response:
-        game_id = int(request.match_info["game"])
-        try:
-            p = self._check(request, game_id)
-        except BadLink as e:
-            return self._error(403, e.reason, await self._lang(request, None))
-        lang = await self._lang(request, p)
-        if not self.reads.allow(self._who(request, p)):
-            return self._error(429, "too_fast", lang)
+        entered = await self._enter(request)
+        if isinstance(entered, web.Response):
+            return entered
+        game_id, _p, lang = entered
         latest = self._latest.get((game_id, lang))
         if latest is not None and latest[0] == self._epochs.get(game_id, 0) and latest[1] in self._cache:
             return _json_bytes(request, self._cache[latest[1]])  # nothing changed since: no database read
@@ -284,34 +306,19 @@ class WebBoard:
 
     async def me(self, request: web.Request) -> web.Response:
         """Who the link is for: their seat (None: watching), whether they may play it."""
-        game_id = int(request.match_info["game"])
-        try:
-            p = self._check(request, game_id, header_only=True)
-        except BadLink as e:
-            return self._error(403, e.reason, await self._lang(request, None))
-        lang = await self._lang(request, p)
-        if not self.reads.allow(self._who(request, p)):
-            return self._error(429, "too_fast", lang)
-        loaded = await self._load(game_id)
-        if loaded is None:
-            return self._error(404, "no_game", lang, game=game_id)
-        seat, may_play = self._seat(*loaded, p)
+        entered = await self._loaded(request, header_only=True)
+        if isinstance(entered, web.Response):
+            return entered
+        p, _lang, record, game = entered
+        seat, may_play = self._seat(record, game, p)
         return web.json_response({"seat": seat, "may_play": may_play, "expires": p.expires})
 
     async def play(self, request: web.Request) -> web.Response:
         """The moves of the player on turn, for them alone (their link, in the header)."""
-        game_id = int(request.match_info["game"])
-        try:
-            p = self._check(request, game_id, header_only=True)
-        except BadLink as e:
-            return self._error(403, e.reason, await self._lang(request, None))
-        lang = await self._lang(request, p)
-        if not self.reads.allow(self._who(request, p)):
-            return self._error(429, "too_fast", lang)
-        loaded = await self._load(game_id)
-        if loaded is None:
-            return self._error(404, "no_game", lang, game=game_id)
-        record, game = loaded
+        entered = await self._loaded(request, header_only=True)
+        if isinstance(entered, web.Response):
+            return entered
+        p, lang, record, game = entered
         return _json_bytes(request, (self._play(record, game, lang, p), b""))
 
     def _play(self, record: GameRecord, game: Game, lang: str, p: Pass) -> bytes:
@@ -357,18 +364,10 @@ class WebBoard:
         return response
 
     async def replay(self, request: web.Request) -> web.Response:
-        game_id = int(request.match_info["game"])
-        try:
-            p = self._check(request, game_id)
-        except BadLink as e:
-            return self._error(403, e.reason, await self._lang(request, None))
-        lang = await self._lang(request, p)
-        if not self.reads.allow(self._who(request, p)):
-            return self._error(429, "too_fast", lang)
-        loaded = await self._load(game_id)
-        if loaded is None:
-            return self._error(404, "no_game", lang, game=game_id)
-        record, game = loaded
+        entered = await self._loaded(request)
+        if isinstance(entered, web.Response):
+            return entered
+        _p, lang, record, game = entered
         try:
             ply = int(request.query.get("ply", "0"))
         except ValueError:
@@ -380,18 +379,10 @@ class WebBoard:
 
     async def others(self, request: web.Request) -> web.Response:
         """The current player's other moves in words (asked for when "Other moves" opens)."""
-        game_id = int(request.match_info["game"])
-        try:
-            p = self._check(request, game_id, header_only=True)
-        except BadLink as e:
-            return self._error(403, e.reason, await self._lang(request, None))
-        lang = await self._lang(request, p)
-        if not self.reads.allow(self._who(request, p)):
-            return self._error(429, "too_fast", lang)
-        loaded = await self._load(game_id)
-        if loaded is None:
-            return self._error(404, "no_game", lang, game=game_id)
-        record, game = loaded
+        entered = await self._loaded(request, header_only=True)
+        if isinstance(entered, web.Response):
+            return entered
+        p, lang, record, game = entered
         seat, may_play = self._seat(record, game, p)
         if not may_play or seat != game.current_player or game.is_over:
             return web.json_response({"version": record.version, "moves": []})
