@@ -390,7 +390,7 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
     card = offer_frame(cv, game, i, rect, ts, labels)
     if card is None:
         return
-    top = offer_title(cv, card, i, rect, p, c, ts, labels)
+    top = offer_title(cv.within(name), card, rect, p, c, ts, labels)
     # the plan: a small top-down grid with each column's height
     q = round(0.46 * c)
     xs = [x for x, _y, _h in card.cells]
@@ -405,7 +405,7 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Label
         cv.draw.rectangle((px, py, px + q - 1, py + q - 1), fill=shade, outline=pal.CARD_EDGE)
         cv.text((px + q / 2, py + q / 2), str(hh), hf, pal.contrast_ink(shade), anchor="mm", parent=name)
     sizes = (round(0.5 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
-    offer_bonus(cv, card, i, rect, p, c, sizes, labels)
+    offer_bonus(cv.within(name), card, rect, p, c, sizes, labels)
 
 
 # --- the table -------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -11,6 +12,23 @@ from .fonts import Font, fit_words
 from .model import DieGlyph
 
 Rect = tuple[int, int, int, int]
+
+
+class Writes(Protocol):
+    """What the layouts both drawings share need of a surface: text at a point (Pillow's
+    anchors, fitted to ``max_width``), returning its ink box.  A Canvas through
+    ``Canvas.within``, an Svg (render.svgparts) as it is."""
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        f: Font,
+        fill: tuple[int, int, int],
+        *,
+        anchor: str = "la",
+        max_width: float | None = None,
+    ) -> Rect: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +105,10 @@ class Canvas:
         self.boxes.append(Box("text", text, rect, parent))
         return rect
 
+    def within(self, parent: str) -> Within:
+        """This canvas as ``Writes``: its texts recorded in the panel ``parent``."""
+        return Within(self, parent)
+
     def paste(self, im: Image.Image, xy: tuple[int, int]) -> None:
         if im.mode == "RGBA":
             self.img.paste(im, xy, im)
@@ -99,6 +121,27 @@ class Canvas:
         x, y = xy
         for name, (left, top, right, bottom) in layer.texts:
             self.boxes.append(Box("text", name, (left + x, top + y, right + x, bottom + y), parent))
+
+
+class Within:
+    """A canvas's texts, recorded in one panel (``Canvas.within``)."""
+
+    __slots__ = ("cv", "parent")
+
+    def __init__(self, cv: Canvas, parent: str) -> None:
+        self.cv, self.parent = cv, parent
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        f: Font,
+        fill: tuple[int, int, int],
+        *,
+        anchor: str = "la",
+        max_width: float | None = None,
+    ) -> Rect:
+        return self.cv.text(xy, text, f, fill, anchor=anchor, max_width=max_width, parent=self.parent)
 
 
 @dataclass(frozen=True, slots=True)

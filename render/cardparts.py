@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import Game, InstallationCard
 
 from . import palette as pal
-from .canvas import Canvas, Rect
+from .canvas import Canvas, Rect, Writes
 from .cards import KIND_COLOURS
 from .fonts import font, text_width, wrap
 from .labels import Labels
@@ -72,26 +72,30 @@ def museum_count(cv: Canvas, game: Game, rect: Rect, p: int, ts: int, labels: La
 def offer_frame(cv: Canvas, game: Game, i: int, rect: Rect, ts: int, labels: Labels) -> InstallationCard | None:
     """The panel of the ``i``-th installation on offer; None (said in its middle) when empty."""
     name = f"offer {i + 1}"
-    x0, y0, x1, y1 = rect
     cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
     card_id = game.state.offer[i]
     if card_id is None:
-        cv.text(
-            ((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(max(13, ts - 4)), pal.MUTED,
-            anchor="mm", max_width=x1 - x0 - 8, parent=name,
-        )  # fmt: skip
+        offer_empty(cv.within(name), rect, ts, labels)
         return None
     return game.deck.installation(card_id)
 
 
-def offer_title(cv: Canvas, card: InstallationCard, i: int, rect: Rect, p: int, c: int, ts: int, labels: Labels) -> int:
+def offer_empty(w: Writes, rect: Rect, ts: int, labels: Labels) -> None:
+    """An empty place on offer: "no card" in its middle."""
+    x0, y0, x1, y1 = rect
+    w.text(
+        ((x0 + x1) // 2, (y0 + y1) // 2), labels.text("no_card"), font(max(13, ts - 4)), pal.MUTED,
+        anchor="mm", max_width=x1 - x0 - 8,
+    )  # fmt: skip
+
+
+def offer_title(w: Writes, card: InstallationCard, rect: Rect, p: int, c: int, ts: int, labels: Labels) -> int:
     """The card's points (top right) and its title on up to two lines; returns the y below
     them.  The title's longest word stays whole where a smaller size (down to 10 px) allows."""
-    name = f"offer {i + 1}"
     x0, y0, x1, _y1 = rect
-    pts = cv.text(
+    pts = w.text(
         (x1 - p, y0 + p), labels.text("points", points=card.points), font(max(12, ts - 5), bold=True), POINTS_INK,
-        anchor="ra", parent=name,
+        anchor="ra",
     )  # fmt: skip
     title = labels.installation(card)
     longest = max(title.split(), key=len, default="")
@@ -104,17 +108,16 @@ def offer_title(cv: Canvas, card: InstallationCard, i: int, rect: Rect, p: int, 
     step = round(0.44 * c)
     ty = pts[3] + 3
     for k, line in enumerate(wrap(title, tf, inner, 2)):
-        cv.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=inner, parent=name)
+        w.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=inner)
     return ty + 2 * step
 
 
 def offer_bonus(
-    cv: Canvas, card: InstallationCard, i: int, rect: Rect, p: int, c: int, sizes: tuple[int, ...], labels: Labels
+    w: Writes, card: InstallationCard, rect: Rect, p: int, c: int, sizes: tuple[int, ...], labels: Labels
 ) -> None:
     """The bonus spaces in words at the card's foot: "1 or 4 · 3 or 6" (a die of either value
     may go there), on one line where it fits, else a line per space, bottom up; the word
     "bonus" before them where there is room."""
-    name = f"offer {i + 1}"
     x0, _y0, x1, y1 = rect
     or_ = f" {labels.text('or')} "
     spaces = [or_.join(str(v) for v in space) for space in card.bonus]
@@ -131,9 +134,9 @@ def offer_bonus(
     step = round(bf.size * 1.1)
     left = x1 - p
     for k, line in enumerate(reversed(lines)):
-        r = cv.text((x1 - p, y1 - p - k * step), line, bf, pal.INK, anchor="rd", max_width=inner, parent=name)
+        r = w.text((x1 - p, y1 - p - k * step), line, bf, pal.INK, anchor="rd", max_width=inner)
         left = min(left, r[0])
     sf = font(max(11, round(0.34 * c)))
     bonus = labels.text("bonus")
     if len(lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
-        cv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld", parent=name)
+        w.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld")

@@ -497,38 +497,58 @@ def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: i
 def plan_layer(cells: tuple[tuple[int, int, int], ...], q: int) -> Image.Image:
     """An installation's plan as small columns of plan cubes (heights by stacking and a
     figure on top), fitted in plan_box."""
+    g = cam(q)
+    img = Image.new("RGBA", (4 * q, 4 * g.P + 3 * g.LH), (0, 0, 0, 0))
+    for x, y, hh in plan_spots(cells, q):
+        img.alpha_composite(column(q, pal.PLAN_KEY, hh, hh, g.LH, False, "none").image, (x, y))
+    return img
+
+
+def plan_spots(cells: tuple[tuple[int, int, int], ...], q: int) -> list[tuple[int, int, int]]:
+    """Where plan_layer's columns go, back to front: each one's sprite corner (its top
+    face's top-left less the ring margin ``cam(q).R``) in plan_box, and its height."""
     xs = [x for x, _y, _h in cells]
     ys = [y for _x, y, _h in cells]
     g = cam(q)
     bw, bh = 4 * q, 4 * g.P + 3 * g.LH
-    img = Image.new("RGBA", (bw, bh), (0, 0, 0, 0))
     w = (max(xs) - min(xs) + 1) * q
     rows = max(ys) - min(ys) + 1
     top = max(h for _x, _y, h in cells)
     h = rows * g.P + (top - 1) * g.LH
     ox, oy = (bw - w) // 2, (bh - h) // 2 + (top - 1) * g.LH
+    spots = []
     for x, y, hh in sorted(cells, key=lambda t: (t[1], t[0])):
-        sp = column(q, pal.PLAN_KEY, hh, hh, g.LH, False, "none")
         px = ox + (x - min(xs)) * q - g.R + g.FM
         py = oy + (y - min(ys) + 1) * g.P - g.FM - hh * g.LH - g.K - g.R
-        img.alpha_composite(sp.image, (max(0, px), max(0, py)))
-    return img
+        spots.append((max(0, px), max(0, py), hh))
+    return spots
 
 
 def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:
-    x0, _y0, x1, y1 = rect
     p = pad_of(c) // 2 + 2
     ts = text_size(c)
     card = offer_frame(cv, game, i, rect, ts, labels)
     if card is None:
         return
-    top = offer_title(cv, card, i, rect, p, c, ts, labels)
+    on_card = cv.within(f"offer {i + 1}")
+    top = offer_title(on_card, card, rect, p, c, ts, labels)
     plan = plan_layer(tuple(sorted(card.cells)), plan_unit(c))
-    bw, bh = plan.size
+    cv.paste(plan, plan_corner(rect, top, plan.size, p, c))
+    offer_bonus(on_card, card, rect, p, c, bonus_sizes(c), labels)
+
+
+def plan_corner(rect: Rect, top: int, size: tuple[int, int], p: int, c: int) -> tuple[int, int]:
+    """Where an offered installation's plan (``size``: plan_box) goes: centred across the
+    card and between its title (ending at ``top``) and its bonus line."""
+    x0, _y0, x1, y1 = rect
+    bw, bh = size
     bottom = y1 - p - round(0.5 * c)
-    cv.paste(plan, (x0 + (x1 - x0 - bw) // 2, top + max(0, (bottom - top - bh) // 2)))
-    sizes = (round(0.48 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
-    offer_bonus(cv, card, i, rect, p, c, sizes, labels)
+    return (x0 + (x1 - x0 - bw) // 2, top + max(0, (bottom - top - bh) // 2))
+
+
+def bonus_sizes(c: int) -> tuple[int, ...]:
+    """The sizes an offered installation's bonus line may take, the largest first."""
+    return (round(0.48 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
 
 
 # --- header ----------------------------------------------------------------------------

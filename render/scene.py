@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -376,17 +377,39 @@ def draw_structure(
     return lh
 
 
-def _tag_height(cv: Canvas, c: int, die: DieGlyph, near: Sequence[DieGlyph]) -> DieGlyph:
+TAG_FILL = pal.mix(pal.INK, (255, 255, 255), 0.1)  # a height tag's background
+
+
+class HeightTag(NamedTuple):
+    """Where a hidden column's height figure goes (``height_tag``): its text and font, the
+    text's ink box around its anchor point (Pillow's "mm"), and the tag's box."""
+
+    text: str
+    font: Font
+    ink: tuple[int, int, int, int]
+    left: int
+    top: int
+    width: int
+    height: int
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.left + self.width / 2, self.top + self.height / 2)
+
+
+def height_tag(c: int, die: DieGlyph, near: Sequence[DieGlyph]) -> HeightTag:
     """The height figure of a column whose front is hidden, as a small tag beside its top face
     where it covers no value (right, left, above, its corners; a tighter tag next), else on
     the top face's corner."""
     f = small_figure_font(c)
     text = f"×{die.height}"
     box = tuple(int(v) for v in f.getbbox(text, anchor="mm"))
+    ink = (box[0], box[1], box[2], box[3])
     tx0, ty0, tx1, ty1 = die.cell
     cy = (ty0 + ty1) // 2
     values = [d.glyph for d in near] + [d.height_box for d in near if d.height_box is not None]
     spot: tuple[int, int, int, int] | None = None
+    tw = th = 0
     for pad in (6, 2):
         tw, th = box[2] - box[0] + pad, box[3] - box[1] + pad
         candidates = [
@@ -405,11 +428,18 @@ def _tag_height(cv: Canvas, c: int, die: DieGlyph, near: Sequence[DieGlyph]) -> 
         if spot is not None:
             break
     left, top, tw, th = spot or (tx1 - tw, ty0, tw, th)  # nowhere clear: the top face's corner
-    fill = pal.mix(pal.INK, (255, 255, 255), 0.1)
-    cv.draw.rounded_rectangle((left, top, left + tw - 1, top + th - 1), radius=4, fill=fill)
-    cx, cy2 = left + tw / 2, top + th / 2
-    cv.draw.text((cx, cy2), text, font=f, fill=(255, 255, 255), anchor="mm")
-    ink = (round(cx) + box[0], round(cy2) + box[1], round(cx) + box[2], round(cy2) + box[3])
+    return HeightTag(text, f, ink, left, top, tw, th)
+
+
+def _tag_height(cv: Canvas, c: int, die: DieGlyph, near: Sequence[DieGlyph]) -> DieGlyph:
+    """``height_tag``, drawn."""
+    tag = height_tag(c, die, near)
+    left, top = tag.left, tag.top
+    cv.draw.rounded_rectangle((left, top, left + tag.width - 1, top + tag.height - 1), radius=4, fill=TAG_FILL)
+    cx, cy = tag.centre
+    cv.draw.text((cx, cy), tag.text, font=tag.font, fill=(255, 255, 255), anchor="mm")
+    box = tag.ink
+    ink = (round(cx) + box[0], round(cy) + box[1], round(cx) + box[2], round(cy) + box[3])
     return dataclasses.replace(die, height_box=ink, height_over=True)
 
 

@@ -37,7 +37,7 @@ from engine.state import CORNERSTONE
 from . import dice, svgparts
 from . import palette as pal
 from .board import museum_box
-from .cardparts import POINTS_INK
+from .cardparts import offer_bonus, offer_empty, offer_title
 from .cards import KIND_COLOURS, action_text
 from .fonts import font, text_width, wrap
 from .highlight import Highlights, highlights
@@ -51,6 +51,7 @@ from .isoboard import (
     TABLE,
     _level,
     _museum_origin,
+    bonus_sizes,
     extras_box,
     header_layout,
     layout,
@@ -60,6 +61,9 @@ from .isoboard import (
     panel_height,
     panel_kind,
     panel_width,
+    plan_box,
+    plan_corner,
+    plan_spots,
     plan_unit,
     recap,
     room_origins,
@@ -70,7 +74,7 @@ from .isoboard import (
 from .labels import Labels
 from .model import DieGlyph
 from .names import _fitting, fit_name, plain_name
-from .scene import board_size, cam, cube_height, figure_zone, level_height, small_figure_font
+from .scene import TAG_FILL, board_size, cam, cube_height, figure_zone, height_tag, level_height
 from .svgparts import (
     RING_PAD,
     Part,
@@ -402,41 +406,13 @@ def _record(
     return DieGlyph(where, value, height, glyph, top, body=body, height_box=fig, lit=lit)
 
 
-def _overlaps(a: Rect, b: Rect) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def _tag_height(sv: Svg, c: int, die: DieGlyph, near: list[DieGlyph]) -> DieGlyph:
     """scene._tag_height: the height figure of a column whose front is hidden, as a small
-    dark tag beside its top face where it covers no value."""
-    f = small_figure_font(c)
-    text = f"×{die.height}"
-    box = tuple(int(v) for v in f.getbbox(text, anchor="mm"))
-    tx0, ty0, tx1, ty1 = die.cell
-    cy = (ty0 + ty1) // 2
-    values = [d.glyph for d in near] + [d.height_box for d in near if d.height_box is not None]
-    spot: tuple[int, int, int, int] | None = None
-    tw = th = 0
-    for pad in (6, 2):
-        tw, th = box[2] - box[0] + pad, box[3] - box[1] + pad
-        candidates = [
-            (tx1 - 2, cy - th // 2),
-            (tx0 - tw + 2, cy - th // 2),
-            ((tx0 + tx1 - tw) // 2, ty0 - th + 1),
-            (tx1 - tw // 2, ty0 - th + 2),
-            (tx0 - tw // 2, ty0 - th + 2),
-            (tx1 - 2, ty1 - 2),
-            (tx0 - tw + 2, ty1 - 2),
-        ]
-        spot = next(
-            ((x, y, tw, th) for x, y in candidates if not any(_overlaps((x, y, x + tw, y + th), v) for v in values)),
-            None,
-        )
-        if spot is not None:
-            break
-    left, top, tw, th = spot or (tx1 - tw, ty0, tw, th)
-    sv.rect((left, top, left + tw - 1, top + th - 1), fill=pal.mix(pal.INK, (255, 255, 255), 0.1), radius=4)
-    r = sv.text((left + tw / 2, top + th / 2), text, f, (255, 255, 255), anchor="mm")
+    dark tag beside its top face where it covers no value (scene.height_tag)."""
+    tag = height_tag(c, die, near)
+    left, top = tag.left, tag.top
+    sv.rect((left, top, left + tag.width - 1, top + tag.height - 1), fill=TAG_FILL, radius=4)
+    r = sv.text(tag.centre, tag.text, tag.font, (255, 255, 255), anchor="mm")
     return DieGlyph(
         die.where,
         die.value,
@@ -805,19 +781,9 @@ def _artist_part(
 def draw_plan(sv: Svg, cells: tuple[tuple[int, int, int], ...], q: int, xy: tuple[int, int]) -> None:
     """isoboard.plan_layer: an installation's plan as small columns of plan cubes (their
     height as the numeral), in plan_box at ``xy``."""
-    xs = [x for x, _y, _h in cells]
-    ys = [y for _x, y, _h in cells]
     g = cam(q)
-    bw, bh = 4 * q, 4 * g.P + 3 * g.LH
-    w = (max(xs) - min(xs) + 1) * q
-    rows = max(ys) - min(ys) + 1
-    top = max(h for _x, _y, h in cells)
-    h = rows * g.P + (top - 1) * g.LH
-    ox, oy = (bw - w) // 2, (bh - h) // 2 + (top - 1) * g.LH
-    for x, y, hh in sorted(cells, key=lambda t: (t[1], t[0])):
-        px = ox + (x - min(xs)) * q - g.R + g.FM
-        py = oy + (y - min(ys) + 1) * g.P - g.FM - hh * g.LH - g.K - g.R
-        cube(sv, (xy[0] + max(0, px) + g.R, xy[1] + max(0, py) + g.R), q, pal.PLAN_KEY, hh, hh, g.LH, figure=False)
+    for x, y, hh in plan_spots(cells, q):
+        cube(sv, (xy[0] + x + g.R, xy[1] + y + g.R), q, pal.PLAN_KEY, hh, hh, g.LH, figure=False)
 
 
 def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) -> None:
@@ -831,68 +797,16 @@ def draw_offer(sv: Svg, game: Game, i: int, rect: Rect, c: int, labels: Labels) 
 @functools.lru_cache(maxsize=256)
 def _offer_part(i: int, rect: Rect, c: int, labels: Labels, card: InstallationCard | None) -> Part:
     sv = Svg(0, 0)
-    x0, y0, x1, y1 = rect
     p = pad_of(c) // 2 + 2
     ts = text_size(c)
     sv.open("g", class_="offer", data_offer=str(i))
     sv.rect(rect, fill=pal.CARD, outline=pal.CARD_EDGE, width=2, radius=10)
     if card is None:
-        sv.text(
-            ((x0 + x1) // 2, (y0 + y1) // 2),
-            labels.text("no_card"),
-            font(max(13, ts - 4)),
-            pal.MUTED,
-            anchor="mm",
-            max_width=x1 - x0 - 8,
-        )
-        sv.close()
-        return sv.part()
-    # the title (cardparts.offer_title)
-    pts = sv.text(
-        (x1 - p, y0 + p), labels.text("points", points=card.points), font(max(12, ts - 5), bold=True), POINTS_INK,
-        anchor="ra",
-    )  # fmt: skip
-    title = labels.installation(card)
-    longest = max(title.split(), key=len, default="")
-    inner = x1 - x0 - 2 * p
-    tf = next(
-        (font(sz, bold=True) for sz in range(max(11, round(0.36 * c)), 9, -1)
-         if text_width(font(sz, bold=True), longest) <= inner),
-        font(10, bold=True),
-    )  # fmt: skip
-    step = round(0.44 * c)
-    ty = pts[3] + 3
-    for k, line in enumerate(wrap(title, tf, inner, 2)):
-        sv.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=inner)
-    top = ty + 2 * step
-    # the plan
-    q = plan_unit(c)
-    gq = cam(q)
-    bw, bh = 4 * q, 4 * gq.P + 3 * gq.LH
-    bottom = y1 - p - round(0.5 * c)
-    draw_plan(sv, tuple(sorted(card.cells)), q, (x0 + (x1 - x0 - bw) // 2, top + max(0, (bottom - top - bh) // 2)))
-    # the bonus spaces in words (cardparts.offer_bonus)
-    sizes = (round(0.48 * c), round(0.42 * c), round(0.36 * c), max(10, round(0.32 * c)))
-    or_ = f" {labels.text('or')} "
-    spaces = [or_.join(str(v) for v in space) for space in card.bonus]
-    lines = [" · ".join(spaces)]
-    bf = next((font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), lines[0]) <= inner), None)
-    if bf is None:
-        lines = spaces
-        widest = max(lines, key=lambda line: text_width(font(sizes[-1], bold=True), line))
-        bf = next(
-            (font(sz, bold=True) for sz in sizes if text_width(font(sz, bold=True), widest) <= inner),
-            font(sizes[-1], bold=True),
-        )
-    bstep = round(bf.size * 1.1)
-    left = x1 - p
-    for k, line in enumerate(reversed(lines)):
-        r = sv.text((x1 - p, y1 - p - k * bstep), line, bf, pal.INK, anchor="rd", max_width=inner)
-        left = min(left, r[0])
-    sf = font(max(11, round(0.34 * c)))
-    bonus = labels.text("bonus")
-    if len(lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
-        sv.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld")
+        offer_empty(sv, rect, ts, labels)
+    else:
+        top = offer_title(sv, card, rect, p, c, ts, labels)
+        draw_plan(sv, tuple(sorted(card.cells)), plan_unit(c), plan_corner(rect, top, plan_box(c), p, c))
+        offer_bonus(sv, card, rect, p, c, bonus_sizes(c), labels)
     sv.close()
     return sv.part()
 
