@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image
@@ -32,7 +33,7 @@ from engine.state import CORNERSTONE
 from . import dice
 from . import palette as pal
 from .board import Marks, museum_box
-from .canvas import Box, Canvas, Rect
+from .canvas import Box, Canvas, Rect, Writes
 from .cardparts import artist_band, museum_count, offer_bonus, offer_frame, offer_title, table_column
 from .cards import action_text
 from .fonts import font, text_width, wrap
@@ -617,11 +618,36 @@ def recap(game: Game, labels: Labels) -> list[Recap]:
     return merged
 
 
+PutDie = Callable[[tuple[int, int], int, int | str, int, int, str], None]
+"""Draws a loose die, lit: its top face's top-left corner, its size, its key and value, the
+height of the column it made (1 for a die on the floor) and where it went (a recap's
+words)."""
+
+
 def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels) -> None:
+    def put_die(xy: tuple[int, int], cb: int, key: int | str, value: int, height: int, where: str) -> None:
+        paste_cube(cv, xy, cb, key, value, where=f"recap {where}", height=1, lit=True, record=cv.recap)
+        if height >= 2:  # the column's height after it (a die placed on a column of 2 makes 3)
+            cv.recap[-1] = _with_height(cv.recap[-1], height)
+
+    cv.status = write_header(cv.within("header"), put_die, game, rect, cv.size[0], names, c, labels)
+
+
+def write_header(
+    w: Writes,
+    put_die: PutDie,
+    game: Game,
+    rect: Rect,
+    width: int,
+    names: list[str] | None,
+    c: int,
+    labels: Labels,
+) -> Rect:
+    """The header of a table ``width`` px wide: whose turn it is, the last turn's dice again
+    (large), the last turn in words; returns the "whose turn" line's box."""
     x0, y0, x1, y1 = rect
     s = game.state
     p = pad_of(c)
-    width = cv.size[0]
     _h, cb, size = header_layout(width, c)
     row_top = y0 + p // 2
     row = max(cube_height(cb) + 2 * cam(cb).R, round(size * 1.25))
@@ -631,27 +657,35 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, c: 
     # whose turn, at the phone's size; the recap takes what is left (at least two dice)
     most = room - 2 * (cb + 4) - 3 * p
     status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.55, most))
-    sr = cv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most, parent="header")
-    cv.status = sr
-    _draw_recap(cv, game, names, labels, (sr[2] + 2 * p, row_top, x1 - p, row_top + row), cb, size)
+    sr = w.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most)
+    write_recap(w, put_die, game, names, labels, (sr[2] + 2 * p, row_top, x1 - p, row_top + row), cb, size)
     # the last turn in words, one line, for the laptop reader
     ts = text_size(c)
     line, lf = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2, ts - 3), room, bold=False)
     info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
     inf = font(ts - 3)
-    lr = cv.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room, parent="header")
+    lr = w.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room)
     if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
-        cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
+        w.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd")
+    return sr
 
 
-def _draw_recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels, box: Rect, cb: int, size: int) -> None:
+def write_recap(
+    w: Writes,
+    put_die: PutDie,
+    game: Game,
+    names: list[str] | None,
+    labels: Labels,
+    box: Rect,
+    cb: int,
+    size: int,
+) -> None:
     """The last turn's dice, large, right-aligned in ``box``: "Bruno: [4][4] → ①  [5] → Museum"."""
     items = recap(game, labels)
     if not items:
         return
     bx0, by0, bx1, by1 = box
     f = font(round(size * 0.8), bold=True)
-    arrow_f = font(round(size * 0.8), bold=True)
     seat = items[0][0]
     who = plain_name(player_name(seat, names)).split()[0] + ":"
 
@@ -660,7 +694,7 @@ def _draw_recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels,
     def width_of(its: list[Recap], with_name: bool, words: bool) -> float:
         w = text_width(f, who) + 10 if with_name else 0.0
         for _seat, where, dice_ in its:
-            w += len(dice_) * (cb + 4) + (text_width(arrow_f, f"→ {where}") + 24 if words else 12)
+            w += len(dice_) * (cb + 4) + (text_width(f, f"→ {where}") + 24 if words else 12)
         return w
 
     shown = list(items)
@@ -677,17 +711,15 @@ def _draw_recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels,
     mid = (by0 + by1) // 2
     x = bx1 - width_of(shown, with_name, words)
     if with_name:
-        r = cv.text((x, mid), who, f, pal.player_ink(seat), anchor="lm", parent="header")
+        r = w.text((x, mid), who, f, pal.player_ink(seat), anchor="lm")
         x = r[2] + 10
     top = mid - cube_height(cb) // 2
     for _seat, where, dice_ in shown:
         for key, value, height in dice_:
-            paste_cube(cv, (round(x), top), cb, key, value, where=f"recap {where}", height=1, lit=True, record=cv.recap)
-            if height >= 2:  # the column's height after it (a die placed on a column of 2 makes 3)
-                cv.recap[-1] = _with_height(cv.recap[-1], height)
+            put_die((round(x), top), cb, key, value, height, where)
             x += cb + 4
         if words:
-            r = cv.text((x + 2, mid), f"→ {where}", arrow_f, pal.INK, anchor="lm", parent="header")
+            r = w.text((x + 2, mid), f"→ {where}", f, pal.INK, anchor="lm")
             x = r[2] + 24
         else:
             x += 12

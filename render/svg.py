@@ -53,7 +53,6 @@ from .isoboard import (
     _museum_origin,
     bonus_sizes,
     extras_box,
-    header_layout,
     layout,
     mark_centre,
     museum_dims,
@@ -65,15 +64,15 @@ from .isoboard import (
     plan_corner,
     plan_spots,
     plan_unit,
-    recap,
     room_origins,
     row_h,
     text_size,
     unit,
+    write_header,
 )
 from .labels import Labels
 from .model import DieGlyph
-from .names import _fitting, fit_name, plain_name
+from .names import fit_name, plain_name
 from .scene import TAG_FILL, board_size, cam, cube_height, figure_zone, height_tag, level_height
 from .svgparts import (
     RING_PAD,
@@ -89,7 +88,7 @@ from .svgparts import (
     shadow_group,
     shadow_rect,
 )
-from .words import last_turn_line, player_name, status_line
+from .words import player_name, status_line
 
 Column = tuple[int | str, int, int, bool]  # colour key, value, height, lit
 Columns = tuple[tuple[tuple[int, int], Column], ...]  # ((x, y), column), sorted
@@ -815,73 +814,16 @@ def _offer_part(i: int, rect: Rect, c: int, labels: Labels, card: InstallationCa
 
 
 def draw_header(sv: Svg, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels) -> None:
-    """isoboard.draw_header: whose turn it is, the last turn's dice again (large), the last
-    turn in words."""
-    x0, y0, x1, y1 = rect
-    s = game.state
-    p = pad_of(c)
-    _h, cb, size = header_layout(sv.width, c)
-    row_top = y0 + p // 2
-    row = max(cube_height(cb) + 2 * cam(cb).R, round(size * 1.25))
-    mid = row_top + row // 2
-    ink = pal.INK if s.over else pal.player_ink(s.current)
-    room = x1 - x0 - 2 * p
-    most = room - 2 * (cb + 4) - 3 * p
-    status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.55, most))
+    """isoboard.draw_header (isoboard.write_header), in a ``header`` group."""
     sv.open("g", class_="header")
-    sr = sv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most)
-    _draw_recap(sv, game, names, labels, (sr[2] + 2 * p, row_top, x1 - p, row_top + row), cb, size)
-    ts = text_size(c)
-    line, lf = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2, ts - 3), room, bold=False)
-    info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
-    inf = font(ts - 3)
-    lr = sv.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room)
-    if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
-        sv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd")
+    write_header(
+        sv,
+        lambda xy, cb, key, value, _height, _where: loose_cube(sv, xy, cb, key, value, lit=True),
+        game,
+        rect,
+        sv.width,
+        names,
+        c,
+        labels,
+    )
     sv.close()
-
-
-def _draw_recap(sv: Svg, game: Game, names: list[str] | None, labels: Labels, box: Rect, cb: int, size: int) -> None:
-    """isoboard._draw_recap: "Bruno: [4][4] → ①  [5] → Museum", right-aligned in ``box``."""
-    items = recap(game, labels)
-    if not items:
-        return
-    bx0, by0, bx1, by1 = box
-    f = font(round(size * 0.8), bold=True)
-    seat = items[0][0]
-    who = plain_name(player_name(seat, names)).split()[0] + ":"
-
-    def width_of(
-        its: list[tuple[int, str, tuple[tuple[int | str, int, int], ...]]], with_name: bool, words: bool
-    ) -> float:
-        w = text_width(f, who) + 10 if with_name else 0.0
-        for _seat, where, dice_ in its:
-            w += len(dice_) * (cb + 4) + (text_width(f, f"→ {where}") + 24 if words else 12)
-        return w
-
-    shown = list(items)
-    with_name, words = True, True
-    while shown and width_of(shown, with_name, words) > bx1 - bx0:
-        if with_name:
-            with_name = False
-        elif words:
-            words = False
-        else:
-            shown = shown[1:]
-    if not shown:
-        return
-    mid = (by0 + by1) // 2
-    x: float = bx1 - width_of(shown, with_name, words)
-    if with_name:
-        r = sv.text((x, mid), who, f, pal.player_ink(seat), anchor="lm")
-        x = r[2] + 10
-    top = mid - cube_height(cb) // 2
-    for _seat, where, dice_ in shown:
-        for key, value, _height in dice_:
-            loose_cube(sv, (round(x), top), cb, key, value, lit=True)
-            x += cb + 4
-        if words:
-            r = sv.text((x + 2, mid), f"→ {where}", f, pal.INK, anchor="lm")
-            x = r[2] + 24
-        else:
-            x += 12
