@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Container, Sequence
 from functools import lru_cache
 
 from PIL import Image
@@ -338,74 +338,115 @@ def _cell_name(prefix: str, x: int, y: int) -> str:
 
 
 def draw_extras(cv: Canvas, game: Game, seat: int, box: Rect, hl: Highlights, c: int, labels: Labels) -> None:
-    """The storeroom, storage space (and the abandoned dice of the current player), then
-    the completed installations (their points, "5 pts", with their bonus dice), flowed in
-    rows of standing dice."""
+    """``write_extras`` for the player at ``seat``."""
     s = game.state
     pl = s.players[seat]
-    x0, y0, x1, _y1 = box
     pname = f"player p{seat + 1}"
-    small = font(max(13, round(0.42 * c)))
-    store, supply = labels.text("storeroom"), labels.text("supply", count=pl.supply)
-    lr = cv.text((x0, y0), store, small, pal.MUTED, anchor="la", max_width=x1 - x0, parent=pname)
-    y = y0
-    if lr[2] + 8 + text_width(small, supply) > x1:  # a narrow column: the supply under it
-        y += round(0.5 * c)
-    cv.text((x1, y), supply, small, pal.MUTED, anchor="ra", parent=pname)
-    g = cam(c)
-    rh = row_h(c) + 3
-    x, y = x0, y + round(0.6 * c)
-    row: list[tuple[int, str]] = [(v, "storeroom") for v in pl.storeroom]
-    row += [(v, "abandoned") for v in (s.pool if seat == s.current else [])]
-    row += [(v, "storage") for v in pl.storage]
-    step = c + 2
-    for i, (v, kind) in enumerate(row):
-        if kind == "storage" and (i == 0 or row[i - 1][1] != "storage"):
-            word = labels.text("storage")
-            if x + text_width(small, word) + step > x1 and x > x0:
-                x, y = x0, y + rh
-            x = cv.text((x, y + g.R + cube_height(c) // 2), word, small, pal.MUTED, anchor="lm", parent=pname)[2] + 4
-        if x + c > x1 + 2 and x > x0:
-            x, y = x0, y + rh
-        paste_cube(cv, (x, y + g.R), c, seat, v, where=f"p{seat + 1} {kind}")
-        x += step
-    if not row:
-        cv.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm", parent=pname)
-    x, y = x0, y + rh
-    chip_f = font(max(13, round(0.42 * c)), bold=True)
-    if not pl.completed:  # on two lines where the column is narrow (4 players)
-        lines = wrap(labels.text("no_completed"), small, x1 - x0, 2)
-        step = round(small.size * 1.15)
-        for k, line in enumerate(lines):
-            ly = y + rh // 2 - (len(lines) - 1) * step // 2 + k * step
-            cv.text((x0, ly), line, small, pal.MUTED, anchor="lm", max_width=x1 - x0, parent=pname)
-    for i, comp in enumerate(pl.completed):
-        card = game.deck.installation(comp.card)
-        label = labels.text("points", points=card.points)  # its bonus dice follow, as cubes
-        lw = round(text_width(chip_f, label)) + 10
-        left = [v for v in comp.dice if v is not None]
-        w = lw + len(left) * (c + 2) + 4
-        if x + w > x1 and x > x0:
-            x, y = x0, y + rh
-        lit = (seat, i) in hl.completed
-        ch = row_h(c)
+
+    def put_die(xy: tuple[int, int], value: int, place: str) -> None:
+        paste_cube(cv, xy, c, seat, value, where=f"p{seat + 1} {place}")
+
+    def put_chip(i: int, rect: Rect, lit: bool) -> None:
         cv.panel(
             f"{pname} i{i + 1}",
-            (x, y, x + w, y + ch),
+            rect,
             fill=pal.CARD,
             outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE,
             width=3 if lit else 2,
             radius=6,
             parent=pname,
         )
-        cv.text((x + 5, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm", parent=pname)
+
+    write_extras(
+        cv.within(pname),
+        put_die,
+        put_chip,
+        seat,
+        box,
+        c,
+        labels,
+        pl.supply,
+        pl.storeroom,
+        s.pool if seat == s.current else [],
+        pl.storage,
+        [(game.deck.installation(comp.card).points, comp.dice) for comp in pl.completed],
+        [i for i in range(len(pl.completed)) if (seat, i) in hl.completed],
+    )
+
+
+def write_extras(
+    w: Writes,
+    put_die: Callable[[tuple[int, int], int, str], None],
+    put_chip: Callable[[int, Rect, bool], None],
+    seat: int,
+    box: Rect,
+    c: int,
+    labels: Labels,
+    supply: int,
+    storeroom: Sequence[int],
+    pool: Sequence[int],
+    storage: Sequence[int],
+    completed: Sequence[tuple[int, Sequence[int | None]]],
+    lit: Container[int],
+) -> None:
+    """The storeroom, storage space (and the current player's abandoned dice, ``pool``),
+    then the completed installations (their points, "5 pts", with the bonus dice left on
+    them; ``lit``: those the last turns completed), flowed in rows of standing dice.
+    ``put_die`` draws a die (its top face's corner, its value, where it is: "storeroom",
+    "abandoned", "storage", "i2.1"); ``put_chip`` a completed installation's chip (its
+    index, its box, lit)."""
+    x0, y0, x1, _y1 = box
+    small = font(max(13, round(0.42 * c)))
+    store, supply_text = labels.text("storeroom"), labels.text("supply", count=supply)
+    lr = w.text((x0, y0), store, small, pal.MUTED, anchor="la", max_width=x1 - x0)
+    y = y0
+    if lr[2] + 8 + text_width(small, supply_text) > x1:  # a narrow column: the supply under it
+        y += round(0.5 * c)
+    w.text((x1, y), supply_text, small, pal.MUTED, anchor="ra")
+    g = cam(c)
+    rh = row_h(c) + 3
+    x, y = x0, y + round(0.6 * c)
+    row: list[tuple[int, str]] = [(v, "storeroom") for v in storeroom]
+    row += [(v, "abandoned") for v in pool]
+    row += [(v, "storage") for v in storage]
+    step = c + 2
+    for i, (v, kind) in enumerate(row):
+        if kind == "storage" and (i == 0 or row[i - 1][1] != "storage"):
+            word = labels.text("storage")
+            if x + text_width(small, word) + step > x1 and x > x0:
+                x, y = x0, y + rh
+            x = w.text((x, y + g.R + cube_height(c) // 2), word, small, pal.MUTED, anchor="lm")[2] + 4
+        if x + c > x1 + 2 and x > x0:
+            x, y = x0, y + rh
+        put_die((x, y + g.R), v, kind)
+        x += step
+    if not row:
+        w.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm")
+    x, y = x0, y + rh
+    chip_f = font(max(13, round(0.42 * c)), bold=True)
+    if not completed:  # on two lines where the column is narrow (4 players)
+        lines = wrap(labels.text("no_completed"), small, x1 - x0, 2)
+        lstep = round(small.size * 1.15)
+        for k, line in enumerate(lines):
+            ly = y + rh // 2 - (len(lines) - 1) * lstep // 2 + k * lstep
+            w.text((x0, ly), line, small, pal.MUTED, anchor="lm", max_width=x1 - x0)
+    for i, (points, on_card) in enumerate(completed):
+        label = labels.text("points", points=points)  # its bonus dice follow, as cubes
+        lw = round(text_width(chip_f, label)) + 10
+        left = [v for v in on_card if v is not None]
+        width = lw + len(left) * (c + 2) + 4
+        if x + width > x1 and x > x0:
+            x, y = x0, y + rh
+        ch = row_h(c)
+        put_chip(i, (x, y, x + width, y + ch), i in lit)
+        w.text((x + 5, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm")
         dx = x + lw
-        for k, bonus in enumerate(comp.dice):
+        for k, bonus in enumerate(on_card):
             if bonus is None:
                 continue
-            paste_cube(cv, (dx, y + g.R), c, seat, bonus, where=f"p{seat + 1} i{i + 1}.{k + 1}")
+            put_die((dx, y + g.R), bonus, f"i{i + 1}.{k + 1}")
             dx += c + 2
-        x += w + 6
+        x += width + 6
 
 
 # --- museum ----------------------------------------------------------------------------

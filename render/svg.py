@@ -65,9 +65,9 @@ from .isoboard import (
     plan_spots,
     plan_unit,
     room_origins,
-    row_h,
     text_size,
     unit,
+    write_extras,
     write_header,
 )
 from .labels import Labels
@@ -582,70 +582,24 @@ def _extras_part(
     completed: tuple[tuple[int, tuple[int | None, ...]], ...],
     lit: tuple[int, ...],
 ) -> Part:
-    """isoboard.draw_extras: the storeroom, storage (and the current player's abandoned dice,
-    ``pool``), then the completed installations (points, dice left on the card; ``lit``:
-    those the last turns completed), flowed in rows of standing dice."""
+    """isoboard.draw_extras (isoboard.write_extras), drawn once per place and content."""
     sv = Svg(0, 0)
-    x0, y0, x1, _y1 = box
-    small = font(max(13, round(0.42 * c)))
-    store, supply = labels.text("storeroom"), labels.text("supply", count=supply_n)
-    lr = sv.text((x0, y0), store, small, pal.MUTED, anchor="la", max_width=x1 - x0)
-    y = y0
-    if lr[2] + 8 + text_width(small, supply) > x1:
-        y += round(0.5 * c)
-    sv.text((x1, y), supply, small, pal.MUTED, anchor="ra")
-    g = cam(c)
-    rh = row_h(c) + 3
-    x, y = x0, y + round(0.6 * c)
-    row: list[tuple[int, str]] = [(v, "storeroom") for v in storeroom]
-    row += [(v, "abandoned") for v in pool]
-    row += [(v, "storage") for v in storage]
-    step = c + 2
-    for i, (v, kind) in enumerate(row):
-        if kind == "storage" and (i == 0 or row[i - 1][1] != "storage"):
-            word = labels.text("storage")
-            if x + text_width(small, word) + step > x1 and x > x0:
-                x, y = x0, y + rh
-            x = sv.text((x, y + g.R + cube_height(c) // 2), word, small, pal.MUTED, anchor="lm")[2] + 4
-        if x + c > x1 + 2 and x > x0:
-            x, y = x0, y + rh
-        ref = str(v) if kind == "storeroom" else f"x{v}" if kind == "abandoned" else ""
-        loose_cube(sv, (x, y + g.R), c, seat, v, die=ref)
-        x += step
-    if not row:
-        sv.text((x0, y + rh // 2), "–", small, pal.MUTED, anchor="lm")
-    x, y = x0, y + rh
-    chip_f = font(max(13, round(0.42 * c)), bold=True)
-    if not completed:
-        lines = wrap(labels.text("no_completed"), small, x1 - x0, 2)
-        lstep = round(small.size * 1.15)
-        for k, line in enumerate(lines):
-            ly = y + rh // 2 - (len(lines) - 1) * lstep // 2 + k * lstep
-            sv.text((x0, ly), line, small, pal.MUTED, anchor="lm", max_width=x1 - x0)
-    for i, (points, on_card) in enumerate(completed):
-        label = labels.text("points", points=points)
-        lw = round(text_width(chip_f, label)) + 10
-        left = [v for v in on_card if v is not None]
-        w = lw + len(left) * (c + 2) + 4
-        if x + w > x1 and x > x0:
-            x, y = x0, y + rh
-        shine = i in lit
-        ch = row_h(c)
+
+    def put_die(xy: tuple[int, int], value: int, place: str) -> None:
+        # data-die, as the move notation names it: "4" in the storeroom, "x4" abandoned, "i2.1" on a card
+        die = {"storeroom": str(value), "abandoned": f"x{value}", "storage": ""}.get(place, place)
+        loose_cube(sv, xy, c, seat, value, die=die)
+
+    def put_chip(_i: int, rect: Rect, shine: bool) -> None:
         sv.rect(
-            (x, y, x + w, y + ch),
+            rect,
             fill=pal.CARD,
             outline=pal.HIGHLIGHT_EDGE if shine else pal.CARD_EDGE,
             width=3 if shine else 2,
             radius=6,
         )
-        sv.text((x + 5, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm")
-        dx = x + lw
-        for k, bonus in enumerate(on_card):
-            if bonus is None:
-                continue
-            loose_cube(sv, (dx, y + g.R), c, seat, bonus, die=f"i{i + 1}.{k + 1}")
-            dx += c + 2
-        x += w + 6
+
+    write_extras(sv, put_die, put_chip, seat, box, c, labels, supply_n, storeroom, pool, storage, completed, lit)
     return sv.part()
 
 
