@@ -4,7 +4,7 @@ an installation on offer's frame, points and title, and its bonus spaces in word
 
 from __future__ import annotations
 
-from engine import Game, InstallationCard
+from engine import ArtistCard, Game, InstallationCard
 
 from . import palette as pal
 from .canvas import Canvas, Rect, Writes
@@ -39,25 +39,49 @@ def artist_band(cv: Canvas, game: Game, i: int, rect: Rect, c: int, band: int, t
     """The artist card's panel and coloured band: its number in a white disc and the artist's
     name (shortened to fit).  False when the slot holds no card (said in its middle)."""
     name = f"artist {i + 1}"
-    x0, y0, x1, y1 = rect
+    x0, y0, x1, _y1 = rect
     cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
     card = game.artist_card(i)
     if card is None:
-        cv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm", parent=name)
+        artist_empty(cv.within(name), rect, ts, labels)
         return False
-    colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
-    cv.draw.rounded_rectangle((x0, y0, x1, y0 + band), radius=10, fill=colour, corners=(True, True, False, False))
-    rr = band // 2 - 3
-    cx, cy = x0 + 4 + rr, y0 + band // 2
+    cv.draw.rounded_rectangle(
+        (x0, y0, x1, y0 + band), radius=10, fill=band_colour(card), corners=(True, True, False, False)
+    )
+    cx, cy, rr = band_disc(rect, band)
     cv.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=(255, 255, 255))
-    cv.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), colour, anchor="mm", parent=name)
+    band_texts(cv.within(name), i, card, rect, band, ts, labels)
+    return True
+
+
+def artist_empty(w: Writes, rect: Rect, ts: int, labels: Labels) -> None:
+    """An empty artist slot: "empty" in its middle."""
+    x0, y0, x1, y1 = rect
+    w.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm")
+
+
+def band_colour(card: ArtistCard) -> tuple[int, int, int]:
+    return KIND_COLOURS.get(card.artist, (60, 60, 60))
+
+
+def band_disc(rect: Rect, band: int) -> tuple[int, int, int]:
+    """The white disc at the left of an artist card's band (``band`` px high): its centre
+    and radius."""
+    rr = band // 2 - 3
+    return rect[0] + 4 + rr, rect[1] + band // 2, rr
+
+
+def band_texts(w: Writes, i: int, card: ArtistCard, rect: Rect, band: int, ts: int, labels: Labels) -> None:
+    """The band's words: the slot's number in the disc (band_disc) and the artist's name
+    beside it, in full where it fits, else short (shortened to fit)."""
+    cx, cy, rr = band_disc(rect, band)
+    w.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), band_colour(card), anchor="mm")
     nx = cx + rr + 5
     full, short = labels.artist(card), labels.artist_short(card)
     nf = font(ts, bold=True)
-    text = full if text_width(nf, full) <= x1 - nx - 4 else short
-    text, nf = fit_name(text, nf, x1 - nx - 4)
-    cv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm", parent=name)
-    return True
+    text = full if text_width(nf, full) <= rect[2] - nx - 4 else short
+    text, nf = fit_name(text, nf, rect[2] - nx - 4)
+    w.text((nx, cy), text, nf, (255, 255, 255), anchor="lm")
 
 
 def museum_count(cv: Canvas, game: Game, rect: Rect, p: int, ts: int, labels: Labels, name: str) -> None:

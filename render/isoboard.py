@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from engine import Game, MuseumCard, parse_move
+from engine import ArtistCard, Game, MuseumCard, parse_move
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
 from engine.moves import MoveSyntaxError, Place, ToArtist, ToMuseum, UseArtist
 from engine.state import CORNERSTONE
@@ -512,27 +512,30 @@ def draw_museum(
 
 def draw_artist(cv: Canvas, game: Game, i: int, rect: Rect, hl: Highlights, c: int, labels: Labels) -> None:
     s = game.state
-    name = f"artist {i + 1}"
-    x0, y0, x1, y1 = rect
-    p = pad_of(c)
-    ts = text_size(c)
     band = round(0.9 * c)
-    if not artist_band(cv, game, i, rect, c, band, ts, labels):
+    if not artist_band(cv, game, i, rect, c, band, text_size(c), labels):
         return
     card = game.artist_card(i)
     assert card is not None
-    af = font(max(13, round(0.46 * c)))
-    for k, line in enumerate(wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)):
-        cv.text((x0 + p - 2, y0 + band + 3 + k * round(0.6 * c)), line, af, pal.INK, anchor="la", parent=name)
     g = cam(c)
-    dy = y1 - p // 2 - cube_height(c) - g.R
     slot = s.artists[i]
-    for k in range(card.dice):
-        dx = x0 + p + k * (c + 2)
+    for k, (dx, dy) in enumerate(write_artist(cv.within(f"artist {i + 1}"), card, rect, c, band, labels)):
         if k < slot.count and slot.owner is not None:
             paste_cube(cv, (dx, dy), c, slot.owner, slot.value, where=f"artist {i + 1}", lit=i in hl.artists)
         else:
             cv.paste(empty_place(c), (dx - g.R, dy - g.R))
+
+
+def write_artist(w: Writes, card: ArtistCard, rect: Rect, c: int, band: int, labels: Labels) -> list[tuple[int, int]]:
+    """An artist card under its band: what the artist does, on up to two lines; returns the
+    places of the dice it takes along its foot (each one's top face's top-left corner)."""
+    x0, y0, x1, y1 = rect
+    p = pad_of(c)
+    af = font(max(13, round(0.46 * c)))
+    for k, line in enumerate(wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)):
+        w.text((x0 + p - 2, y0 + band + 3 + k * round(0.6 * c)), line, af, pal.INK, anchor="la")
+    dy = y1 - p // 2 - cube_height(c) - cam(c).R
+    return [(x0 + p + k * (c + 2), dy) for k in range(card.dice)]
 
 
 @lru_cache(maxsize=256)

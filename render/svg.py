@@ -37,9 +37,8 @@ from engine.state import CORNERSTONE
 from . import dice, svgparts
 from . import palette as pal
 from .board import museum_box
-from .cardparts import offer_bonus, offer_empty, offer_title
-from .cards import KIND_COLOURS, action_text
-from .fonts import font, text_width, wrap
+from .cardparts import artist_empty, band_colour, band_disc, band_texts, offer_bonus, offer_empty, offer_title
+from .fonts import font
 from .highlight import Highlights, highlights
 from .isoboard import (
     BOARD,
@@ -67,13 +66,14 @@ from .isoboard import (
     room_origins,
     text_size,
     unit,
+    write_artist,
     write_extras,
     write_header,
 )
 from .labels import Labels
 from .model import DieGlyph
 from .names import fit_name, plain_name
-from .scene import TAG_FILL, board_size, cam, cube_height, figure_zone, height_tag, level_height
+from .scene import TAG_FILL, board_size, cam, figure_zone, height_tag, level_height
 from .svgparts import (
     RING_PAD,
     Part,
@@ -694,35 +694,20 @@ def _artist_part(
     lit: bool,
 ) -> Part:
     sv = Svg(0, 0)
-    x0, y0, x1, y1 = rect
-    p = pad_of(c)
+    x0, y0, x1, _y1 = rect
     ts = text_size(c)
     band = round(0.9 * c)
     sv.open("g", class_="artist", data_artist=str(i))
     sv.rect(rect, fill=pal.CARD, outline=pal.CARD_EDGE, width=2, radius=10)
     if card is None:
-        sv.text(((x0 + x1) // 2, (y0 + y1) // 2), labels.text("empty"), font(ts), pal.MUTED, anchor="mm")
+        artist_empty(sv, rect, ts, labels)
         sv.close()
         return sv.part()
-    colour = KIND_COLOURS.get(card.artist, (60, 60, 60))
-    sv.rect((x0, y0, x1, y0 + band), fill=colour, radius=10, corners=(True, True, False, False))
-    rr = band // 2 - 3
-    cx, cy = x0 + 4 + rr, y0 + band // 2
+    sv.rect((x0, y0, x1, y0 + band), fill=band_colour(card), radius=10, corners=(True, True, False, False))
+    cx, cy, rr = band_disc(rect, band)
     sv.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), (255, 255, 255))
-    sv.text((cx, cy + 1), str(i + 1), font(round(rr * 1.5), bold=True), colour, anchor="mm")
-    nx = cx + rr + 5
-    full, short = labels.artist(card), labels.artist_short(card)
-    nf = font(ts, bold=True)
-    text = full if text_width(nf, full) <= x1 - nx - 4 else short
-    text, nf = fit_name(text, nf, x1 - nx - 4)
-    sv.text((nx, cy), text, nf, (255, 255, 255), anchor="lm")
-    af = font(max(13, round(0.46 * c)))
-    for k, line in enumerate(wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)):
-        sv.text((x0 + p - 2, y0 + band + 3 + k * round(0.6 * c)), line, af, pal.INK, anchor="la")
-    g = cam(c)
-    dy = y1 - p // 2 - cube_height(c) - g.R
-    for k in range(card.dice):
-        dx = x0 + p + k * (c + 2)
+    band_texts(sv, i, card, rect, band, ts, labels)
+    for k, (dx, dy) in enumerate(write_artist(sv, card, rect, c, band, labels)):
         if k < count and owner is not None:
             loose_cube(sv, (dx, dy), c, owner, value, lit=lit)
         else:
