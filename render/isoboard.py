@@ -822,18 +822,23 @@ def studio_canvas(
 ) -> Canvas:
     """One player's studio, the two boards side by side; ``marks``: the turn panel's letters
     on the cells it offers (a letter on an empty square, a tag beside a column's numeral)."""
-    if not 0 <= seat < game.num_players:
-        raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
     c = STUDIO_UNIT
-    m = pad_of(c)
-    pw, ph = panel_width(c, "wide"), panel_height(c, "wide")
-    cv = Canvas(pw + 2 * m, ph + 2 * m, TABLE)
-    rect = (m, m, m + pw, m + ph)
+    size, rect = studio_box(game, seat)
+    cv = Canvas(*size, TABLE)
     player_frame(cv, seat, rect, c, "wide")
     draw_player(cv, game, seat, rect, names, highlights(game), c, labels, "wide")
     if marks:
         draw_marks(cv, seat, rect, c, marks)
     return cv
+
+
+def studio_box(game: Game, seat: int) -> tuple[tuple[int, int], Rect]:
+    """A studio close-up's size and its player panel's box (at STUDIO_UNIT, "wide")."""
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
+    m = pad_of(STUDIO_UNIT)
+    pw, ph = panel_width(STUDIO_UNIT, "wide"), panel_height(STUDIO_UNIT, "wide")
+    return (pw + 2 * m, ph + 2 * m), (m, m, m + pw, m + ph)
 
 
 def draw_marks(cv: Canvas, seat: int, rect: Rect, c: int, marks: Marks) -> None:

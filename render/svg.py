@@ -56,14 +56,13 @@ from .isoboard import (
     mark_centre,
     museum_dims,
     pad_of,
-    panel_height,
     panel_kind,
-    panel_width,
     plan_box,
     plan_corner,
     plan_spots,
     plan_unit,
     room_origins,
+    studio_box,
     text_size,
     unit,
     write_artist,
@@ -121,15 +120,10 @@ def table_svg(game: Game, names: list[str] | None = None, *, labels: Labels) -> 
 
 def studio_svg(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> str:
     """One player's studio, the boards side by side (render.studio_png's picture)."""
-    if not 0 <= seat < game.num_players:
-        raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
-    c = STUDIO_UNIT
-    m = pad_of(c)
-    pw, ph = panel_width(c, "wide"), panel_height(c, "wide")
-    sv = Svg(pw + 2 * m, ph + 2 * m)
+    size, rect = studio_box(game, seat)
+    sv = Svg(*size)
     sv.rect((0, 0, sv.width - 1, sv.height - 1), fill=TABLE)
-    rect = (m, m, m + pw, m + ph)
-    draw_player(sv, game, seat, rect, names, highlights(game), c, labels, "wide")
+    draw_player(sv, game, seat, rect, names, highlights(game), STUDIO_UNIT, labels, "wide")
     label = player_name(seat, names) + " · " + labels.text("points", points=game.score(seat))
     return sv.document(label)
 
