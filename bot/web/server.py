@@ -99,6 +99,7 @@ class WebBoard:
         self._epochs: dict[int, int] = {}
         self._latest: dict[tuple[int, str], tuple[int, tuple[Any, ...]]] = {}
         self._locales: dict[int, tuple[str | None, float]] = {}
+        self._loading: dict[tuple[int, int], asyncio.Future[tuple[GameRecord, Game] | None]] = {}
         self.drawings = view.Drawings()
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
@@ -211,6 +212,17 @@ class WebBoard:
             return None
         return record, game
 
+    async def _load_once(self, game_id: int) -> tuple[GameRecord, Game] | None:
+        """``_load``, shared by the viewers who ask at once after a change (they all come
+        together, woken by the same event): one database read for all of them."""
+        key = (game_id, self._epochs.get(game_id, 0))
+        loading = self._loading.get(key)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load(game_id))
+            self._loading[key] = loading
+            loading.add_done_callback(lambda _done: self._loading.pop(key, None))
+        return await asyncio.shield(loading)  # one viewer leaving does not cancel the others' read
+
     def _seat(self, record: GameRecord, game: Game, p: Pass) -> tuple[int | None, bool]:
         """(the viewer's seat, whether they may play it)."""
         if p.spectator:
@@ -298,7 +310,7 @@ class WebBoard:
         latest = self._latest.get((game_id, lang))
         if latest is not None and latest[0] == self._epochs.get(game_id, 0) and latest[1] in self._cache:
             return _json_bytes(request, self._cache[latest[1]])  # nothing changed since: no database read
-        loaded = await self._load(game_id)
+        loaded = await self._load_once(game_id)
         if loaded is None:
             return self._error(404, "no_game", lang, game=game_id)
         record, game = loaded
