@@ -225,15 +225,21 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
     ends = [m for m in legal if isinstance(m, EndTurn)]
     end: dict[str, Any] | None = None
     if ends:
-        chosen = sensible_end(game, ends) or ends[0]
+        # As the panel: one end to confirm when nothing is to choose (two dice or fewer
+        # stay), else the question which dice stay, with every way to end.
+        chosen = sensible_end(game, ends)
         room = list(game.state.players[seat].storeroom)
-        for v in chosen.keep:
-            room.remove(v)
-        kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
-        back = join([str(v) for v in room], lang) if room else t("turnpanel.none", lang)
+        if chosen is not None:
+            for v in chosen.keep:
+                room.remove(v)
+            kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
+            back = join([str(v) for v in room], lang) if room else t("turnpanel.none", lang)
+            question = t("turnpanel.confirm", lang, kept=kept, returned=back)
+        else:
+            question = t("turnpanel.which", lang, dice=join([str(v) for v in room], lang))
         end = {
-            "move": str(chosen),
-            "confirm": t("turnpanel.confirm", lang, kept=kept, returned=back),
+            "move": str(chosen) if chosen is not None else None,
+            "confirm": question,
             "others": [{"label": describe.end(e), "move": str(e)} for e in ends if e != chosen],
         }
     undo = any(isinstance(m, Undo) for m in legal)

@@ -87,7 +87,10 @@ async def play_my_turn(page: Page) -> int:
         before = await version(page)
         if await page.locator("#end").is_visible():
             await page.locator("#end").click()
-            await page.locator("#confirm-yes").click()
+            if await page.locator("#confirm-yes").is_visible():
+                await page.locator("#confirm-yes").click()
+            else:  # more than two dice: which stay is the question, one tap each way
+                await page.locator("#other-ends button").first.click()
             await after(page, before)
             return taps + 2
         # Ending needs something done first (an installation to abandon, say): the first move offered.

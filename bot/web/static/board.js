@@ -204,11 +204,12 @@
     $("confirm").hidden = false;
     $("confirm-text").textContent = end.confirm;
     $("confirm-yes").textContent = state.ui.confirm;
+    $("confirm-yes").hidden = !end.move;  // no end to confirm: which dice stay is the question
     $("confirm-no").textContent = state.ui.not_yet;
-    $("other-ends-title").hidden = end.others.length === 0;
+    $("other-ends-title").hidden = end.others.length === 0 || !end.move;
     $("other-ends-title").textContent = state.ui.other_ends;
     $("other-ends").replaceChildren(...end.others.map((o) => button(o.label, () => send(o.move))));
-    $("confirm-yes").focus();
+    (end.move ? $("confirm-yes") : $("confirm-no")).focus();
   });
   $("confirm-yes").addEventListener("click", () => play && play.end && send(play.end.move));
   $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
