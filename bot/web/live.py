@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import Iterator
 
 QUEUE = 4
+CLOSED = -1  # what a stream hears when the board stops: the page reconnects elsewhere or later
 
 
 class Live:
@@ -22,6 +23,14 @@ class Live:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     queue.get_nowait()
             queue.put_nowait(version)
+
+    def close(self) -> None:
+        """Ends every stream (the board is stopping)."""
+        for streams in self._streams.values():
+            for queue in streams:
+                while queue.full():
+                    queue.get_nowait()
+                queue.put_nowait(CLOSED)
 
     @contextlib.contextmanager
     def stream(self, game_id: int) -> Iterator[asyncio.Queue[int]]:

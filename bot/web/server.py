@@ -36,7 +36,7 @@ from bot.store.changes import listen_postgres
 from bot.store.errors import GameNotFound
 from bot.web import view
 from bot.web.links import BadLink, Pass, check
-from bot.web.live import Live
+from bot.web.live import CLOSED, Live
 from bot.web.throttle import Throttle
 from engine import Game
 
@@ -58,6 +58,7 @@ STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 KEEP_ALIVE_S = 20.0
 MAX_STREAMS = 8  # event streams per member (or address)
 STATE_CACHE = 512
+SHUTDOWN_S = 2.0
 LOCALE_TTL_S = 60.0  # a member's Discord language, looked up again after this long
 GZIP_LEVEL = 1  # fast: the state is compressed on the way to every viewer of its kind
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -129,7 +130,8 @@ class WebBoard:
         url = self.service.queries.postgres_url
         if url is not None:
             self._stop_pg = await listen_postgres(url, changes)  # every process's moves
-        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        # Streams end when told (``live.close``); what is left gets SHUTDOWN_S, not a minute.
+        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_S)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -150,6 +152,7 @@ class WebBoard:
         if self._stop_pg is not None:
             await self._stop_pg()
             self._stop_pg = None
+        self.live.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -365,8 +368,11 @@ class WebBoard:
                     except TimeoutError:
                         await response.write(b": still here\n\n")
                         continue
+                    if version == CLOSED:
+                        break  # the board is stopping; the page's EventSource tries again
                     await response.write(f"event: version\ndata: {version}\n\n".encode())
-                await response.write(b"event: expired\ndata: 0\n\n")
+                else:
+                    await response.write(b"event: expired\ndata: 0\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:

@@ -226,3 +226,23 @@ async def test_other_moves_are_listed_in_words_for_the_player_on_turn_only(board
         assert (await r.json())["moves"] == []
     async with board.http.get(f"{url}?t={board.token(user)}") as r:
         assert r.status == 403  # like a move: the header only
+
+
+async def test_the_board_stops_at_once_with_viewers_watching(board: Board) -> None:
+    url = f"{board.base}/g/{board.game_id}/events?t={board.spectator()}"
+    opened = asyncio.Event()
+    ended = asyncio.Event()
+
+    async def watch() -> None:
+        async with aiohttp.ClientSession() as http, http.get(url) as r:
+            async for _line in r.content:
+                opened.set()
+        ended.set()
+
+    task = asyncio.create_task(watch())
+    await asyncio.wait_for(opened.wait(), 5)
+    started = time.monotonic()
+    await board.web.stop()  # as the bot's close() does: the stream ends, no minute-long wait
+    assert time.monotonic() - started < 3.0
+    await asyncio.wait_for(ended.wait(), 3)
+    await task
