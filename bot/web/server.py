@@ -96,7 +96,7 @@ class WebBoard:
         self._streams: dict[str, int] = {}
         self._cache: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()  # states: JSON, gzipped
         # The quick way to a state nothing has changed since (no database read): per game, a
-        # count of the changes heard, and per viewer the state they were last sent then.
+        # count of the changes heard, and per game and language the state built at that count.
         self._epochs: dict[int, int] = {}
         self._latest: dict[tuple[int, str], tuple[int, tuple[Any, ...]]] = {}
         self._locales: dict[int, tuple[str | None, float]] = {}
@@ -106,7 +106,6 @@ class WebBoard:
         self._unlisten: Callable[[], None] | None = None
         self._stop_pg: Callable[[], Awaitable[None]] | None = None
         self._pages = {name: _static(name) for name in (*STATIC, "board.html")}
-        self.turns_served = 0
 
     # --- running ----------------------------------------------------------------------------
 
@@ -135,10 +134,9 @@ class WebBoard:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        bound = self._runner.addresses
+        if bound:
+            self.port = int(bound[0][1])  # the port chosen, when asked for any (0)
         log.info("web board on http://%s:%s", self.host, self.port)
 
     def _heard(self, game_id: int, version: int) -> None:
@@ -435,7 +433,6 @@ class WebBoard:
             return await self._answer(game_id, p, lang, 409, t("web.error.stale", lang))
         except UserError as e:
             return await self._answer(game_id, p, lang, 422, localize(e.args[0], lang))
-        self.turns_served += 1
         self.wake()  # a finished turn's post and the next DM, queued with the move, go out now
         return await self._answer(game_id, p, lang, 200, None)
 
