@@ -105,6 +105,10 @@ LOAD = (
         "a PostgreSQL server for the shard processes (default: a private one started for the run)",
     ),
     Setting("--commits", "LOAD_COMMITS", "N", "move commits timed on their own after the load (300)", _positive),
+    Setting(
+        "--web-viewers-load", "LOAD_WEB_VIEWERS", "N",
+        "with --processes 1 --database sqlite: run again with the web board serving N viewers (0)", _count,
+    ),
 )  # fmt: skip
 OTHERS = (
     Setting("--store-games", "STORE_GAMES", "N", "store: games in play in the measured database (1000)", _positive),

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import sys
 import tempfile
@@ -34,6 +35,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, _Table, build_world, figures, route_of
+from .web_bench import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_COMMIT_P95_MS = 5.0
@@ -50,11 +52,15 @@ def process_cpu(pid: int) -> float:
 class ProcessLoadRun(LoadRun):
     """``LoadRun`` with the bot in ``processes`` shard processes on ``database``."""
 
-    def __init__(self, settings: LoadSettings, database: str, processes: int, rate: float, label: str) -> None:
+    def __init__(
+        self, settings: LoadSettings, database: str, processes: int, rate: float, label: str, viewers: int = 0
+    ) -> None:
         super().__init__(settings, 0, Path("unused"), rate)
         self.database = database
         self.processes = processes
         self.label = label
+        self.viewers = viewers  # web board viewers (4 a game), in a process of their own
+        self.states_seen = 0
         self.cpu_per_process: list[float] = []
 
     async def run(self) -> LoadResult:
@@ -72,8 +78,16 @@ class ProcessLoadRun(LoadRun):
             "PYTHONPATH": str(ROOT), "DATABASE_URL": self.database, "SHARD_COUNT": str(self.processes),
             "LOG_LEVEL": "WARNING", "RENDER_WORKERS": "0",
         }  # fmt: skip
+        web_port = 0
+        if self.viewers:  # the bot serves its web board; the viewers' links are signed with this
+            web_port = free_port()
+            env |= {
+                "PUBLIC_URL": f"http://127.0.0.1:{web_port}", "WEB_PORT": str(web_port), "WEB_HOST": "127.0.0.1",
+                "WEB_SECRET": WEB_SECRET,
+            }  # fmt: skip
         procs = []
         store = None
+        watching = None
         try:
             for shard in range(self.processes):
                 procs.append(
@@ -100,6 +114,10 @@ class ProcessLoadRun(LoadRun):
             )
             self.result.open_s = time.perf_counter() - t0
             self.result.games_opened = sum(1 for g in game_ids if g is not None)
+            if self.viewers:
+                opened = [g for g in game_ids if g is not None]
+                seats = {g: [s.user_id or 0 for s in (await store.get_game(g)).seats] for g in opened}
+                watching = await _watch(seats, self.viewers, web_port)
             cpu0 = [process_cpu(p.pid) for p in procs]
             before = len(server.requests)
             t1 = time.perf_counter()
@@ -113,6 +131,12 @@ class ProcessLoadRun(LoadRun):
             )
             self.result.play_s = time.perf_counter() - t1
             self.cpu_per_process = [process_cpu(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
+            if watching is not None:  # what the viewers got (each a state per change they were woken by)
+                assert watching.stdin is not None and watching.stdout is not None
+                await asyncio.sleep(1.0)
+                watching.stdin.write(b"\n")
+                await watching.stdin.drain()
+                self.states_seen = len(json.loads(await asyncio.wait_for(watching.stdout.readline(), 30)))
             self.result.play_cpu_main = sum(self.cpu_per_process)
             after = len(server.requests)
             self.result.requests_play = after - before
@@ -123,6 +147,10 @@ class ProcessLoadRun(LoadRun):
             await sampler.stop()
             self.result.peak_requests_per_s = sampler.peak_rate(t1)
         finally:
+            if watching is not None:
+                watching.terminate()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(watching.wait(), 10)
             if store is not None:
                 await store.close()
             for p in procs:
@@ -137,6 +165,33 @@ class ProcessLoadRun(LoadRun):
         for v in server.violations:
             self._problem(f"stand-in violation: {v}")
         return self.result
+
+
+WEB_SECRET = "load-benchmark-web-secret"
+
+
+async def _watch(seats: dict[int, list[int]], viewers: int, port: int) -> asyncio.subprocess.Process:
+    """Starts the web board's viewers (benchmarks/web_viewers.py), four a game, each with
+    the link of one of its players (two viewers a player: their rate limits are theirs, as
+    spectators' are their addresses', and here every viewer has the same address); returns
+    once every event stream is open."""
+    from bot.web.links import sign
+
+    expires = int(time.time() + 3600)
+    games = list(seats)[: max(1, viewers // 4)]
+    pairs = [[g, sign(WEB_SECRET, g, seats[g][k % 2], expires)] for g in games for k in range(4)][:viewers]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "benchmarks.web_viewers", f"http://127.0.0.1:{port}",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=str(ROOT),
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write((json.dumps(pairs) + "\n").encode())
+    await proc.stdin.drain()
+    ready = await asyncio.wait_for(proc.stdout.readline(), 60)
+    if ready.strip() != b"ready":
+        raise RuntimeError(f"the web viewers did not start: {ready!r}")
+    return proc
 
 
 async def commit_times(database: str, commits: int, channels: int = 900_000) -> list[float]:
@@ -217,6 +272,30 @@ async def _measure(
         single = ProcessLoadRun(settings, f"sqlite:///{tmp}/load.db", 1, rate, "1 process, SQLite")
         await single.run()
         rows += _rows("[1 process, SQLite]", single)
+        viewers = int(os.environ.get("LOAD_WEB_VIEWERS", "0"))
+        if viewers:  # the same again with the web board serving viewers (issue 30)
+            watched = ProcessLoadRun(
+                settings, f"sqlite:///{tmp}/load-web.db", 1, rate, "1 process, SQLite, web", viewers=viewers
+            )
+            await watched.run()
+            rows += _rows(f"[1 process, SQLite, {viewers} web viewers]", watched)
+            changes = watched.result.moves + watched.result.ends
+            rows.append(
+                (
+                    "web viewers: states received",
+                    f"{watched.states_seen} (moves and ends over all {watched.result.games_opened} games: {changes};"
+                    f" {min(watched.result.games_opened, viewers // 4)} games watched, by 4 viewers each)",
+                )
+            )
+            base = single.cpu_per_process[0] / max(single.result.turns, 1) * 1000
+            with_web = watched.cpu_per_process[0] / max(watched.result.turns, 1) * 1000
+            rows.append(
+                (
+                    "bot CPU ms per finished turn, web board off / on with viewers",
+                    f"{base:.1f} / {with_web:.1f} = {with_web / base - 1:+.0%}"
+                    f" (goal within +20%: {'meets' if with_web <= 1.2 * base else 'misses'})",
+                )
+            )
         if database != "postgresql":
             return rows
         server = None

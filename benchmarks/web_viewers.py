@@ -14,27 +14,32 @@ import time
 
 import aiohttp
 
+from bot.web.events import version_of
+
 
 async def viewer(
     http: aiohttp.ClientSession, base: str, game: int, token: str, ready: asyncio.Event, seen: list
 ) -> None:
+    """One page: its event stream; a state that comes on it is the page's at once, a bare
+    version is fetched, as the page does."""
     url = f"{base}/g/{game}/events?t={token}"
     async with http.get(url, timeout=aiohttp.ClientTimeout(total=None, sock_read=None)) as r:
         ready.set()
-        current = -1
+        current, event = -1, ""
         async for raw in r.content:
             line = raw.decode().strip()
+            if line.startswith("event:"):
+                event = line[6:].strip()
             if not line.startswith("data:"):
                 continue
-            version = int(line[5:])
-            if version <= current:
+            data = line[5:].strip()
+            version = version_of(event, data)
+            if version is None or version <= current:
                 continue
-            if os.environ.get("WEB_VIEWERS_NO_FETCH"):  # (a measurement of the event streams alone)
-                current = version
-            else:
+            if event == "version" and not os.environ.get("WEB_VIEWERS_NO_FETCH"):
                 async with http.get(f"{base}/g/{game}/state", headers={"X-Cubist-Token": token}) as s:
-                    state = await s.json()
-                current = int(state["version"])
+                    version = int((await s.json())["version"])
+            current = version
             seen.append((game, current, time.time()))
 
 

@@ -8,6 +8,7 @@ is the game's business (``Game.apply`` / ``Game.legal_moves``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE, cell_name, parse_cell
 from .rule_texts import RuleError, RuleText
@@ -269,8 +270,11 @@ def _expect(tokens: list[str], n: int, usage: str) -> None:
         raise MoveSyntaxError(RuleText("expected", usage=RuleText(usage)))
 
 
+@lru_cache(maxsize=4096)
 def parse_move(text: str) -> Move:
-    """Parse the text form of a move; raises MoveSyntaxError saying what form was expected."""
+    """Parse the text form of a move; raises MoveSyntaxError saying what form was expected.
+    Remembered: a game's turn keeps its moves as text, read again for every picture and
+    story (the moves are frozen values, so one parse serves every reader)."""
     tokens = text.strip().split()
     if not tokens:
         raise MoveSyntaxError(RuleText("empty_move"))

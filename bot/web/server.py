@@ -16,6 +16,7 @@ stylesheet and nothing else, from nobody else."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 import time
@@ -101,6 +102,7 @@ class WebBoard:
         self._latest: dict[tuple[int, str], tuple[int, tuple[Any, ...]]] = {}
         self._locales: dict[int, tuple[str | None, float]] = {}
         self._loading: dict[tuple[int, int], asyncio.Future[tuple[GameRecord, Game] | None]] = {}
+        self._packs: dict[tuple[Any, ...], bytes] = {}  # states as event-stream events
         self.drawings = view.Drawings()
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
@@ -234,10 +236,31 @@ class WebBoard:
         seat = found.seat
         return seat, not game.state.players[seat].removed and record.status == Status.ACTIVE
 
+    async def _packed(self, game_id: int, lang: str, version: int) -> bytes:
+        """The event that carries the game's newest state: gzipped JSON in base64 (SSE is
+        text), or just its version when the game cannot be read (the page then asks)."""
+        loaded = await self._load_once(game_id)
+        if loaded is None:
+            return f"event: version\ndata: {version}\n\n".encode()
+        record, game = loaded
+        key = self._state_key(record, lang)
+        _raw, gzipped = self._state(record, game, lang)
+        packed = self._packs.get(key)
+        if packed is None:
+            packed = b"event: state\ndata: " + base64.b64encode(gzipped) + b"\n\n"
+            self._packs[key] = packed
+            while len(self._packs) > STATE_CACHE:
+                del self._packs[next(iter(self._packs))]
+        return packed
+
+    @staticmethod
+    def _state_key(record: GameRecord, lang: str) -> tuple[Any, ...]:
+        return (record.id, record.version, str(record.status), lang, tuple(record.seats))
+
     def _state(self, record: GameRecord, game: Game, lang: str) -> tuple[bytes, bytes]:
         """The game's state as JSON, and gzipped (the SVG shrinks about eightfold): the same
         for every viewer of this version, so built and compressed once for all of them."""
-        key = (record.id, record.version, str(record.status), lang, tuple(record.seats))
+        key = self._state_key(record, lang)
         cached = self._cache.get(key)
         if cached is None:
             raw = view.page_state(record, game, lang, drawings=self.drawings, extra={"ui": ui_words(lang)})
@@ -349,9 +372,10 @@ class WebBoard:
         who = self._who(request, p)
         if self._streams.get(who, 0) >= MAX_STREAMS or not self.reads.allow(who):
             return self._error(429, "too_fast", await self._lang(request, p))
+        lang = await self._lang(request, p)
         record = await self._load(game_id)
         if record is None:
-            return self._error(404, "no_game", await self._lang(request, p), game=game_id)
+            return self._error(404, "no_game", lang, game=game_id)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
@@ -368,7 +392,9 @@ class WebBoard:
                         continue
                     if version == CLOSED:
                         break  # the board is stopping; the page's EventSource tries again
-                    await response.write(f"event: version\ndata: {version}\n\n".encode())
+                    # The new state itself, built (and packed) once for every stream woken with
+                    # this one: no request per viewer per move.
+                    await response.write(await self._packed(game_id, lang, version))
                 else:
                     await response.write(b"event: expired\ndata: 0\n\n")
         except (ConnectionResetError, asyncio.CancelledError):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bot.i18n import card_name, has, join, t
 from bot.i18n.cards import artist_name
@@ -204,7 +206,26 @@ def _turn_words(moves: Sequence[str], before: Game | None, locale: str, names: S
 
 def before_last_turn(game: Game) -> Game | None:
     """The position at the start of the turn that just ended (a replay of the log: CPU work,
-    run it off the event loop)."""
+    run it off the event loop).  Kept for the last few games asked about: the turn's channel
+    post and the web board both tell that turn (read the position; never change it)."""
+    return _before_last_turn(_Log(game))
+
+
+@dataclass(frozen=True)
+class _Log:
+    """A game as the key of the cache below: equal when set up alike and played alike."""
+
+    game: Game = field(compare=False, hash=False)
+    key: tuple[object, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        g = self.game
+        object.__setattr__(self, "key", (g.seed, g.num_players, id(g.deck), repr(g.options), tuple(g.log)))
+
+
+@lru_cache(maxsize=64)
+def _before_last_turn(log: _Log) -> Game | None:
+    game = log.game
     starts = [start_of(game)]  # the starts of the last two turns, latest last
     ended = False
     for step, g in replay(game):

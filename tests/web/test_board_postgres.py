@@ -14,6 +14,7 @@ import aiohttp
 
 from bot.service.game import GameService
 from bot.store import Store
+from bot.web.events import version_of
 from bot.web.links import SPECTATOR, sign
 from bot.web.server import WebBoard
 from engine.moves import Place
@@ -38,11 +39,14 @@ async def test_a_move_in_one_process_reaches_the_viewers_of_another(postgres_url
 
         async def listen() -> None:
             url = f"http://127.0.0.1:{board.port}/g/{game_id}/events?t={token}"
+            event = ""
             async with aiohttp.ClientSession() as http, http.get(url) as r:
                 async for raw in r.content:
                     line = raw.decode().strip()
+                    if line.startswith("event:"):
+                        event = line[6:].strip()
                     if line.startswith("data:"):
-                        heard.append((line[5:].strip(), time.monotonic()))
+                        heard.append((str(version_of(event, line[5:].strip())), time.monotonic()))
                         connected.set()
                         if len(heard) == 2:
                             return

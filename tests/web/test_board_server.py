@@ -10,6 +10,7 @@ from unittest.mock import ANY
 
 import aiohttp
 
+from bot.web.events import state_of, version_of
 from bot.web.links import sign
 from engine.moves import EndTurn, Place
 
@@ -145,17 +146,24 @@ async def test_every_viewer_hears_a_move_within_a_second(board: Board) -> None:
     url = f"{board.base}/g/{board.game_id}/events?t={token}"
     heard: list[tuple[str, float]] = []
 
+    states: list[dict] = []
+
     async def listen(ready: asyncio.Event) -> None:
-        seen = 0
+        seen, event = 0, ""
         async with aiohttp.ClientSession() as http, http.get(url) as r:
             assert r.headers["Content-Type"].startswith("text/event-stream")
             async for raw in r.content:
                 line = raw.decode().strip()
+                if line.startswith("event:"):
+                    event = line[6:].strip()
                 if line.startswith("data:"):
-                    heard.append((line[5:].strip(), time.monotonic()))
+                    data = line[5:].strip()
+                    heard.append((str(version_of(event, data)), time.monotonic()))
+                    if event == "state":
+                        states.append(state_of(data))
                     ready.set()
                     seen += 1
-                    if seen == 2:  # the version when it connected, then the move's
+                    if seen == 2:  # the version when it connected, then the move's state
                         return
 
     readies = [asyncio.Event() for _ in range(5)]
@@ -168,6 +176,9 @@ async def test_every_viewer_hears_a_move_within_a_second(board: Board) -> None:
     await asyncio.wait_for(asyncio.gather(*tasks), 5)
     news = [(v, t) for v, t in heard if v == "1"]
     assert len(news) == 5 and max(t for _v, t in news) - sent < 1.0
+    # The move's state came on the stream itself (no request per viewer), the same for all.
+    status, fetched = await board.state(board.spectator())
+    assert status == 200 and len(states) == 5 and all(s == fetched for s in states)
 
 
 async def test_the_replay_steps_through_the_log_in_words(board: Board) -> None:

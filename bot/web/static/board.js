@@ -257,6 +257,17 @@
     source.addEventListener("version", (e) => {
       if (mode === "live" && (!state || String(state.version) !== e.data)) load();
     });
+    // A move's new state comes on the stream itself: gzipped JSON in base64.
+    source.addEventListener("state", async (e) => {
+      try {
+        const bytes = Uint8Array.from(atob(e.data), (c) => c.charCodeAt(0));
+        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        const s = JSON.parse(await new Response(stream).text());
+        if (mode === "live" && (!state || s.version !== state.version || s.status !== state.status)) await show(s);
+      } catch (err) {
+        load();  // whatever went wrong, the state is one request away
+      }
+    });
     source.addEventListener("expired", () => { source.close(); load(); });
     source.onerror = () => { if (state) say(state.ui.reconnecting); };
     source.onopen = () => { if (state && !busy && mode === "live") drawPlay(); };
