@@ -35,7 +35,6 @@ from types import SimpleNamespace
 from typing import Any
 
 from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, _Table, build_world, figures, route_of
-from .web_bench import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_COMMIT_P95_MS = 5.0
@@ -79,7 +78,9 @@ class ProcessLoadRun(LoadRun):
             "LOG_LEVEL": "WARNING", "RENDER_WORKERS": "0",
         }  # fmt: skip
         web_port = 0
-        if self.viewers:  # the bot serves its web board; the viewers' links are signed with this
+        if self.viewers:
+            from bot.demo import free_port  # the bot serves its web board; the viewers' links are signed with this
+
             web_port = free_port()
             env |= {
                 "PUBLIC_URL": f"http://127.0.0.1:{web_port}", "WEB_PORT": str(web_port), "WEB_HOST": "127.0.0.1",

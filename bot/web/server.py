@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import itertools
 import json
 import logging
 import time
@@ -40,6 +41,7 @@ from bot.web.links import BadLink, Pass, check
 from bot.web.live import CLOSED, Live
 from bot.web.throttle import Throttle
 from engine import Game
+from engine.history import replay, start_of
 
 log = logging.getLogger(__name__)
 
@@ -454,17 +456,26 @@ class WebBoard:
             return self._error(400, "bad_request", lang)
         try:
             move = parse(text)
-            await self.service.play_in(game_id, p.member, move, version=version)
+            outcome = await self.service.play_in(game_id, p.member, move, version=version)
         except StaleChoice:
             return await self._answer(game_id, p, lang, 409, t("web.error.stale", lang))
         except UserError as e:
             return await self._answer(game_id, p, lang, 422, localize(e.args[0], lang))
         self.wake()  # a finished turn's post and the next DM, queued with the move, go out now
-        return await self._answer(game_id, p, lang, 200, None)
+        return await self._answer(game_id, p, lang, 200, None, (outcome.record, outcome.game))
 
-    async def _answer(self, game_id: int, p: Pass, lang: str, status: int, error: str | None) -> web.Response:
-        """A move's answer: the game as it now stands, and the player's moves in it."""
-        loaded = await self._load(game_id)
+    async def _answer(
+        self,
+        game_id: int,
+        p: Pass,
+        lang: str,
+        status: int,
+        error: str | None,
+        stored: tuple[GameRecord, Game] | None = None,
+    ) -> web.Response:
+        """A move's answer: the game as it now stands (``stored``: as the move's own
+        transaction left it, no second read), and the player's moves in it."""
+        loaded = stored or await self._load(game_id)
         if loaded is None:
             return self._error(404, "no_game", lang, game=game_id)
         record, game = loaded
@@ -482,13 +493,11 @@ def _secure(headers: Any) -> None:
 
 def _replayed(record: GameRecord, game: Game, ply: int, lang: str, drawings: view.Drawings) -> dict[str, Any]:
     """The table after the first ``ply`` moves of the log, replayed by the engine."""
-    start = Game.new(game.num_players, game.seed, game.options, game.deck)
-    log_ = list(game.log)
-    before: Game | None = None
-    for m in log_[:ply]:
-        before = start.clone()
-        start.apply(m)
-    return view.replay_step(record, before, start, log_[ply - 1] if ply else None, ply, len(log_), lang, drawings)
+    after, before = start_of(game), None
+    for _step, g in itertools.islice(replay(game), ply):
+        before, after = after, g.clone()
+    move = game.log[ply - 1] if ply else None
+    return view.replay_step(record, before, after, move, ply, len(game.log), lang, drawings)
 
 
 def ui_words(lang: str) -> dict[str, str]:

@@ -6,6 +6,7 @@ import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -19,6 +20,18 @@ from engine import Game, GameOptions
 from ..store.helpers import FakeClock
 
 SECRET = "test-secret-not-for-production"
+
+
+def board_links(message: Any) -> list[str]:
+    """The "Open the board" link buttons' URLs on a stand-in message."""
+    return [
+        str(item["url"])
+        for row in message.components
+        for item in row.get("components", [])
+        if item.get("style") == 5 and "/g/" in str(item.get("url", ""))
+    ]
+
+
 HOUR = 3600.0
 
 

@@ -10,39 +10,22 @@ import os
 import sqlite3
 import statistics
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.async_api import Page, async_playwright
 
 from bot.client import CubistBot
 from bot.config import WebPlan
-from bot.demo import free_port
+from bot.demo import free_port, wait_until
 from standin import StandIn
 
 from ..bot.conftest import TEST_LIMITS
 from .browser import DESKTOP, PHONE, chromium_path
+from .conftest import board_links
 
 pytestmark = pytest.mark.timeout(600)
 # Where the screenshots go (looked at by a person; docs/web keeps a set): CUBIST_SCREENSHOTS.
 SHOTS_DIR = os.environ.get("CUBIST_SCREENSHOTS")
-
-
-def board_url(message: Any) -> str | None:
-    for row in message.components:
-        for item in row.get("components", []):
-            if item.get("style") == 5 and "/g/" in item.get("url", ""):
-                return str(item["url"])
-    return None
-
-
-async def until(condition: Any, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise TimeoutError("condition not met")
-        await asyncio.sleep(0.05)
 
 
 async def tap_a_glowing_space(page: Page) -> None:
@@ -114,8 +97,8 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
     await run_bot(bot)
     answer = await ada.slash(channel, "cubist lobby new", options={"players": 2, "computers": 1, "level": "greedy"})
     assert not answer.failed, answer.content
-    await until(lambda: any(board_url(m) for m in ada.dms()))
-    url = next(board_url(m) for m in ada.dms() if board_url(m))
+    await wait_until(lambda: any(board_links(m) for m in ada.dms()), 20)
+    url = next(link for m in ada.dms() for link in board_links(m))
     assert url is not None and url.startswith(f"http://127.0.0.1:{port}/g/")
     game_id = int(url.split("/g/")[1].split("?")[0])
     shots = Path(SHOTS_DIR) if SHOTS_DIR else tmp_path

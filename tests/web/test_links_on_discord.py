@@ -4,37 +4,19 @@ are none.  The real bot on the Discord stand-in."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from bot.client import CubistBot
 from bot.config import WebPlan
-from bot.demo import free_port
+from bot.demo import free_port, wait_until
 from bot.web.links import SPECTATOR, check
 from standin import StandIn
 
 from ..bot.conftest import TEST_LIMITS
+from .conftest import board_links
 
 SECRET = "links-on-discord-secret"
-
-
-def board_links(message: Any) -> list[str]:
-    return [
-        str(item["url"])
-        for row in message.components
-        for item in row.get("components", [])
-        if item.get("style") == 5 and "/g/" in str(item.get("url", ""))
-    ]
-
-
-async def until(condition: Any, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not met"
-        await asyncio.sleep(0.05)
 
 
 def pass_of(url: str, bot: CubistBot) -> tuple[int, int]:
@@ -55,13 +37,13 @@ async def test_dm_panel_and_turn_post_carry_the_right_links(standin: StandIn, ru
     await run_bot(bot)
     answer = await ada.slash(channel, "cubist lobby new", options={"players": 2, "computers": 1, "level": "greedy"})
     assert not answer.failed
-    await until(lambda: any(board_links(m) for m in ada.dms()))
+    await wait_until(lambda: any(board_links(m) for m in ada.dms()), 20)
     dm_link = next(link for m in ada.dms() for link in board_links(m))
     game_id, member = pass_of(dm_link, bot)
     assert member == ada.id
     record = await bot.service.queries.record(game_id)
     # The channel's posts (the start post, turn posts) carry a link that only watches.
-    await until(lambda: any(board_links(m) for m in standin.channel_messages(record.channel_id)))
+    await wait_until(lambda: any(board_links(m) for m in standin.channel_messages(record.channel_id)), 20)
     post_links = [link for m in standin.channel_messages(record.channel_id) for link in board_links(m)]
     assert post_links and all(pass_of(link, bot) == (game_id, SPECTATOR) for link in post_links)
     # The panel opened in the thread: Ada's own link.
@@ -88,7 +70,7 @@ async def test_no_links_without_the_web_board(standin: StandIn, run_bot, tmp_pat
     await run_bot(bot)
     answer = await ada.slash(channel, "cubist lobby new", options={"players": 2, "computers": 1, "level": "greedy"})
     assert not answer.failed
-    await until(lambda: len(ada.dms()) > 0)
+    await wait_until(lambda: len(ada.dms()) > 0, 20)
     record = await bot.service.queries.game_in_channel(channel.id)
     channel_id = record.channel_id if record is not None else channel.id
     everything = [*ada.dms(), *standin.channel_messages(channel_id), *standin.channel_messages(channel)]
