@@ -109,6 +109,11 @@ LOAD = (
         "--web-viewers-load", "LOAD_WEB_VIEWERS", "N",
         "with --processes 1 --database sqlite: run again with the web board serving N viewers (0)", _count,
     ),
+    Setting(
+        "--web-pairs", "LOAD_WEB_PAIRS", "N",
+        "with --web-viewers-load: runs without and with the board, alternated; the median ratio counts (3)",
+        _positive,
+    ),
 )  # fmt: skip
 OTHERS = (
     Setting("--store-games", "STORE_GAMES", "N", "store: games in play in the measured database (1000)", _positive),

@@ -63,7 +63,7 @@ async def _play(
         record, _game = await service.start(channel, a, lang="en")
         ids.append(record.id)
     commits: list[tuple[int, int, float]] = []
-    service.queries.changes.listen(lambda game, version: commits.append((game, version, time.time())))
+    service.queries.changes.listen(lambda game, version, _fresh: commits.append((game, version, time.time())))
     board = None
     proc = None
     seen: list[tuple[int, int, float]] = []

@@ -26,9 +26,12 @@ I/O, no randomness (same game, same text).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
 import hashlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from engine import ArtistCard, Game, InstallationCard, MuseumCard
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
@@ -61,6 +64,7 @@ from .isoboard import (
     plan_corner,
     plan_spots,
     plan_unit,
+    recap,
     room_origins,
     studio_box,
     text_size,
@@ -87,7 +91,7 @@ from .svgparts import (
     shadow_group,
     shadow_rect,
 )
-from .words import player_name, status_line
+from .words import last_turn_line, player_name, status_line
 
 Column = tuple[int | str, int, int, bool]  # colour key, value, height, lit
 Columns = tuple[tuple[tuple[int, int], Column], ...]  # ((x, y), column), sorted
@@ -96,6 +100,26 @@ CellIds = tuple[str, int, str]  # the cells' data-cell prefix, row stride, and n
 
 def table_svg(game: Game, names: list[str] | None = None, *, labels: Labels) -> str:
     """The whole table (render.table_png's picture) as an SVG document."""
+    t = table_pieces(game, names, labels=labels)
+    return t.head + f"<style>{t.style}</style>" + t.defs + "".join(t.sections) + t.end
+
+
+@dataclass(frozen=True, slots=True)
+class TablePieces:
+    """``table_svg`` in pieces: joined without ``style``, they are the document without its
+    ``<style>`` element.  ``sections``: the background, then the header, the museum, each
+    artist and offer card and each player, as drawn (a move changes a few of them: the web
+    board sends a viewer only those)."""
+
+    head: str
+    style: str
+    defs: str
+    sections: list[str]
+    end: str
+
+
+def table_pieces(game: Game, names: list[str] | None = None, *, labels: Labels, this_turn: bool = True) -> TablePieces:
+    """``table_svg`` in pieces; ``this_turn`` False: the header as the turn began (``draw_header``)."""
     n = game.num_players
     card = game.deck.museum(game.state.museum_card)
     dims = museum_dims(card)
@@ -103,19 +127,26 @@ def table_svg(game: Game, names: list[str] | None = None, *, labels: Labels) -> 
     rects = _layout(n, c, dims)
     _x, _y, w, h = rects["table"]
     sv = Svg(w, h)
+    marks: list[int] = []
     sv.rect((0, 0, w - 1, h - 1), fill=TABLE)
     hl = highlights(game)
     sv.rect(rects["header"], fill=BOARD, outline=BOARD_EDGE, width=2, radius=12)
-    draw_header(sv, game, rects["header"], names, c, labels)
+    draw_header(sv, game, rects["header"], names, c, labels, this_turn=this_turn)
+    marks.append(len(sv.body))
     draw_museum(sv, game, card, rects["museum"], hl, c, labels)
+    marks.append(len(sv.body))
     for i in range(4):
         draw_artist(sv, game, i, rects[f"artist {i + 1}"], hl, c, labels)
+        marks.append(len(sv.body))
     for i in range(3):
         draw_offer(sv, game, i, rects[f"offer {i + 1}"], c, labels)
+        marks.append(len(sv.body))
     kind = panel_kind(n)
     for seat in range(n):
         draw_player(sv, game, seat, rects[f"player p{seat + 1}"], names, hl, c, labels, kind)
-    return sv.document(status_line(game, names, labels))
+        marks.append(len(sv.body))
+    head, defs, sections, end = sv.pieces(status_line(game, names, labels), marks)
+    return TablePieces(head, sv.style(), defs, sections, end)
 
 
 def studio_svg(game: Game, seat: int, names: list[str] | None = None, *, labels: Labels) -> str:
@@ -144,6 +175,7 @@ def part_caches() -> list[functools._lru_cache_wrapper[object]]:
         svgparts.cube_part,
         svgparts._shadow,
         svgparts.class_name,
+        svgparts._text_rule,
         svgparts._column_element,
         svgparts._ghost_element,
         svgparts._mark_element,
@@ -154,6 +186,7 @@ def clear_caches() -> None:
     """Forget every drawn part: the next drawing starts from nothing."""
     for cache in part_caches():
         cache.cache_clear()
+    _HEADERS.clear()
 
 
 # --- boards ----------------------------------------------------------------------------
@@ -746,8 +779,38 @@ def _offer_part(i: int, rect: Rect, c: int, labels: Labels, card: InstallationCa
 # --- header ----------------------------------------------------------------------------
 
 
-def draw_header(sv: Svg, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels) -> None:
-    """isoboard.draw_header (isoboard.write_header), in a ``header`` group."""
+def draw_header(
+    sv: Svg, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels, *, this_turn: bool = True
+) -> None:
+    """isoboard.draw_header (isoboard.write_header), in a ``header`` group.  ``this_turn``
+    False: the header as the turn began (whose turn, the last turn's dice and words), the
+    same from one move to the next, so drawn once a turn; the moves of this turn show on
+    the board (they glow) and, on the web page, in words beside it."""
+    if this_turn:
+        _write_header(sv, game, rect, names, c, labels)
+        return
+    start = copy.copy(game)
+    start.state = dataclasses.replace(game.state, turn_moves=[])
+    key = (
+        rect, sv.width, c, labels, tuple(names or ()), start.state.turn, start.state.current, start.state.over,
+        len(start.state.installation_deck), status_line(start, names, labels),
+        last_turn_line(start, names, labels), tuple(recap(start, labels)),
+    )  # fmt: skip
+    part = _HEADERS.get(key)
+    if part is None:
+        apart = Svg(sv.width, sv.height)
+        _write_header(apart, start, rect, names, c, labels)
+        part = _HEADERS[key] = apart.part()
+        while len(_HEADERS) > HEADERS_KEPT:
+            del _HEADERS[next(iter(_HEADERS))]
+    sv.paste(part)
+
+
+HEADERS_KEPT = 256
+_HEADERS: dict[tuple[object, ...], Part] = {}
+
+
+def _write_header(sv: Svg, game: Game, rect: Rect, names: list[str] | None, c: int, labels: Labels) -> None:
     sv.open("g", class_="header")
     write_header(
         sv,

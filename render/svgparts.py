@@ -11,6 +11,7 @@ first use.  Pure: no I/O.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from xml.sax.saxutils import escape
@@ -42,6 +43,7 @@ def num(v: float) -> str:
     return f"{r:.1f}"
 
 
+@lru_cache(maxsize=1024)
 def hexc(rgb: Sequence[int]) -> str:
     r, g, b = rgb[0], rgb[1], rgb[2]
     if r % 17 == 0 and g % 17 == 0 and b % 17 == 0:
@@ -61,12 +63,18 @@ def _ink_box(text: str, f: Font, anchor: str) -> tuple[int, int, int, int]:
     return left, top, right, bottom
 
 
-@lru_cache(maxsize=8192)
 def baseline_offset(text: str, f: Font, vertical: str) -> float:
-    """How far below the anchor point Pillow puts the baseline, for anchor ``?{vertical}``."""
+    """How far below the anchor point Pillow puts the baseline, for anchor ``?{vertical}``.
+    Only the top (``t``) and bottom (``b``) anchors depend on the text's own ink; the others
+    (ascender, middle, descender) are the font's metrics, the same for every text."""
     if vertical == "s":
         return 0.0
-    probe = text if text.strip() else "Hg"
+    probe = text if vertical in "tb" and text.strip() else "Hg"
+    return _baseline_offset(probe, f, vertical)
+
+
+@lru_cache(maxsize=8192)
+def _baseline_offset(probe: str, f: Font, vertical: str) -> float:
     return float(_ink_box(probe, f, "l" + vertical)[1] - _ink_box(probe, f, "ls")[1])
 
 
@@ -189,17 +197,7 @@ class Svg:
     # --- texts ---------------------------------------------------------------------------
 
     def text_class(self, f: Font, fill: Sequence[int], horizontal: str, stroke: Sequence[int] | None = None) -> str:
-        bold = "bold" in (f.getname()[1] or "").lower()
-        rule = f"font-size:{f.size}px;fill:{hexc(fill)}"
-        if bold:
-            rule += ";font-weight:700"
-        if horizontal != "l":
-            rule += ";text-anchor:" + ("middle" if horizontal == "m" else "end")
-        if stroke is not None:
-            rule += f";stroke:{hexc(stroke)};stroke-width:2px;paint-order:stroke;stroke-linejoin:round"
-        else:
-            rule += ";stroke:none"
-        return self.css(rule, "t")
+        return self.css(_text_rule(f, tuple(fill), horizontal, None if stroke is None else tuple(stroke)), "t")
 
     def text(
         self,
@@ -229,19 +227,46 @@ class Svg:
     # --- the document --------------------------------------------------------------------
 
     def document(self, label: str) -> str:
+        head, defs, sections, end = self.pieces(label, ())
+        return head + f"<style>{self.style()}</style>" + defs + "".join(sections) + end
+
+    def style(self) -> str:
+        """The document's style rules (the classes its elements use, then the rings')."""
         style = "".join(f".{name}{{{rule}}}" for rule, name in self._classes.items())
-        style += (
+        return style + (
             "svg .ring{fill:none;stroke:"
             + hexc(pal.HIGHLIGHT_EDGE)
             + f";stroke-width:{RING_WIDTH}px;visibility:hidden}}"
             "svg .glow>.ring{visibility:visible}svg .sq{fill:#fff;fill-opacity:0;stroke:none}"
         )
-        defs = "".join(self.defs.values())
-        return (
+
+    def pieces(self, label: str, marks: Sequence[int]) -> tuple[str, str, list[str], str]:
+        """The document without its style, in pieces: the opening tag, the defs, the body cut
+        at ``marks`` (lengths of ``body`` at which a section ended), the closing tag.  Joined,
+        they are ``document`` without its ``<style>`` element."""
+        head = (
             f'<svg xmlns="{SVG_NS}" viewBox="0 0 {self.width} {self.height}" width="{self.width}" '
             f'height="{self.height}" role="img" aria-label="{attr(label)}" font-family="{FONT_FAMILY}">'
-            f"<style>{style}</style><defs>{defs}</defs>{''.join(self.body)}</svg>"
         )
+        cuts = [0, *marks, len(self.body)]
+        sections = ["".join(self.body[a:b]) for a, b in itertools.pairwise(cuts) if b > a]
+        return head, f"<defs>{''.join(self.defs.values())}</defs>", sections, "</svg>"
+
+
+@lru_cache(maxsize=1024)
+def _text_rule(f: Font, fill: tuple[int, ...], horizontal: str, stroke: tuple[int, ...] | None) -> str:
+    """The style rule of a text (every drawing asks for the same few)."""
+    bold = "bold" in (f.getname()[1] or "").lower()
+    rule = f"font-size:{f.size}px;fill:{hexc(fill)}"
+    if bold:
+        rule += ";font-weight:700"
+    if horizontal != "l":
+        rule += ";text-anchor:" + ("middle" if horizontal == "m" else "end")
+    if stroke is not None:
+        rule += f";stroke:{hexc(stroke)};stroke-width:2px;paint-order:stroke;stroke-linejoin:round"
+    else:
+        rule += ";stroke:none"
+    return rule
 
 
 @lru_cache(maxsize=1024)

@@ -105,5 +105,11 @@ def last_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
         told = _phrases(list(moves), labels, game, names)
         parts.append(labels.text("last_turn", who=player_name(seat, names), moves=told))
     if s.turn_moves:
-        parts.append(labels.text("this_turn", moves=_phrases(list(s.turn_moves), labels, game, names)))
+        parts.append(this_turn_line(game, names, labels))
     return "   ".join(parts) if parts else labels.text("first_turn")
+
+
+def this_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
+    """This turn's moves so far in words ("This turn: ..."), or "" before the first."""
+    moves = game.state.turn_moves
+    return labels.text("this_turn", moves=_phrases(list(moves), labels, game, names)) if moves else ""

@@ -20,7 +20,7 @@ import json
 import os
 import string
 from collections.abc import Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -159,6 +159,13 @@ def plural(language: str, count: object) -> str:
         n = abs(int(count))  # type: ignore[call-overload]
     except (TypeError, ValueError):
         return "other"
+    return _plural_form(language, n)
+
+
+@lru_cache(maxsize=4096)
+def _plural_form(language: str, n: int) -> str:
+    # Babel evaluates the CLDR rule each time (microseconds); every post and the web board's
+    # words ask for the same few counts again and again.
     return str(babel_locale(language).plural_form(n))
 
 

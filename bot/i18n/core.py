@@ -43,8 +43,16 @@ def language(locale: object) -> str:
         locale = getattr(locale, "value", None)
     if not isinstance(locale, str):
         return DEFAULT_LANGUAGE
-    base = locale.strip().lower().replace("_", "-").split("-")[0]
-    return base if base in languages() else DEFAULT_LANGUAGE
+    known = _seen.get(locale)  # nearly every call passes a language code already
+    if known is None:
+        base = locale.strip().lower().replace("_", "-").split("-")[0]
+        known = base if base in languages() else DEFAULT_LANGUAGE
+        if len(_seen) < 256:  # locales come from Discord and settings: a few dozen at most
+            _seen[locale] = known
+    return known
+
+
+_seen: dict[str, str] = {}
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -68,8 +76,9 @@ def t(key: str, locale: object, /, **params: Any) -> str:
         return key
     if not isinstance(entry, str):
         entry = entry.get(plural(lang, params.get("count"))) or entry["other"]
-    values = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
-    return entry.format(**values)
+    if any(isinstance(v, Message) for v in params.values()):
+        params = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
+    return entry.format(**params)
 
 
 def time_of_day(minutes: int, locale: object) -> str:

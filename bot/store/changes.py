@@ -15,11 +15,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.store.connection import POSTGRESQL, Tx
+from bot.store.records import GameRecord
+from engine import Game
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "cubist_games"
-Listener = Callable[[int, int], None]  # (game id, version)
+# What the game is now, when the change happened in this process: the committed record and
+# the store cache's game (read it, never change it).  None: read the store.
+Fresh = tuple[GameRecord, Game] | None
+Listener = Callable[[int, int, Fresh], None]  # (game id, version, fresh)
 
 
 class Changes:
@@ -27,14 +32,16 @@ class Changes:
         self._listeners: list[Listener] = []
 
     def listen(self, listener: Listener) -> Callable[[], None]:
-        """Calls ``listener(game_id, version)`` after each committed change; returns how to stop."""
+        """Calls ``listener(game_id, version, fresh)`` after each committed change (``fresh``:
+        the record and game as committed, when this process made the change and has them,
+        else None); returns how to stop."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def tell(self, game_id: int, version: int) -> None:
+    def tell(self, game_id: int, version: int, fresh: Fresh = None) -> None:
         for listener in list(self._listeners):
             try:
-                listener(game_id, version)
+                listener(game_id, version, fresh)
             except Exception:  # a listener's bug must not undo a stored move's answer
                 log.exception("a change listener failed for game %s", game_id)
 
@@ -55,7 +62,7 @@ async def listen_postgres(url: str, changes: Changes) -> Callable[[], Awaitable[
     def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
         game, _, version = payload.partition(":")
         if game.isdigit() and version.isdigit():
-            changes.tell(int(game), int(version))
+            changes.tell(int(game), int(version))  # another process's change: read the store
 
     await conn.add_listener(CHANNEL, heard)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.store import outbox as outbox_db
 from bot.store import stats as stats_db
-from bot.store.changes import Changes, notify_in
+from bot.store.changes import Changes, Fresh, notify_in
 from bot.store.connection import POSTGRESQL, Tx
 from bot.store.errors import GameStateError, SeatError, StaleGame
 from bot.store.records import OPEN_STATUSES, GameRecord, ResultRecord, Status
@@ -50,10 +50,11 @@ async def write_results(tx: Tx, game_id: int, game: Game) -> list[ResultRecord]:
 class MovesRoom(Room):
     changes = Changes()  # replaced per store (Store.__init__); told after each commit
 
-    def _changed(self, game_id: int, version: int) -> None:
+    def _changed(self, game_id: int, version: int, fresh: Fresh = None) -> None:
         # PostgreSQL's own NOTIFY (sent in the transaction) reaches this process too.
+        # ``fresh``: the game as committed, so that listeners need not read it back.
         if self.db.dialect is not POSTGRESQL:
-            self.changes.tell(game_id, version)
+            self.changes.tell(game_id, version, fresh)
 
     async def start_game(
         self,
@@ -177,11 +178,15 @@ class MovesRoom(Room):
             return Played(game, version, await record(tx, game_id) if with_record else None, queued, step)
 
         played = await self.db.write(tx)
+        fresh: Fresh = None
         if played.game.is_over:
             self.cache.forget(game_id)  # finished: nobody moves in it any more
         else:
-            self.cache.remember(game_id, played.version, played.game.clone())
-        self._changed(game_id, played.version)
+            kept = played.game.clone()
+            self.cache.remember(game_id, played.version, kept)
+            if played.record is not None:
+                fresh = (played.record, kept)  # the cache's copy: listeners only read it
+        self._changed(game_id, played.version, fresh)
         return played
 
     async def finish(self, game_id: int) -> list[ResultRecord]:

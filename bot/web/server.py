@@ -34,7 +34,7 @@ from bot.i18n.catalog import catalogues
 from bot.i18n.core import localize
 from bot.service.game import GameService, StaleChoice, UserError, parse
 from bot.store import GameRecord, Status
-from bot.store.changes import listen_postgres
+from bot.store.changes import Fresh, listen_postgres
 from bot.store.errors import GameNotFound
 from bot.web import view
 from bot.web.links import BadLink, Pass, check
@@ -61,6 +61,7 @@ STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 KEEP_ALIVE_S = 20.0
 MAX_STREAMS = 8  # event streams per member (or address)
 STATE_CACHE = 512
+SENT_KEPT = 4  # versions per game whose pieces are remembered, to make patches against
 SHUTDOWN_S = 2.0
 LOCALE_TTL_S = 60.0  # a member's Discord language, looked up again after this long
 GZIP_LEVEL = 1  # fast: the state is compressed on the way to every viewer of its kind
@@ -101,10 +102,13 @@ class WebBoard:
         # The quick way to a state nothing has changed since (no database read): per game, a
         # count of the changes heard, and per game and language the state built at that count.
         self._epochs: dict[int, int] = {}
+        self._fresh: dict[int, tuple[int, tuple[GameRecord, Game]]] = {}  # game -> (epoch, as committed)
         self._latest: dict[tuple[int, str], tuple[int, tuple[Any, ...]]] = {}
         self._locales: dict[int, tuple[str | None, float]] = {}
         self._loading: dict[tuple[int, int], asyncio.Future[tuple[GameRecord, Game] | None]] = {}
         self._packs: dict[tuple[Any, ...], bytes] = {}  # states as event-stream events
+        # (game, lang) -> the last few versions sent (whole or as a patch): their pieces, style
+        self._sent: dict[tuple[int, str], dict[int, tuple[frozenset[str], str]]] = {}
         self.drawings = view.Drawings()
         self._runner: web.AppRunner | None = None
         self._unlisten: Callable[[], None] | None = None
@@ -143,8 +147,12 @@ class WebBoard:
             self.port = int(bound[0][1])  # the port chosen, when asked for any (0)
         log.info("web board on http://%s:%s", self.host, self.port)
 
-    def _heard(self, game_id: int, version: int) -> None:
-        self._epochs[game_id] = self._epochs.get(game_id, 0) + 1  # what viewers were sent is old now
+    def _heard(self, game_id: int, version: int, fresh: Fresh = None) -> None:
+        epoch = self._epochs[game_id] = self._epochs.get(game_id, 0) + 1  # what viewers were sent is old now
+        self._fresh.pop(game_id, None)
+        if fresh is not None and self.live.viewers(game_id) and fresh[0].status != Status.LOBBY:
+            # The game as this process committed it: the viewers woken now need no read.
+            self._fresh[game_id] = (epoch, fresh)
         self.live.heard(game_id, version)
 
     async def stop(self) -> None:
@@ -221,6 +229,9 @@ class WebBoard:
         """``_load``, shared by the viewers who ask at once after a change (they all come
         together, woken by the same event): one database read for all of them."""
         key = (game_id, self._epochs.get(game_id, 0))
+        fresh = self._fresh.get(game_id)
+        if fresh is not None and fresh[0] == key[1]:
+            return fresh[1]
         loading = self._loading.get(key)
         if loading is None:
             loading = asyncio.ensure_future(self._load(game_id))
@@ -239,21 +250,43 @@ class WebBoard:
         return seat, not game.state.players[seat].removed and record.status == Status.ACTIVE
 
     async def _packed(self, game_id: int, lang: str, version: int) -> bytes:
-        """The event that carries the game's newest state: gzipped JSON in base64 (SSE is
-        text), or just its version when the game cannot be read (the page then asks)."""
+        """The event that carries the game's newest state, as a patch on the state sent
+        before it (the table's pieces that changed, the words; gzipped JSON in base64: SSE
+        is text), or just its version when the game cannot be read (the page then asks)."""
         loaded = await self._load_once(game_id)
         if loaded is None:
             return f"event: version\ndata: {version}\n\n".encode()
         record, game = loaded
         key = self._state_key(record, lang)
-        _raw, gzipped = self._state(record, game, lang)
         packed = self._packs.get(key)
         if packed is None:
-            packed = b"event: state\ndata: " + base64.b64encode(gzipped) + b"\n\n"
+            shared = self.drawings.public(record, game, lang)
+            # Against what went out last for this game: the pages that got it hold its pieces
+            # (a page that missed it lacks some, and asks for the whole state).
+            known, css_id = self._before(record, lang)
+            packed = b"event: patch\ndata: " + base64.b64encode(_gzip(shared.patch(known, css_id))) + b"\n\n"
+            self._held(record, lang, shared)
             self._packs[key] = packed
             while len(self._packs) > STATE_CACHE:
                 del self._packs[next(iter(self._packs))]
         return packed
+
+    def _held(self, record: GameRecord, lang: str, shared: view.Shared) -> None:
+        """Pages were sent this version (whole or as a patch): they hold its pieces."""
+        sent = self._sent.setdefault((record.id, lang), {})
+        sent[record.version] = (shared.ids, shared.css_id)
+        for old in sorted(sent)[:-SENT_KEPT]:
+            del sent[old]
+        while len(self._sent) > STATE_CACHE:
+            del self._sent[next(iter(self._sent))]
+
+    def _before(self, record: GameRecord, lang: str) -> tuple[frozenset[str], str | None]:
+        """The pieces and style of the newest version before this one that pages were sent:
+        what a page that followed the game holds (a move's own answer, sent whole to the
+        player who made it, is the same version, not an earlier one)."""
+        sent = self._sent.get((record.id, lang), {})
+        earlier = [v for v in sent if v < record.version]
+        return sent[max(earlier)] if earlier else (frozenset(), None)
 
     @staticmethod
     def _state_key(record: GameRecord, lang: str) -> tuple[Any, ...]:
@@ -265,8 +298,10 @@ class WebBoard:
         key = self._state_key(record, lang)
         cached = self._cache.get(key)
         if cached is None:
-            raw = view.page_state(record, game, lang, drawings=self.drawings, extra={"ui": ui_words(lang)})
+            shared = self.drawings.public(record, game, lang)
+            raw = shared.full({"ui": ui_words(lang)})
             cached = raw, _gzip(raw)
+            self._held(record, lang, shared)
             self._cache[key] = cached
             while len(self._cache) > STATE_CACHE:
                 self._cache.popitem(last=False)

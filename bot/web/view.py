@@ -4,16 +4,22 @@ part of it), the same in words for screen readers,
 the last turn's story, and, on the player's own turn, every legal move as something to
 tap: a die and the cells it may go to, the other actions in words, Undo and End.
 
+The table travels in pieces (the header, the museum, each card, each player...): the
+page keeps the pieces it shows, and a move's update brings the ids of all of them and the
+text of those that changed.
+
 Moves travel as the engine's notation between page and server only (never shown): the
 page sends back the text it was given, the server parses it once (``service.parse``)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.i18n import join, t
@@ -27,19 +33,7 @@ from engine import Game
 from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.moves import EndTurn, Move, Place, ToMuseum, Undo
 from render import svg as svgboard
-
-_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
-
-
-def unstyled(svg: str) -> tuple[str, str]:
-    """The SVG without its ``<style>`` element, and that element's rules.  The page's
-    Content-Security-Policy allows no inline style element; the page applies the rules as a
-    constructed stylesheet instead (render/svg.py names its classes by their content, so
-    the table's and the studio's rules never disagree)."""
-    found = _STYLE.search(svg)
-    if found is None:
-        return svg, ""
-    return svg[: found.start()] + svg[found.end() :], found.group(1)
+from render.words import this_turn_line
 
 
 class Drawings:
@@ -67,10 +61,25 @@ class Drawings:
                 self._kept.popitem(last=False)
         return found
 
-    def table(self, record: GameRecord, game: Game, lang: str) -> tuple[str, str]:
+    def pieces(self, record: GameRecord, game: Game, lang: str) -> tuple[list[Piece], str]:
+        """The table's SVG without its style, in pieces (each with its id and length), and
+        the style's rules."""
         names = names_of(record)
         key = ("table", record.id, len(game.log), game.is_over, lang, tuple(names))
-        return self._get(key, lambda: unstyled(svgboard.table_svg(game, names, labels=render_labels(lang))))
+
+        def build() -> tuple[list[Piece], str]:
+            # The header as the turn began: drawn once a turn (this turn's moves glow on the board,
+            # and the page says them in words).
+            t = svgboard.table_pieces(game, names, labels=render_labels(lang), this_turn=False)
+            return [piece(text) for text in (t.head, t.defs, *t.sections, t.end)], t.style
+
+        parts, css = self._get(key, build)
+        return parts, css
+
+    def table(self, record: GameRecord, game: Game, lang: str) -> tuple[str, str]:
+        """The table's SVG without its style, and the style's rules."""
+        parts, css = self.pieces(record, game, lang)
+        return "".join(p.text for p in parts), css
 
     def story(self, record: GameRecord, game: Game, lang: str) -> str:
         """The last turn in words: the same from one turn's end to the next (it replays the
@@ -79,31 +88,33 @@ class Drawings:
         key = ("story", record.id, game.state.turn, game.is_over, lang, tuple(names))
         return str(self._get(key, lambda: story(game, names, lang)))
 
-    def public(self, record: GameRecord, game: Game, lang: str) -> bytes:
-        """The state every viewer of this version shares, as a JSON object's members (no
-        braces): the table, whose turn, the last turn's story, the scores, the table in words."""
+    def public(self, record: GameRecord, game: Game, lang: str) -> Shared:
+        """What every viewer of this version is sent alike: the table in pieces and its
+        style, and (as JSON members) whose turn, the last turn's story, the scores, the
+        table in words."""
         names = names_of(record)
         key = ("public", record.id, len(game.log), str(record.status), lang, tuple(names))
 
-        def build() -> bytes:
-            table, css = self.table(record, game, lang)
-            shared = {
+        def build() -> Shared:
+            parts, css = self.pieces(record, game, lang)
+            words = {
                 "game": record.id,
                 "version": record.version,
                 "status": str(record.status),
                 "lang": lang,
                 "turn_line": whose_turn(record, game, names, lang),
                 "story": self.story(record, game, lang),
+                # this turn so far (the table's header shows the turn as it began)
+                "so_far": this_turn_line(game, names, render_labels(lang)),
                 "scores": [line.replace("**", "") for line in scores_lines(game, names, lang)],  # no Markdown
                 "text": describe_table(game, names, lang),
-                "table": table,
-                "css": css,
                 "names": names,
                 "current": game.current_player,
             }
-            return _members(shared)
+            return Shared(_members(words), parts, css, _digest(css))
 
-        return bytes(self._get(key, build))
+        found: Shared = self._get(key, build)
+        return found
 
     def play(self, record: GameRecord, game: Game, lang: str) -> bytes:
         """The player on turn's moves, as JSON (built once a version)."""
@@ -117,6 +128,66 @@ def _json(value: object) -> str:
 
 def _members(obj: dict[str, Any]) -> bytes:
     return _json(obj)[1:-1].encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece of the table's SVG: its text, an id from its content, its length as the
+    browser counts (UTF-16 code units), so that the page can cut the whole into pieces."""
+
+    id: str
+    text: str
+    length: int
+
+
+@lru_cache(maxsize=4096)
+def piece(text: str) -> Piece:
+    # Remembered by text: most of a table's pieces are as they were one move before.
+    return Piece(_digest(text), text, len(text.encode("utf-16-le")) // 2)
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What every viewer of a game version is sent alike (``Drawings.public``)."""
+
+    members: bytes  # JSON object members, no braces: the words
+    pieces: list[Piece]  # the table's SVG without its style
+    css: str  # the style's rules
+    css_id: str
+
+    def full(self, extra: dict[str, Any] | None = None) -> bytes:
+        """The whole state as JSON: the words, the table and its style, its pieces' ids and
+        lengths, ``extra``'s members."""
+        table = "".join(p.text for p in self.pieces)
+        tail = b"," + _members(extra) if extra else b""
+        return (
+            b"{" + self.members + b',"table":' + _json(table).encode() + b"," + self._style(None) + b',"parts":'
+            + _json([[p.id, p.length] for p in self.pieces]).encode() + tail + b"}"
+        )  # fmt: skip
+
+    def patch(self, known: frozenset[str], css_id: str | None) -> bytes:
+        """The state for a page that holds the pieces ``known`` and the style ``css_id``: the
+        words, the pieces' ids in order and the text of those it lacks, the style only if
+        it changed.  The page rebuilds the table from its pieces (or, lacking one, asks for
+        the whole state)."""
+        new = {p.id: p.text for p in self.pieces if p.id not in known}
+        return (
+            b"{" + self.members + b',"parts":' + _json([[p.id, p.length] for p in self.pieces]).encode()
+            + b',"new":' + _json(new).encode() + b"," + self._style(css_id) + b"}"
+        )  # fmt: skip
+
+    def _style(self, known: str | None) -> bytes:
+        if known == self.css_id:
+            return b'"css_id":' + _json(self.css_id).encode()
+        return b'"css_id":' + _json(self.css_id).encode() + b',"css":' + _json(self.css).encode()
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return frozenset(p.id for p in self.pieces)
 
 
 def names_of(record: GameRecord) -> list[str]:
@@ -143,20 +214,19 @@ def _column(value: int, height: int, lang: str) -> str:
 
 def describe_table(game: Game, names: Sequence[str], lang: str) -> list[str]:
     """Every die's value and place, in words: what a screen reader reads for the pictures."""
-    lines: list[str] = []
-    for seat, p in enumerate(game.state.players):
-        head = t("web.seat", lang, name=names[seat], colour=seat_colour_name(seat, lang), count=game.score(seat))
-        rooms = []
-        for room, cells in enumerate(p.workrooms):
-            if not cells:
-                rooms.append(t("web.room_empty", lang, room=room + 1))
-                continue
-            parts = [f"{_where(c, lang)}: {_column(v, h, lang)}" for c, (v, h) in sorted(cells.items())]
-            rooms.append(t("web.room", lang, room=room + 1, columns="; ".join(parts)))
-        store = join([str(v) for v in p.storeroom], lang) if p.storeroom else t("web.none", lang)
-        kept = join([str(v) for v in p.storage], lang) if p.storage else t("web.none", lang)
-        done = t("web.completed", lang, count=len(p.completed))
-        lines.append(f"{head} {' '.join(rooms)} {t('web.storeroom', lang, dice=store, kept=kept)} {done}")
+    lines = [
+        _seat_words(
+            seat,
+            names[seat],
+            game.score(seat),
+            tuple(tuple(sorted(cells.items())) for cells in p.workrooms),
+            tuple(p.storeroom),
+            tuple(p.storage),
+            len(p.completed),
+            lang,
+        )
+        for seat, p in enumerate(game.state.players)
+    ]
     museum = [
         t("web.museum_cell", lang, where=_where(c, lang, MUSEUM_SIZE), value=col.value, count=len(col.owners))
         for c, col in sorted(game.state.museum.items())
@@ -167,6 +237,32 @@ def describe_table(game: Game, names: Sequence[str], lang: str) -> list[str]:
             owner = names[a.owner] if a.owner is not None and a.owner < len(names) else ""
             lines.append(t("web.artist", lang, slot=slot + 1, count=a.count, value=a.value, name=owner))
     return lines
+
+
+@lru_cache(maxsize=2048)
+def _seat_words(
+    seat: int,
+    name: str,
+    score: int,
+    workrooms: tuple[tuple[tuple[int, tuple[int, int]], ...], ...],
+    storeroom: tuple[int, ...],
+    storage: tuple[int, ...],
+    completed: int,
+    lang: str,
+) -> str:
+    """One player's part of the table in words (remembered: a move changes one player's)."""
+    head = t("web.seat", lang, name=name, colour=seat_colour_name(seat, lang), count=score)
+    rooms = []
+    for room, cells in enumerate(workrooms):
+        if not cells:
+            rooms.append(t("web.room_empty", lang, room=room + 1))
+            continue
+        parts = [f"{_where(c, lang)}: {_column(v, h, lang)}" for c, (v, h) in cells]
+        rooms.append(t("web.room", lang, room=room + 1, columns="; ".join(parts)))
+    store = join([str(v) for v in storeroom], lang) if storeroom else t("web.none", lang)
+    kept = join([str(v) for v in storage], lang) if storage else t("web.none", lang)
+    done = t("web.completed", lang, count=completed)
+    return f"{head} {' '.join(rooms)} {t('web.storeroom', lang, dice=store, kept=kept)} {done}"
 
 
 def story(game: Game, names: Sequence[str], lang: str) -> str:
@@ -270,9 +366,7 @@ def page_state(
     built, and compressed, once for all of them): the table, whose turn, the story, the
     scores, the table in words; ``extra``: more members (the page's words).  Who the viewer
     is and what they may play are asked for apart (the server's ``/me`` and ``/play``)."""
-    drawings = drawings or Drawings(0)
-    tail = b"," + _members(extra) if extra else b""
-    return b"{" + drawings.public(record, game, lang) + tail + b"}"
+    return (drawings or Drawings(0)).public(record, game, lang).full(extra)
 
 
 def replay_step(

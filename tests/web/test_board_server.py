@@ -10,7 +10,7 @@ from unittest.mock import ANY
 
 import aiohttp
 
-from bot.web.events import state_of, version_of
+from bot.web.events import Follower, state_of, version_of
 from bot.web.links import sign
 from engine.moves import EndTurn, Place
 
@@ -145,8 +145,11 @@ async def test_every_viewer_hears_a_move_within_a_second(board: Board) -> None:
     token = board.spectator()
     url = f"{board.base}/g/{board.game_id}/events?t={token}"
     heard: list[tuple[str, float]] = []
+    status, first = await board.state(token)
+    assert status == 200 and first["version"] == 0
 
     states: list[dict] = []
+    patches: list[dict] = []
 
     async def listen(ready: asyncio.Event) -> None:
         seen, event = 0, ""
@@ -159,8 +162,12 @@ async def test_every_viewer_hears_a_move_within_a_second(board: Board) -> None:
                 if line.startswith("data:"):
                     data = line[5:].strip()
                     heard.append((str(version_of(event, data)), time.monotonic()))
-                    if event == "state":
-                        states.append(state_of(data))
+                    if event == "patch":
+                        patch = state_of(data)
+                        patches.append(patch)
+                        followed = Follower(first).apply(patch)  # as the page rebuilds it
+                        assert followed is not None
+                        states.append(followed)
                     ready.set()
                     seen += 1
                     if seen == 2:  # the version when it connected, then the move's state
@@ -176,9 +183,16 @@ async def test_every_viewer_hears_a_move_within_a_second(board: Board) -> None:
     await asyncio.wait_for(asyncio.gather(*tasks), 5)
     news = [(v, t) for v, t in heard if v == "1"]
     assert len(news) == 5 and max(t for _v, t in news) - sent < 1.0
-    # The move's state came on the stream itself (no request per viewer), the same for all.
+    # The move's state came on the stream itself (no request per viewer), the same for all:
+    # a patch on the state before it, which the page rebuilds into the state /state gives.
     status, fetched = await board.state(board.spectator())
     assert status == 200 and len(states) == 5 and all(s == fetched for s in states)
+    patch = patches[0]
+    assert all(p == patch for p in patches) and "table" not in patch and "ui" not in patch
+    # Only the pieces the move changed travel (the header and the mover's studio, say),
+    # not the whole table; the style only if it changed.
+    assert 0 < len(patch["new"]) < len(patch["parts"]) / 2
+    assert sum(len(t) for t in patch["new"].values()) < len(fetched["table"]) / 2
 
 
 async def test_the_replay_steps_through_the_log_in_words(board: Board) -> None:

@@ -113,6 +113,8 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
             "request",
             lambda r: third_party.append(r.url) if not r.url.startswith(f"http://127.0.0.1:{port}/") else None,
         )
+        whole: list[str] = []  # the whole state asked for; every other update came as a patch
+        page.on("request", lambda r: whole.append(r.url) if r.url.split("?")[0].endswith("/state") else None)
         problems: list[str] = []
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
@@ -137,6 +139,7 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
                 await page.screenshot(path=str(shots / "desktop-turn.png"), full_page=False)
             taps_per_turn.append(await play_my_turn(page))
         await page.locator("#turn-line", has_text="won").wait_for(timeout=10_000)
+        asked_whole = len(whole)
         # The replay: back one move, the story says what it was.
         await page.locator("#replay-mode").click()
         await page.locator("#r-step", has_text="of").wait_for()
@@ -145,6 +148,9 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
         await page.screenshot(path=str(shots / "desktop-replay.png"))
         await browser.close()
     assert not third_party, third_party
+    # The page asked for the whole state once, when it opened; the computer's turns (and
+    # the end) reached it as patches it rebuilt the table from.
+    assert asked_whole == 1, whole
     assert not problems, problems
     assert turn >= 5 and statistics.median(taps_per_turn) <= 5, taps_per_turn
     # Each turn was posted once in the game's thread, whether the browser or the computer played it.

@@ -63,11 +63,41 @@
     return r.ok && body.version === s.version ? body.play : null;
   }
 
-  async function show(s, given) {
+  // The table comes whole with /state and a move's answer, and in pieces with each update
+  // on the event stream: the page keeps the pieces it shows (by id), and a patch lists the
+  // ids of all of them with the text of those that changed.
+  let pieces = new Map();
+  function cut(s) {
+    const held = new Map();
+    let at = 0;
+    for (const [id, n] of s.parts || []) { held.set(id, s.table.slice(at, at + n)); at += n; }
+    return held;
+  }
+  function patched(p) {  // the whole state a patch describes, or null when a piece is missing
+    if (!state) return null;
+    const held = new Map(), out = [];
+    for (const [id] of p.parts) {
+      const text = Object.hasOwn(p.new, id) ? p.new[id] : pieces.get(id);
+      if (text === undefined) return null;
+      held.set(id, text);
+      out.push(text);
+    }
+    let css = p.css;
+    if (css === undefined) {
+      if (p.css_id !== state.css_id) return null;
+      css = state.css;
+    }
+    const s = { ...p, table: out.join(""), css, ui: state.ui };
+    delete s.new;
+    return { s, held };
+  }
+
+  async function show(s, given, held) {
     const moves = await movesFor(s, given);
     if (state && state.version > s.version) return;  // a newer state got here first
     const moved = !state || state.version !== s.version;
     state = s;
+    pieces = held || cut(s);
     play = moves;
     playFor = s.version;
     const ui = s.ui;
@@ -78,7 +108,7 @@
     $("modes").hidden = false;
     $("live-mode").textContent = ui.live;
     $("replay-mode").textContent = ui.replay;
-    $("table-title").textContent = ui.table;
+    $("table-title").textContent = s.so_far ? `${ui.table} · ${s.so_far}` : ui.table;
     const studioSeat = me.seat !== null ? me.seat : s.current;
     $("studio-title").textContent = fill(ui.studio_of, { name: s.names[studioSeat] });
     $("scores-title").textContent = ui.scores;
@@ -257,13 +287,16 @@
     source.addEventListener("version", (e) => {
       if (mode === "live" && (!state || String(state.version) !== e.data)) load();
     });
-    // A move's new state comes on the stream itself: gzipped JSON in base64.
-    source.addEventListener("state", async (e) => {
+    // A move's new state comes on the stream itself, as a patch: gzipped JSON in base64.
+    source.addEventListener("patch", async (e) => {
       try {
         const bytes = Uint8Array.from(atob(e.data), (c) => c.charCodeAt(0));
         const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-        const s = JSON.parse(await new Response(stream).text());
-        if (mode === "live" && (!state || s.version !== state.version || s.status !== state.status)) await show(s);
+        const p = JSON.parse(await new Response(stream).text());
+        if (mode !== "live" || (state && p.version === state.version && p.status === state.status)) return;
+        const made = patched(p);
+        if (made) await show(made.s, undefined, made.held);
+        else await load();  // a piece it never had (a missed update): the whole state
       } catch (err) {
         load();  // whatever went wrong, the state is one request away
       }
