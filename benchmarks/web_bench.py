@@ -7,8 +7,10 @@ through the service (the path a Discord button or the page takes), round robin o
 games at a steady pace, each game's seats choosing with the greedy player.
 
 Figures: how long after a move is committed every viewer has the new state (p50 / p95 /
-max: goal p95 <= 1 s); the bot's CPU per finished turn with the viewers, against the same
-games played with the web board off (goal: within 20%); the page's weight (HTML, script,
+max: goal p95 <= 1 s); the CPU per finished turn of the service and store with the viewers,
+against the same games played with the web board off (what the board adds; the goal, the
+whole bot's CPU within 20%, is measured with Discord and the posted pictures by ``load
+--processes 1 --database sqlite --web-viewers-load 200``); the page's weight (HTML, script,
 stylesheet and the state of a late 4-player game: goal <= 200 KiB).
 
     WEB_GAMES=50 (--web-games)  WEB_VIEWERS=200 (--web-viewers)  WEB_TURNS=2 (--web-turns)
@@ -174,10 +176,11 @@ def run() -> list[tuple[str, str]]:
             f"{len(delays)} / {expected} (a slow page skips to the newest)",
         ),
         (
-            "bot CPU per finished turn, ms (web off / on with viewers)",
-            f"{per_off:.1f} / {per_on:.1f} = {per_on / per_off - 1:+.0%}"
-            f" (goal within +20%: {'meets' if per_on <= 1.2 * per_off else 'misses'}; {turns_off} / {turns_on} turns,"
-            f" {moves_off} / {moves_on} moves)",
+            "service and store CPU per finished turn, ms (web off / on with viewers)",
+            f"{per_off:.1f} / {per_on:.1f}: the board costs {per_on - per_off:.1f} ms a turn, every picture drawn"
+            f" for the first time ({turns_off} / {turns_on} turns, {moves_off} / {moves_on} moves; no Discord and no"
+            " posted pictures here: the whole bot's figure, the goal's, is `load --processes 1 --database sqlite"
+            " --web-viewers-load 200`)",
         ),
         (
             "page weight KiB (HTML + script + stylesheet; late 4-player state)",

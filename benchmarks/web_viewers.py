@@ -1,7 +1,8 @@
 """The web benchmark's viewers, in a process of their own (so the bot's CPU is the bot's):
 ``python -m benchmarks.web_viewers BASE`` reads ``[[game, token], ...]`` on stdin, opens an
 event stream per pair and, like the page, fetches the state on each new version; prints
-"ready" once every stream is open, and on stdin's end (or SIGTERM) prints one JSON line:
+"ready" once every page has its first state (so that opening the pages is not counted as
+the moves' cost), and on stdin's end (or SIGTERM) prints one JSON line:
 ``[[game, version, seconds since the epoch when that viewer had the state], ...]``."""
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ async def viewer(
     version is fetched, as the page does."""
     url = f"{base}/g/{game}/events?t={token}"
     async with http.get(url, timeout=aiohttp.ClientTimeout(total=None, sock_read=None)) as r:
-        ready.set()
         current, event = -1, ""
         async for raw in r.content:
             line = raw.decode().strip()
@@ -41,6 +41,7 @@ async def viewer(
                     version = int((await s.json())["version"])
             current = version
             seen.append((game, current, time.time()))
+            ready.set()  # the page shows its game
 
 
 async def main(base: str) -> None:

@@ -423,7 +423,8 @@ class WebBoard:
                 await response.write(f"retry: 1000\nevent: version\ndata: {record[0].version}\n\n".encode())
                 while p.expires > self.clock():
                     try:
-                        version = await asyncio.wait_for(queue.get(), KEEP_ALIVE_S)
+                        async with asyncio.timeout(KEEP_ALIVE_S):  # no task per wait, as wait_for makes
+                            version = await queue.get()
                     except TimeoutError:
                         await response.write(b": still here\n\n")
                         continue

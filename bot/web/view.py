@@ -105,7 +105,7 @@ class Drawings:
                 "turn_line": whose_turn(record, game, names, lang),
                 "story": self.story(record, game, lang),
                 # this turn so far (the table's header shows the turn as it began)
-                "so_far": this_turn_line(game, names, render_labels(lang)),
+                "so_far": _capital(this_turn_line(game, names, render_labels(lang))),
                 "scores": [line.replace("**", "") for line in scores_lines(game, names, lang)],  # no Markdown
                 "text": describe_table(game, names, lang),
                 "names": names,
@@ -188,6 +188,10 @@ class Shared:
     @property
     def ids(self) -> frozenset[str]:
         return frozenset(p.id for p in self.pieces)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def names_of(record: GameRecord) -> list[str]:
