@@ -43,16 +43,18 @@ def language(locale: object) -> str:
         locale = getattr(locale, "value", None)
     if not isinstance(locale, str):
         return DEFAULT_LANGUAGE
-    known = _seen.get(locale)  # nearly every call passes a language code already
-    if known is None:
-        base = locale.strip().lower().replace("_", "-").split("-")[0]
-        known = base if base in languages() else DEFAULT_LANGUAGE
-        if len(_seen) < 256:  # locales come from Discord and settings: a few dozen at most
-            _seen[locale] = known
+    have = languages()
+    seen = _seen.get(locale)  # nearly every call passes a language code already
+    if seen is not None and seen[0] is have:  # (a catalogue added since is a new tuple)
+        return seen[1]
+    base = locale.strip().lower().replace("_", "-").split("-")[0]
+    known = base if base in have else DEFAULT_LANGUAGE
+    if len(_seen) < 256:  # locales come from Discord and settings: a few dozen at most
+        _seen[locale] = (have, known)
     return known
 
 
-_seen: dict[str, str] = {}
+_seen: dict[str, tuple[tuple[str, ...], str]] = {}
 
 
 def language_choices() -> list[tuple[str, str]]:
