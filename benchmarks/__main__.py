@@ -111,7 +111,7 @@ LOAD = (
     ),
     Setting(
         "--web-pairs", "LOAD_WEB_PAIRS", "N",
-        "with --web-viewers-load: runs without and with the board, alternated; the median ratio counts (3)",
+        "with --web-viewers-load: runs without and with the board, alternated; the median ratio counts (5)",
         _positive,
     ),
 )  # fmt: skip

@@ -19,7 +19,7 @@ goal p95 <= 5 ms.
 Settings: those of load_bench (LOAD_GAMES, LOAD_TURNS, LOAD_CONCURRENCY, LOAD_RATE...) plus
 LOAD_PROCESSES=2 (--processes), LOAD_DATABASE=postgresql (--database), LOAD_DATABASE_URL
 (--database-url), LOAD_COMMITS=300 (--commits), LOAD_WEB_VIEWERS=0 (--web-viewers-load),
-LOAD_WEB_PAIRS=3 (--web-pairs); the options of ``python -m benchmarks`` set them.
+LOAD_WEB_PAIRS=5 (--web-pairs); the options of ``python -m benchmarks`` set them.
 """
 
 from __future__ import annotations
@@ -271,7 +271,7 @@ async def _web_cost(
     shared machine, so the pairs are run ``LOAD_WEB_PAIRS`` times (off, on, off, on...) and
     the median of their ratios is the figure."""
     rows: list[tuple[str, str]] = []
-    pairs = max(1, int(os.environ.get("LOAD_WEB_PAIRS", "3")))
+    pairs = max(1, int(os.environ.get("LOAD_WEB_PAIRS", "5")))
     ratios: list[tuple[float, float]] = []
     for i in range(pairs):
         if i:

@@ -5,6 +5,8 @@ Every function takes the reader's language (``locale``, English by default; see
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.i18n import t
 from bot.words.story import move_words, turn_words
 from engine import Game, parse_move
@@ -48,26 +50,41 @@ def turn_summary(moves: list[str], game: Game | None, locale: str, names: list[s
 
 
 def scores_lines(game: Game, names: list[str], locale: str) -> list[str]:
-    winners = set(game.winners()) if game.is_over else set()
-    lines = []
+    winners = frozenset(game.winners()) if game.is_over else frozenset()
     ranks = game.ranks()
-    order = sorted(range(game.num_players), key=lambda i: (ranks[i], i))
+    seats = tuple(
+        (ranks[i], game.score(i), len(p.completed), game.museum_dice(i), p.removed, i in winners)
+        for i, p in enumerate(game.state.players)
+    )
+    return list(_scores_lines(seats, tuple(names), locale))
+
+
+_Seat = tuple[int, int, int, int, bool, bool]  # rank, points, installations, museum dice, left, won
+
+
+@lru_cache(maxsize=1024)
+def _scores_lines(
+    seats: tuple[tuple[int, int, int, int, bool, bool], ...], names: tuple[str, ...], locale: str
+) -> tuple[str, ...]:
+    # Remembered: the web board asks after every move, and scores change a few times a game.
+    lines = []
+    order = sorted(range(len(seats)), key=lambda i: (seats[i][0], i))
     for i in order:
-        p = game.state.players[i]
+        _rank, points, completed, museum, removed, winner = seats[i]
         lines.append(
             t(
                 "texts.score_line",
                 locale,
                 mark=MARKS[i],
                 name=names[i],
-                points=t("story.points", locale, count=game.score(i)),
-                installations=t("story.installations", locale, count=len(p.completed)),
-                museum=t("story.museum_dice", locale, count=game.museum_dice(i)),
-                left=t("texts.left_game", locale) if p.removed else "",
-                flag=" 🏆" if i in winners else "",
+                points=t("story.points", locale, count=points),
+                installations=t("story.installations", locale, count=completed),
+                museum=t("story.museum_dice", locale, count=museum),
+                left=t("texts.left_game", locale) if removed else "",
+                flag=" 🏆" if winner else "",
             )
         )
-    return lines
+    return tuple(lines)
 
 
 def tie_break_text(game: Game, names: list[str], locale: str) -> str:
