@@ -52,9 +52,10 @@ async def after(page: Page, before: str) -> None:
     await page.wait_for_selector(f'body:not([data-version="{before}"])', state="attached")
 
 
-async def play_my_turn(page: Page) -> int:
+async def play_my_turn(page: Page, shot: Path | None = None) -> int:
     """Places up to two dice (a die, then a glowing space; the last die glows by itself),
-    then ends the turn and confirms; returns the taps."""
+    then ends the turn and confirms; returns the taps.  ``shot``: a screenshot there after
+    the first die is placed."""
     taps = placed = 0
     for _ in range(8):
         if placed < 2 and await page.locator("#dice button").count():
@@ -66,6 +67,10 @@ async def play_my_turn(page: Page) -> int:
             taps += 1
             await after(page, before)
             placed += 1
+            # This turn so far is said beside the table (its header shows the turn as it began).
+            await page.locator("#table-title", has_text="This turn: placed a").wait_for(timeout=5_000)
+            if shot is not None and placed == 1:
+                await page.screenshot(path=str(shot), full_page=False)
             continue
         before = await version(page)
         if await page.locator("#end").is_visible():
@@ -137,7 +142,7 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
                 await page.set_viewport_size(DESKTOP)
             if turn == 7:
                 await page.screenshot(path=str(shots / "desktop-turn.png"), full_page=False)
-            taps_per_turn.append(await play_my_turn(page))
+            taps_per_turn.append(await play_my_turn(page, shots / "desktop-mid-turn.png" if turn == 8 else None))
         await page.locator("#turn-line", has_text="won").wait_for(timeout=10_000)
         asked_whole = len(whole)
         # The replay: back one move, the story says what it was.
