@@ -23,7 +23,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..cards import ArtistKind
+from ..cards import ArtistCard, ArtistKind
 from ..game import Game
 from ..geometry import WORKROOM_SIZE
 from ..moves import (
@@ -34,6 +34,7 @@ from ..moves import (
     EndTurn,
     Move,
     Place,
+    Skip,
     ToArtist,
     ToMuseum,
     Undo,
@@ -62,6 +63,29 @@ NOTHING_TO_DO = 0.5  # an artist card whose action has nothing to work on yet
 # abandon must gain more than that.  Without it the strong player abandoned 13-18 workrooms
 # per 100 turns, 96% of them rooms that still fit a face-up card (issue 31).
 THROWN_DIE = 0.25
+# A table that has been still (nobody's score changed) for a while: the player pushes to
+# break it, as a person would (issue 31: about 3% of the 2-player games had a stretch of 6+
+# rounds without a score change, in openings where nobody completed a first card and in 4-4
+# endgames where one player waited for one rare value and the other built nothing).
+# After ``ENABLE_AFTER`` rounds of stillness, own dice on an artist card whose action can
+# bring the one die a workroom still needs for its card (Malevich or Boccioni of that value,
+# Marc, Popova or La Fresnaye on a die the player holds, Rozanova on an opponent's stored die
+# of that value) are worth ``ENABLE`` of the card's points: the search sees one turn only,
+# so it seldom put a pair there to use next turn.  Valued in every game (not only still
+# ones), this cut the stretches too, but Marc and Popova then took the dice the Rozanova
+# cards need (below 0.15 uses per face-up game); extended to rooms two dice short, or to
+# the 2-dice cards only, the same happened on still tables.  With both pushes, 2 players,
+# 500 games at seeds 141000 / 151000 / 161000: 2.8 / 3.2 / 2.6% of the games had a 6+
+# round stretch before, 1.6 / 2.2 / 1.6% after.
+ENABLE = 0.25
+ENABLE_AFTER = 2.0
+# After ``STILL_AFTER`` rounds, the points scored this turn (a completion, a card die moved
+# to the museum) count ``TEMPO`` more per round of stillness from there on, so that scoring
+# now beats waiting for a bigger score later.  (Alone it changed little: in a still game the
+# player seldom has points it could score in its turn; the artist cards above are what
+# brings the missing die.)
+STILL_AFTER = 3.0
+TEMPO = 0.25
 
 
 @dataclass(slots=True)
@@ -80,8 +104,11 @@ class _Node:
 class _Context:
     """What stays fixed during one search: who plans, what was visible at the start."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Game, seat: int, still: float = 0.0) -> None:
         self.seat = seat
+        self.base = game.score(seat)  # the score before the plan: what it scores this turn
+        self.still = still  # rounds in a row without a score change, up to this turn
+        self.tempo = TEMPO * (still - STILL_AFTER + 1.0) if still >= STILL_AFTER else 0.0
         self.visible_offer = frozenset(c for c in game.state.offer if c is not None)
         self.opponents = [o for o in game.active_players() if o != seat]
         self._opp_cache: dict[tuple[object, ...], float] = {}
@@ -167,6 +194,66 @@ def _bump_chance(game: Game, seat: int, value: int, count: int) -> float:
     return 1.0 - keep
 
 
+def _gives(card: ArtistCard, needed: set[int], have: list[int], stored: set[int]) -> bool:
+    """Can this card's action bring a die of one of the ``needed`` values (``have``: the dice
+    a Popova or La Fresnaye could change, ``stored``: the opponents' stored values a Rozanova
+    copies)?"""
+    kind = card.artist
+    if kind is ArtistKind.ROZANOVA:
+        return bool(stored & needed)
+    if kind is ArtistKind.MARC:
+        return True
+    if kind is ArtistKind.MALEVICH:
+        return card.value in needed
+    if kind is ArtistKind.BOCCIONI:
+        return card.values is not None and bool(set(card.values) & needed)
+    if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE):
+        return card.delta is not None and any(v + card.delta in needed for v in have)
+    return False
+
+
+def _enabling(
+    game: Game, seat: int, offer: list[int], horizon: float, room_left: int, forbidden: frozenset[int]
+) -> float:
+    """What the player's own artist cards add by bringing the die its nearly finished plan
+    (one die to go) waits for: ``ENABLE`` of that card's points, for the best card."""
+    s = game.state
+    mine = [
+        (a, game.deck.artist(a.card))
+        for slot, a in enumerate(s.artists)
+        if a.owner == seat and a.card is not None and slot not in forbidden
+    ]
+    if not mine:
+        return 0.0
+    p = s.players[seat]
+    _v, plans = ev.rooms_value(game, seat, offer, horizon, None, room_left)
+    needed: set[int] = set()
+    points = 0
+    for room, plan in zip(p.workrooms, plans, strict=True):
+        if plan.card is None:
+            continue
+        f = ev.fit(ev.room_key(room), plan.card, game.deck)
+        if f is None or f.remaining != 1:
+            continue
+        needed |= f.useful
+        points = max(points, game.deck.installation(plan.card).points)
+    if not needed:
+        return 0.0
+    have = [*p.storeroom, *(v for c in p.completed for v in c.dice if v is not None)]
+    stored = {v for i, o in enumerate(s.players) if i != seat and not o.removed for v in o.storage}
+    best = 0.0
+    for a, card in mine:
+        if not _gives(card, needed, have, stored):
+            continue
+        value = ENABLE * points
+        if seat == game.current_player:
+            value *= 1.0 - BUMP_RISK * _bump_chance(game, seat, a.value, a.count)
+            if a.placed_turn < s.turn:
+                value *= HELD
+        best = max(best, value)
+    return best
+
+
 def _prospect(game: Game, seat: int, kind: ArtistKind) -> float:
     """Whether the card's action will have something to work on, as far as the position
     shows now: Rozanova needs an opponent's stored die, Pascin a workroom die that can move."""
@@ -227,8 +314,11 @@ def evaluate(game: Game, ctx: _Context, forbidden: frozenset[int]) -> tuple[floa
     offer = ctx.offer(game)
     mine = _seat_value(game, seat, ctx, offer, horizon, room_left)
     mine -= _artists_value(game, seat, frozenset(), horizon) - _artists_value(game, seat, forbidden, horizon)
+    if ctx.still >= ENABLE_AFTER:  # a still table: the artist cards that bring the missing die
+        mine += _enabling(game, seat, offer, horizon, room_left, forbidden)
     opps = [_seat_value(game, o, ctx, offer, horizon, room_left) for o in ctx.opponents]
     value = mine - (0.6 * max(opps) + 0.4 * sum(opps) / len(opps)) if opps else mine
+    value += ctx.tempo * (game.score(seat) - ctx.base)  # a still table: points scored now count more
     # Being close to the end when ahead is good: the clock then works for us.
     keep_value, keep = _keep(game, ctx, offer, horizon, room_left)
     return value + keep_value, keep
@@ -261,6 +351,25 @@ def _keep(game: Game, ctx: _Context, offer: list[int], horizon: float, room_left
         if value > best[0]:
             best = (value, (v, v))
     return best
+
+
+def still_rounds(game: Game) -> float:
+    """Rounds in a row, up to now, in which nobody's score changed (read from the log: a
+    score changes only by a completion or a die moved to the museum); 0 once this turn scored."""
+    still = 0
+    turn: list[bool] = []  # per action of the turn under way: did it score?
+    for m in game.log:
+        if isinstance(m, Undo):
+            if turn:
+                turn.pop()
+        elif isinstance(m, EndTurn | Skip):
+            still = 0 if any(turn) else still + 1
+            turn = []
+        else:
+            turn.append(isinstance(m, Complete | ToMuseum))
+    if any(turn):
+        return 0.0
+    return still / max(1, len(game.active_players()))
 
 
 def _die_value(game: Game, move: Place | ToMuseum) -> int:
@@ -364,7 +473,7 @@ class StrongPlayer:
         if game.is_over:
             return [], []
         root_game = self._hidden_shuffled(game)
-        ctx = _Context(root_game, game.current_player)
+        ctx = _Context(root_game, game.current_player, still_rounds(game))
         root = _Node(root_game, [])
         self._value(root, ctx)
         best: _Node | None = root if root.can_end else None

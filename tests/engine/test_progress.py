@@ -1,16 +1,31 @@
 """Issue 31: games that keep moving.  The strong player's clock never runs out before the
 next installation can be completed, dice likely to be bumped off an artist card are worth
-less, and an abandon pays for the dice it sends back to the supply."""
+less, an abandon pays for the dice it sends back to the supply, and on a table that has
+been still for a while the player pushes (points now count more; artist dice that bring a
+workroom's missing die count)."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import Game
-from engine.moves import Abandon, Release
+from engine.moves import Abandon, EndTurn, Release
+from engine.players import GreedyPlayer
 from engine.players import evaluate as ev
-from engine.players.strong import THROWN_DIE, StrongPlayer, _bump_chance, _Context, _Node, evaluate
-from engine.state import ArtistSlot, Completed
+from engine.players.strong import (
+    ENABLE_AFTER,
+    STILL_AFTER,
+    TEMPO,
+    THROWN_DIE,
+    StrongPlayer,
+    _bump_chance,
+    _Context,
+    _Node,
+    evaluate,
+    still_rounds,
+)
+from engine.players.tournament import play_table
+from engine.state import ArtistSlot, Completed, GameOptions
 
 from .helpers import grid, rebalance
 
@@ -152,3 +167,33 @@ def test_a_finished_workroom_is_worth_no_more_than_its_card_taken_now() -> None:
         assert plans[0].card == 1 and plans[0].turns == 0.0
         die = min(ev.BONUS_DIE, ev.card_die_value(horizon))
         assert value == pytest.approx(card.points + len(card.bonus) * die)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_still_rounds_is_the_balance_reports_stretch(players: int) -> None:
+    """The strong player's count of still rounds (read from the log) matches the balance
+    report's (scores compared turn by turn), at every player count (issue 31)."""
+    game = Game.new(players, 7, GameOptions(equal_turns=True))
+    still, last = [0], [game.scores()]
+    checked: list[float] = []
+
+    def after(g: Game, m: object) -> None:
+        if isinstance(m, EndTurn):
+            scores = g.scores()
+            still[0] = still[0] + 1 if scores == last[0] else 0
+            last[0] = scores
+            if not g.is_over:
+                assert still_rounds(g) * len(g.active_players()) == still[0]
+                checked.append(still_rounds(g))
+
+    play_table(game, [GreedyPlayer(i) for i in range(players)], after=after)
+    assert len(checked) > 10 and max(checked) > 0  # still turns were seen, not only busy ones
+
+
+def test_the_strong_player_pushes_only_on_a_still_table() -> None:
+    game = Game.new(2, 4)
+    assert still_rounds(game) == 0.0
+    moving = _Context(game, game.current_player, 0.0)
+    assert moving.tempo == 0.0 and moving.still < ENABLE_AFTER
+    still = _Context(game, game.current_player, STILL_AFTER + 1.0)
+    assert still.tempo == 2 * TEMPO
