@@ -40,6 +40,13 @@ BONUS_DIE = 1.5  # what each bonus space of a card is worth when completing it
 LATE = 0.12  # factor for a plan that probably cannot be finished before the end
 EMPTY_ROOM = 0.6  # an empty room is only a possibility
 SHARED = 0.5  # share of the faster plan's turns the slower plan of the other room waits
+# On a table that has been still for a while (nobody's score changed), the strong player
+# hurries (issue 31): waiting costs more per turn, so the nearest completion wins over a
+# bigger card further off, and the second workroom waits for the whole of the first plan
+# (dice go where they finish something).  Spreading dice over both rooms on a still table
+# (the opposite) made the stretches longer.
+HURRY_GAMMA = 0.5
+HURRY_SHARED = 1.0
 CARD_TURNS = 3.0  # turns a player needs per completion (the game's clock)
 CARD_OFFSET = 1.0
 LAST_TURN = 3.0  # points a player is expected to gain in a last turn (equal_turns)
@@ -115,6 +122,12 @@ def _fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
     for rot in rots:
         for px, py in rot:
             dx, dy = px - ax, py - ay
+            # The plan must lie inside the workroom's grid where the dice already stand: a
+            # structure built against an edge cannot grow past it (a 2-player game at seed
+            # 151089 stood still for 53 rounds, the leader waiting for a die whose cell was
+            # off the grid).
+            if any(not (0 <= qx - dx < W and 0 <= qy - dy < W) for qx, qy in rot):
+                continue
             placed: dict[tuple[int, int], tuple[int, int]] = {}
             ok = True
             for x, y, v, h in dice:
@@ -370,9 +383,9 @@ class Plan:
 _NO_PLAN = Plan(None, 0.0, 99.0)
 
 
-def plan_value(fitted: Fit, points: float, horizon: float, risk: float) -> tuple[float, float]:
+def plan_value(fitted: Fit, points: float, horizon: float, risk: float, gamma: float = GAMMA) -> tuple[float, float]:
     turns = fitted.cost / DICE_PER_TURN
-    v = points * GAMMA**turns * (1.0 - risk)
+    v = points * gamma**turns * (1.0 - risk)
     if turns > horizon + 0.5:
         v *= LATE
     return v, turns
@@ -401,8 +414,10 @@ def rooms_value(
     horizon: float,
     risks: dict[int, float] | None = None,
     room_left: int = 99,
+    hurry: bool = False,
 ) -> tuple[float, list[Plan]]:
-    """Best joint value of a seat's two workrooms aimed at different offered cards."""
+    """Best joint value of a seat's two workrooms aimed at different offered cards
+    (``hurry``: valued as on a still table, see ``HURRY_GAMMA``)."""
     deck = game.deck
     rooms = game.state.players[seat].workrooms
     cards = tuple(offer)
@@ -412,13 +427,13 @@ def rooms_value(
     horizon = round(horizon, 3)
     room_left = min(room_left, 3)  # no card has more than two bonus spaces
     risk_key = tuple(round(risks.get(c, 0.0), 3) for c in cards) if risks else None
-    ck = (id(deck), keys, cards, horizon, room_left, risk_key)
+    ck = (id(deck), keys, cards, horizon, room_left, risk_key, hurry)
     got = _ROOMS.get(ck)
     if got is None:
         if len(_ROOMS) > _ROOMS_LIMIT:
             _ROOMS.clear()
         rounded = dict(zip(cards, risk_key, strict=True)) if risk_key else None
-        got = _ROOMS[ck] = _rooms_value(game, keys, cards, horizon, rounded, room_left)
+        got = _ROOMS[ck] = _rooms_value(game, keys, cards, horizon, rounded, room_left, hurry)
     return got[0], list(got[1])
 
 
@@ -429,8 +444,10 @@ def _rooms_value(
     horizon: float,
     risks: dict[int, float] | None,
     room_left: int,
+    hurry: bool,
 ) -> tuple[float, tuple[Plan, Plan]]:
     deck = game.deck
+    gamma, shared = (HURRY_GAMMA, HURRY_SHARED) if hurry else (GAMMA, SHARED)
     options: list[list[Plan]] = []
     for key in keys:
         opts: list[Plan] = [_NO_PLAN]
@@ -440,7 +457,7 @@ def _rooms_value(
                 continue
             # A finished workroom is worth no more than its card taken now.
             after = horizon if f.remaining == 0 else 99.0
-            v, t = plan_value(f, card_worth(game, c, room_left, after), horizon, (risks or {}).get(c, 0.0))
+            v, t = plan_value(f, card_worth(game, c, room_left, after), horizon, (risks or {}).get(c, 0.0), gamma)
             if not key:
                 v *= EMPTY_ROOM
             opts.append(Plan(c, v, t))
@@ -457,7 +474,7 @@ def _rooms_value(
                 # players spread their dice over two slow plans and complete nothing for
                 # rounds at the start of a game (issue 31).
                 first, second = (a, b) if a.turns <= b.turns else (b, a)
-                total = first.value + second.value * GAMMA ** (SHARED * first.turns)
+                total = first.value + second.value * gamma ** (shared * first.turns)
             if total > best[0]:
                 best = (total, (a, b))
     return best

@@ -50,6 +50,8 @@ def fits(cols: dict[int, tuple[int, int]], plan_rots: tuple[dict[tuple[int, int]
     for rot in plan_rots:
         for px, py in rot:
             dx, dy = px - ax, py - ay
+            if any(not (0 <= qx - dx < W and 0 <= qy - dy < W) for qx, qy in rot):
+                continue  # the plan would leave the workroom's grid where the dice stand
             if all(rot.get((x + dx, y + dy), 0) >= h for x, y, _v, h in dice):
                 fixed = {(y + dy) * _GRID + (x + dx): v for x, y, v, _h in dice}
                 cells = [y * _GRID + x for x, y in rot]

@@ -77,6 +77,8 @@ def reasons(game: Game, moves: list[Move]) -> list[Reason]:
         out.append(ending)
     if out:
         return out
+    if ending is not None:  # only the end is left (the last card was taken earlier this turn)
+        return [ending]
     end = moves[-1]
     if isinstance(end, EndTurn) and end.keep:
         return [_keeping(game, moves, end.keep)]

@@ -86,6 +86,17 @@ ENABLE_AFTER = 2.0
 # brings the missing die.)
 STILL_AFTER = 3.0
 TEMPO = 0.25
+# After ``HURRY_AFTER`` rounds its own workrooms are valued in a hurry (``ev.HURRY_GAMMA``):
+# the nearest completion first, one room at a time.  Not for a player a card from the end:
+# there the hurry made 4-4 endgames longer (a 2-player game at seed 141362 stood still for
+# 14.5 rounds, the one ahead neglecting its second workroom).
+HURRY_AFTER = 2.0
+# A player ahead with a fifth card to go wins by any completion: its own dice on an artist
+# card that can bring the one die its workroom still needs are worth ``ENABLE_CLOSE`` of that
+# card's points at once (no stillness needed), and Popova and La Fresnaye count whatever
+# die they would change (one comes within a turn or two).  In the longest 4-4 endgames the
+# one ahead waited up to seven turns for one value, with such a card free in the row.
+ENABLE_CLOSE = 0.5
 
 
 @dataclass(slots=True)
@@ -108,6 +119,12 @@ class _Context:
         self.seat = seat
         self.base = game.score(seat)  # the score before the plan: what it scores this turn
         self.still = still  # rounds in a row without a score change, up to this turn
+        # Its own workrooms valued in a hurry (``ev.HURRY_GAMMA``), except with a fifth card
+        # to go: that card ends the game, and any completion will do.
+        done = len(game.state.players[seat].completed)
+        self.hurry = still >= HURRY_AFTER and done < INSTALLATIONS_TO_END - 1
+        others = [game.score(o) for o in game.active_players() if o != seat]
+        self.closing = done == INSTALLATIONS_TO_END - 1 and bool(others) and game.score(seat) > max(others)
         self.tempo = TEMPO * (still - STILL_AFTER + 1.0) if still >= STILL_AFTER else 0.0
         self.visible_offer = frozenset(c for c in game.state.offer if c is not None)
         self.opponents = [o for o in game.active_players() if o != seat]
@@ -212,11 +229,21 @@ def _gives(card: ArtistCard, needed: set[int], have: list[int], stored: set[int]
     return False
 
 
+_ANY_DIE = list(range(1, 7))
+
+
 def _enabling(
-    game: Game, seat: int, offer: list[int], horizon: float, room_left: int, forbidden: frozenset[int]
+    game: Game,
+    seat: int,
+    offer: list[int],
+    horizon: float,
+    room_left: int,
+    forbidden: frozenset[int],
+    closing: bool = False,
 ) -> float:
     """What the player's own artist cards add by bringing the die its nearly finished plan
-    (one die to go) waits for: ``ENABLE`` of that card's points, for the best card."""
+    (one die to go) waits for: ``ENABLE`` of that card's points for the best card
+    (``closing``: ``ENABLE_CLOSE``, and any die may be the one changed)."""
     s = game.state
     mine = [
         (a, game.deck.artist(a.card))
@@ -243,9 +270,9 @@ def _enabling(
     stored = {v for i, o in enumerate(s.players) if i != seat and not o.removed for v in o.storage}
     best = 0.0
     for a, card in mine:
-        if not _gives(card, needed, have, stored):
+        if not _gives(card, needed, _ANY_DIE if closing else have, stored):
             continue
-        value = ENABLE * points
+        value = (ENABLE_CLOSE if closing else ENABLE) * points
         if seat == game.current_player:
             value *= 1.0 - BUMP_RISK * _bump_chance(game, seat, a.value, a.count)
             if a.placed_turn < s.turn:
@@ -270,7 +297,8 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
     p = game.state.players[seat]
     value = float(game.score(seat))
     if seat == ctx.seat:
-        value += ev.rooms_value(game, seat, offer, horizon, ctx.risks(game, offer, horizon), room_left)[0]
+        risks = ctx.risks(game, offer, horizon)
+        value += ev.rooms_value(game, seat, offer, horizon, risks, room_left, ctx.hurry)[0]
     else:
         value += ctx.opponent_rooms(game, seat, offer, horizon, room_left)
     # A die on a card is worth museum points only if there are turns left to move it there.
@@ -314,7 +342,9 @@ def evaluate(game: Game, ctx: _Context, forbidden: frozenset[int]) -> tuple[floa
     offer = ctx.offer(game)
     mine = _seat_value(game, seat, ctx, offer, horizon, room_left)
     mine -= _artists_value(game, seat, frozenset(), horizon) - _artists_value(game, seat, forbidden, horizon)
-    if ctx.still >= ENABLE_AFTER:  # a still table: the artist cards that bring the missing die
+    if ctx.closing:  # any completion wins: the artist cards that bring the missing die
+        mine += _enabling(game, seat, offer, horizon, room_left, forbidden, closing=True)
+    elif ctx.still >= ENABLE_AFTER:  # a still table: the same, valued less
         mine += _enabling(game, seat, offer, horizon, room_left, forbidden)
     opps = [_seat_value(game, o, ctx, offer, horizon, room_left) for o in ctx.opponents]
     value = mine - (0.6 * max(opps) + 0.4 * sum(opps) / len(opps)) if opps else mine

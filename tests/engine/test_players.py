@@ -190,7 +190,7 @@ def test_small_tournament_strong_beats_greedy_more_often_than_not() -> None:
 def test_explain_says_when_the_plan_ends_the_game() -> None:
     # Deterministic games; the first of these deals in which the strong player ends the game
     # is checked (it is not every deal: greedy sometimes gets there first).
-    for seed in (21, 22, 26):
+    for seed in range(21, 41):
         game = Game.new(2, seed)
         bots = [StrongPlayer(1, budget=120, turn_budget=160), GreedyPlayer(2)]
         while not game.is_over:

@@ -9,17 +9,22 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
+from engine.geometry import rotations
 from engine.moves import Abandon, EndTurn, Release
 from engine.players import GreedyPlayer
 from engine.players import evaluate as ev
+from engine.players.greedy import fits
 from engine.players.strong import (
     ENABLE_AFTER,
+    ENABLE_CLOSE,
+    HURRY_AFTER,
     STILL_AFTER,
     TEMPO,
     THROWN_DIE,
     StrongPlayer,
     _bump_chance,
     _Context,
+    _enabling,
     _Node,
     evaluate,
     still_rounds,
@@ -197,3 +202,69 @@ def test_the_strong_player_pushes_only_on_a_still_table() -> None:
     assert moving.tempo == 0.0 and moving.still < ENABLE_AFTER
     still = _Context(game, game.current_player, STILL_AFTER + 1.0)
     assert still.tempo == 2 * TEMPO
+    assert not moving.hurry and still.hurry
+    assert not _Context(game, game.current_player, HURRY_AFTER - 0.5).hurry
+    # A card from the end, any completion will do: no hurry.
+    closing = _endgame([1, 14, 23])
+    assert not _Context(closing, closing.current_player, STILL_AFTER + 1.0).hurry
+
+
+def test_on_a_still_table_the_workroom_aims_at_the_card_it_finishes_soonest() -> None:
+    """A workroom holding a 2 and a 3 side by side is one die from card 1 (three in a row,
+    2 points) and two from card 4 (four in a row, 3 points).  Normally it aims at card 4
+    (the other, empty room takes card 1); in a hurry it aims at card 1, and the second plan
+    is worth less (it waits for all of the first one's turns)."""
+    game = Game.new(2, 4)
+    s = game.state
+    seat = s.current
+    s.players[seat].workrooms = [grid("2 3"), {}]
+    rebalance(game)
+    normal, plans = ev.rooms_value(game, seat, [1, 4], 5.0, None, 9)
+    assert [p.card for p in plans] == [4, 1]
+    hurried, plans = ev.rooms_value(game, seat, [1, 4], 5.0, None, 9, hurry=True)
+    assert [p.card for p in plans] == [1, 4]
+    assert plans[0].turns < plans[1].turns
+    assert hurried < normal
+
+
+def test_a_plan_that_would_leave_the_workroom_grid_does_not_fit() -> None:
+    """Card 23's five columns around a 2-high centre.  Built against the grid's corner, the
+    missing arm of the centre would stand off the grid: the room can never become the card
+    (the strong player held such a room, one die short, for 53 rounds).  The same dice in
+    the middle of the grid are one die from it."""
+    game = Game.new(2, 4)
+    corner = grid("3:2 4:2 5\n2")
+    middle = grid(". . . .\n. . . .\n. . 3:2 4:2 5\n. . 2")
+    assert ev.fit(ev.room_key(corner), 23, game.deck) is None
+    fitted = ev.fit(ev.room_key(middle), 23, game.deck)
+    assert fitted is not None and fitted.remaining == 1 and fitted.useful == {2, 4}
+    plans = {c.id: tuple({(x, y): h for x, y, h in r} for r in rotations(c.cells)) for c in game.deck.installations}
+    assert not fits(corner, plans[23]) and fits(middle, plans[23])  # the greedy player's test too
+
+
+def test_one_card_from_the_end_and_ahead_the_player_values_the_artist_that_brings_its_die() -> None:
+    """Four installations and the lead: a workroom a die from card 10 (a third 2 on its
+    column) and two of its own dice on La Fresnaye -2 make that card worth up to half of card
+    10's points at once, though no die in hand is a 4 yet (one comes soon).  Valued the usual
+    way (no 4 in hand) it is worth nothing, and behind, a fifth card would lose: no push."""
+    game = _endgame([10, 14, 23])
+    s = game.state
+    seat = s.current
+    s.players[seat].workrooms = [grid("2:2 3"), {}]
+    s.players[seat].storeroom = []
+    s.artists = [ArtistSlot(19, owner=seat, value=4, count=2, placed_turn=s.turn - 1)] + [
+        ArtistSlot(c) for c in (1, 7, 12)
+    ]
+    rebalance(game)
+    ctx = _Context(game, seat, 0.0)
+    assert ctx.closing and not ctx.hurry
+    offer = ctx.offer(game)
+    horizon, room = ev.turns_left(game), ev.museum_room(game)
+    points = game.deck.installation(10).points
+    closing = _enabling(game, seat, offer, horizon, room, frozenset(), closing=True)
+    assert 0.0 < closing <= ENABLE_CLOSE * points
+    assert _enabling(game, seat, offer, horizon, room, frozenset()) == 0.0
+    s.players[1 - seat].completed = [Completed(c, [None]) for c in (5, 6, 7, 8)]
+    rebalance(game)
+    assert game.score(1 - seat) > game.score(seat)
+    assert not _Context(game, seat, 0.0).closing
