@@ -2,7 +2,8 @@
 next installation can be completed, dice likely to be bumped off an artist card are worth
 less, an abandon pays for the dice it sends back to the supply, and on a table that has
 been still for a while the player pushes (points now count more; artist dice that bring a
-workroom's missing die count)."""
+workroom's missing die count; its workrooms are valued in a hurry).  A plan fits a workroom
+only inside its grid, and one card from the end and ahead, the player pushes at once."""
 
 from __future__ import annotations
 
