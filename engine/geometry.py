@@ -85,3 +85,9 @@ def rotations(points: Iterable[tuple[int, int, int]]) -> tuple[Shape, ...]:
 def shape_of(columns: Mapping[int, tuple[int, int]], size: int) -> Shape:
     """Normalized (x, y, height) shape of a structure given as cell -> (value, height)."""
     return normalize((c % size, c // size, h) for c, (_v, h) in columns.items())
+
+
+def lies_within(cells: Iterable[tuple[int, int]], dx: int, dy: int, size: int = WORKROOM_SIZE) -> bool:
+    """Do these (x, y) cells, moved back by (dx, dy), all stand on a ``size`` x ``size`` grid?
+    (A plan matched on a roomier grid must still fit the workroom where its dice stand.)"""
+    return all(0 <= x - dx < size and 0 <= y - dy < size for x, y in cells)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..cards import ArtistKind, Deck
 from ..game import Game
-from ..geometry import WORKROOM_SIZE, neighbour_table, rotations
+from ..geometry import WORKROOM_SIZE, lies_within, neighbour_table, rotations
 from ..rules import museum as museum_rules
 from ..solver import completable
 from ..state import INSTALLATIONS_TO_END
@@ -126,7 +126,7 @@ def _fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
             # structure built against an edge cannot grow past it (a 2-player game at seed
             # 151089 stood still for 53 rounds, the leader waiting for a die whose cell was
             # off the grid).
-            if any(not (0 <= qx - dx < W and 0 <= qy - dy < W) for qx, qy in rot):
+            if not lies_within(rot, dx, dy):
                 continue
             placed: dict[tuple[int, int], tuple[int, int]] = {}
             ok = True

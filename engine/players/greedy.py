@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..cards import ArtistKind, Deck
 from ..game import Game
-from ..geometry import WORKROOM_SIZE, neighbour_table, rotations
+from ..geometry import WORKROOM_SIZE, lies_within, neighbour_table, rotations
 from ..moves import (
     Abandon,
     Complete,
@@ -50,7 +50,7 @@ def fits(cols: dict[int, tuple[int, int]], plan_rots: tuple[dict[tuple[int, int]
     for rot in plan_rots:
         for px, py in rot:
             dx, dy = px - ax, py - ay
-            if any(not (0 <= qx - dx < W and 0 <= qy - dy < W) for qx, qy in rot):
+            if not lies_within(rot, dx, dy):
                 continue  # the plan would leave the workroom's grid where the dice stand
             if all(rot.get((x + dx, y + dy), 0) >= h for x, y, _v, h in dice):
                 fixed = {(y + dy) * _GRID + (x + dx): v for x, y, v, _h in dice}
