@@ -10,11 +10,10 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
-from engine.geometry import rotations
 from engine.moves import Abandon, EndTurn, Release
 from engine.players import GreedyPlayer
 from engine.players import evaluate as ev
-from engine.players.greedy import fits
+from engine.players.greedy import _plans, fits
 from engine.players.strong import (
     ENABLE_AFTER,
     ENABLE_CLOSE,
@@ -239,7 +238,7 @@ def test_a_plan_that_would_leave_the_workroom_grid_does_not_fit() -> None:
     assert ev.fit(ev.room_key(corner), 23, game.deck) is None
     fitted = ev.fit(ev.room_key(middle), 23, game.deck)
     assert fitted is not None and fitted.remaining == 1 and fitted.useful == {2, 4}
-    plans = {c.id: tuple({(x, y): h for x, y, h in r} for r in rotations(c.cells)) for c in game.deck.installations}
+    plans = _plans(game.deck)
     assert not fits(corner, plans[23]) and fits(middle, plans[23])  # the greedy player's test too
 
 
