@@ -97,8 +97,9 @@ async def play_game(
     interrupt: Any = None,
 ) -> int:
     """Plays a 2-player game in ``channel`` to its end, typing moves; with ``panel_turns``
-    every other turn through the DM panel.  ``interrupt(turn)`` is awaited once, in the middle
-    of turn 4.  Returns the game id."""
+    every other turn through the DM panel.  ``interrupt()`` is awaited once, in the middle of
+    the first turn from turn 4 on that has a move before its end (the deal is random, so turn 4
+    itself may be a bare end).  Returns the game id."""
     first = await users[0].slash(channel, "cubist lobby new", players=2, timeout=30)
     assert not first.failed, first
     assert "joined" in (await users[1].slash(channel, "cubist lobby join", timeout=30)).content
@@ -120,7 +121,7 @@ async def play_game(
             return record.id
         user = by_id[record.seats[state.current_player].user_id or 0]
         move = deciders[user.id].choose(state)
-        if interrupt is not None and not interrupted and state.state.turn == 4 and state.state.turn_moves:
+        if interrupt is not None and not interrupted and state.state.turn >= 4 and state.state.turn_moves:
             interrupted = True
             await interrupt()
         posted = len(standin.channel_messages(channel))
