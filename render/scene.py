@@ -10,7 +10,8 @@ in its own file, and the rows are spaced so that it cannot hide a top face there
 
 A column in front that is taller by one die rises exactly into the gap; where a structure
 holds a step of two or more between neighbours (rare: three cards and free building), the
-structure is drawn with flatter dice (``level_height``) so that the top faces stay clear.
+structure is drawn with flatter dice (``level_height``) so that the top faces stay clear;
+so is one whose back row holds a column of three or more, which would rise off its board.
 A column of two or more carries its height figure ("×3") on its front face, just under the
 top face; where a taller column in front hides that spot, the figure moves onto the top
 face (``figure="top"``).  Every die drawn is recorded in ``Canvas.dice`` with its numeral's
@@ -258,16 +259,23 @@ def empty_place(c: int) -> Image.Image:
 Column = tuple[int | str, int, int, bool]  # colour key, value, height, lit
 
 
-def level_height(c: int, heights: Mapping[tuple[int, int], int]) -> int:
+def level_height(c: int, heights: Mapping[tuple[int, int], int], first_row: int = 0) -> int:
     """The band height for a structure: the full LH unless a column stands two or more
-    dice taller than the one behind it in its file; then flatter, so no top face is hidden."""
+    dice taller than the one behind it in its file, or would rise above its board's
+    headroom (``board_size``: two dice on the back row, ``first_row``); then flatter, so no
+    top face is hidden and no column reaches into what is drawn above the board."""
     g = cam(c)
-    step = 1
+    lh = g.LH
+    head = board_size(c, 1, 1)[3]
     for (x, y), h in heights.items():
         behind = heights.get((x, y - 1), 0)
-        if behind:
-            step = max(step, h - behind)
-    return max(3, min(g.LH, (g.LH + g.FM) // step))
+        if behind and h - behind >= 2:
+            lh = min(lh, (g.LH + g.FM) // (h - behind))
+        # from the board's top edge down to this column's floor, less its top face
+        room = head + (y - first_row + 1) * g.P - g.FM - g.K
+        if h * lh > room:
+            lh = min(lh, room // h)
+    return max(3, lh)
 
 
 def board_size(c: int, cols: int, rows: int) -> tuple[int, int, int, int]:
@@ -333,7 +341,7 @@ def draw_structure(
     heights = {cell: col[2] for cell, col in columns.items()}
     for cell, t in (ghosts or {}).items():
         heights[cell] = max(heights.get(cell, 0), t)
-    lh = level_height(c, heights)
+    lh = level_height(c, heights, first_row)
 
     def corner(x: int, y: int, height: int) -> tuple[int, int]:
         """Where the sprite of a column of ``height`` at (x, y) goes."""

@@ -320,7 +320,7 @@ def draw_structure(
     heights = {cell: col[2] for cell, col in columns.items()}
     for cell, t in ghosts.items():
         heights[cell] = max(heights.get(cell, 0), t)
-    lh = level_height(c, heights)
+    lh = level_height(c, heights, first_row)
     prefix, stride, name = ids
     P, K, FM = g.P, g.K, g.FM
     left, back = xy[0] + lab - first_col * c, xy[1] + head - first_row * P

@@ -228,3 +228,23 @@ def test_height_figures_keep_off_the_values_across_many_positions() -> None:
                     on_values += len(_figures_on_values(cv))
     assert columns > 500  # the sweep sees columns
     assert on_values * 200 < columns, f"{on_values} height figures on values among {columns} columns"
+
+
+def test_iso_a_tall_column_on_the_back_row_stays_on_its_board() -> None:
+    """Columns of three to six dice on a workroom's back row: the board's headroom holds two
+    dice, so the structure is drawn with flatter dice rather than rising over the player's
+    name, points and the workroom's number; every height is still written."""
+    game = busy_late_game(5, players=3)
+    for room in game.state.players[0].workrooms:
+        room.clear()
+        room.update({x: (x + 1, 3 + x % 4) for x in range(6)})  # a1..f1, 3 to 6 high
+    cv = render.table_canvas(game, DEMO_NAMES[:3], labels=EN)
+    mine = [d for d in cv.dice if d.where.startswith("p1 w")]
+    assert len(mine) == 12
+    texts = [b for b in cv.boxes if b.kind == "text" and b.parent == "player p1"]
+    assert any(b.name == "Ada" for b in texts)
+    for d in mine:
+        assert d.body is not None and d.height_box is not None, d.where
+        over = [b.name for b in texts if _overlap(d.body, b.rect)]
+        assert not over, f"{d.where} ({d.height} high) covers {over}"
+    assert not _covered(cv), _covered(cv)[:3]
