@@ -51,6 +51,7 @@ from .scene import (
     draw_structure,
     empty_place,
     paste_cube,
+    room_disc,
     value_font,
 )
 from .words import last_turn_line, player_name, status_line
@@ -247,12 +248,11 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, c: int, kind: str = "tall") 
     pname = f"player p{seat + 1}"
     cv.panel(pname, rect, fill=BOARD, outline=BOARD_EDGE, width=2)
     layer = board_layer(c, WORKROOM_SIZE, WORKROOM_SIZE, None, floor=SQUARE, background=BOARD)
-    _w, _h, lab, head = board_size(c, 1, 1)
     for room, (x, y) in enumerate(room_origins(rect, c, kind)):
         cv.layer(layer, (x, y), pname)
         # the workroom's own number in a dark disc (a board's number, not a code)
-        r = max(8, round(0.27 * c))
-        cx, cy = x + lab // 2 + 1, y + head - r - 2
+        dx, dy, r = room_disc(c)
+        cx, cy = x + dx, y + dy
         cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pal.INK)
         cv.text((cx, cy + 1), str(room + 1), font(round(r * 1.4), bold=True), BOARD, anchor="mm", parent=pname)
 

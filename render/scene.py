@@ -287,6 +287,16 @@ def board_size(c: int, cols: int, rows: int) -> tuple[int, int, int, int]:
     return (lab + cols * c, head + rows * g.P + lab, lab, head)
 
 
+def room_disc(c: int) -> tuple[int, int, int]:
+    """A workroom's number disc, relative to its board's corner: (centre x, centre y,
+    radius), over the row numbers in the headroom, its right edge clear of the back row's
+    first column (which rises into the headroom when it is two dice high)."""
+    g = cam(c)
+    _w, _h, lab, head = board_size(c, 1, 1)
+    r = max(8, round(0.27 * c))
+    return min(lab // 2 + 1, lab + g.FM - r - 1), head - r - 2, r
+
+
 @lru_cache(maxsize=128)
 def board_layer(
     c: int,

@@ -76,7 +76,7 @@ from .isoboard import (
 from .labels import Labels
 from .model import DieGlyph
 from .names import fit_name, plain_name
-from .scene import TAG_FILL, board_size, cam, figure_zone, height_tag, level_height
+from .scene import TAG_FILL, board_size, cam, figure_zone, height_tag, level_height, room_disc
 from .svgparts import (
     RING_PAD,
     Part,
@@ -561,12 +561,11 @@ def _player_frame(
     sv.rect(rect, fill=BOARD, outline=BOARD_EDGE, width=2, radius=12)
     bident = f"wr{c}"
     board_def(sv, bident, c, WORKROOM_SIZE, WORKROOM_SIZE, None)
-    _w, _h, lab, head = board_size(c, 1, 1)
     origins = room_origins(rect, c, kind)
     for room, (x, y) in enumerate(origins):
         use_board(sv, bident, (x, y))
-        r = max(8, round(0.27 * c))
-        cx, cy = x + lab // 2 + 1, y + head - r - 2
+        dx, dy, r = room_disc(c)
+        cx, cy = x + dx, y + dy
         sv.ellipse((cx - r, cy - r, cx + r, cy + r), pal.INK)
         sv.text((cx, cy + 1), str(room + 1), font(round(r * 1.4), bold=True), BOARD, anchor="mm")
     colour = pal.die_colour(seat)
