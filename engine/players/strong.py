@@ -513,7 +513,7 @@ class StrongPlayer:
         for level in range(self.depth):
             children: list[_Node] = []
             for node in beam:
-                for child in self._expand(node, seen):
+                for child in self._expand(node, seen, ctx.visible_offer):
                     self._value(child, ctx)
                     spent += 1
                     children.append(child)
@@ -568,10 +568,11 @@ class StrongPlayer:
             s.rolled,
         )
 
-    def _candidates(self, node: _Node) -> list[Move]:
+    def _candidates(self, node: _Node, visible: frozenset[int]) -> list[Move]:
+        """The moves worth trying from ``node``; a completion only of a card ``visible`` when
+        the search began (one the plan's own draws bring is unknown until it is drawn)."""
         g = node.game
         me = g.state.players[g.current_player]
-        visible = set(g.state.offer)
         out: list[Move] = []
         seen: set[tuple[object, ...]] = set()
         for m in g.legal_moves():
@@ -605,10 +606,10 @@ class StrongPlayer:
             out.append(m)
         return out
 
-    def _expand(self, node: _Node, seen: set[tuple[object, ...]]) -> Iterator[_Node]:
+    def _expand(self, node: _Node, seen: set[tuple[object, ...]], visible: frozenset[int]) -> Iterator[_Node]:
         """The positions one action away (lazily: the caller may stop at its budget)."""
         g = node.game
-        for m in self._candidates(node):
+        for m in self._candidates(node, visible):
             thrown = node.thrown
             if isinstance(m, Abandon):
                 thrown += sum(h for _v, h in g.state.players[g.current_player].workrooms[m.room].values())

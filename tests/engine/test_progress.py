@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
-from engine.moves import Abandon, EndTurn, Release
+from engine.moves import Abandon, Complete, EndTurn, Release
 from engine.players import GreedyPlayer
 from engine.players import evaluate as ev
 from engine.players.greedy import _plans, fits
@@ -96,10 +96,11 @@ def test_an_abandon_counts_the_dice_it_sends_back_to_the_supply() -> None:
     rebalance(game)
     player = StrongPlayer(1)
     root = _Node(game.clone(), [])
-    children = list(player._expand(root, set()))
+    visible = frozenset(c for c in s.offer if c is not None)
+    children = list(player._expand(root, set(), visible))
     abandon = next(c for c in children if c.moves == [Abandon(0)])
     if abandon.game.is_abandoning():  # dice could go onto artist cards: release them all
-        abandon = next(c for c in player._expand(abandon, set()) if c.moves[-1] == Release())
+        abandon = next(c for c in player._expand(abandon, set(), visible) if c.moves[-1] == Release())
     assert abandon.thrown == 4
     ctx = _Context(abandon.game, s.current)
     player._value(abandon, ctx)
@@ -108,6 +109,22 @@ def test_an_abandon_counts_the_dice_it_sends_back_to_the_supply() -> None:
     kept = next(c for c in children if not isinstance(c.moves[0], Abandon))
     assert kept.thrown == 0
 
+
+
+def test_a_plan_completes_only_cards_face_up_when_it_began() -> None:
+    """A completion in the plan draws a card from the search's own shuffle of the hidden
+    deck; the plan may not go on to complete that card (it is not known yet, and a hint
+    would name a card that is not on the offer)."""
+    game = Game.new(2, 4)
+    s = game.state
+    s.offer = [1, 14, 23]
+    s.installation_deck = [c for c in s.installation_deck if c not in (1, 14, 23)]
+    s.players[s.current].workrooms = [grid("2 3 2"), {}]  # card 1's plan, three in a row
+    rebalance(game)
+    node = _Node(game.clone(), [])
+    player = StrongPlayer(1)
+    assert Complete(0, 1) in player._candidates(node, frozenset({1, 14, 23}))
+    assert not [m for m in player._candidates(node, frozenset({14, 23})) if isinstance(m, Complete)]
 
 def _standoff(my_cards: tuple[int, ...]) -> Game:
     """Two players (printed end rule).  The rival to play next holds four installations
