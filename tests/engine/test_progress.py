@@ -110,7 +110,6 @@ def test_an_abandon_counts_the_dice_it_sends_back_to_the_supply() -> None:
     assert kept.thrown == 0
 
 
-
 def test_a_plan_completes_only_cards_face_up_when_it_began() -> None:
     """A completion in the plan draws a card from the search's own shuffle of the hidden
     deck; the plan may not go on to complete that card (it is not known yet, and a hint
@@ -125,6 +124,7 @@ def test_a_plan_completes_only_cards_face_up_when_it_began() -> None:
     player = StrongPlayer(1)
     assert Complete(0, 1) in player._candidates(node, frozenset({1, 14, 23}))
     assert not [m for m in player._candidates(node, frozenset({14, 23})) if isinstance(m, Complete)]
+
 
 def _standoff(my_cards: tuple[int, ...]) -> Game:
     """Two players (printed end rule).  The rival to play next holds four installations
