@@ -248,10 +248,10 @@ def player_frame(cv: Canvas, seat: int, rect: Rect, c: int, kind: str = "tall") 
     pname = f"player p{seat + 1}"
     cv.panel(pname, rect, fill=BOARD, outline=BOARD_EDGE, width=2)
     layer = board_layer(c, WORKROOM_SIZE, WORKROOM_SIZE, None, floor=SQUARE, background=BOARD)
+    dx, dy, r = room_disc(c)
     for room, (x, y) in enumerate(room_origins(rect, c, kind)):
         cv.layer(layer, (x, y), pname)
         # the workroom's own number in a dark disc (a board's number, not a code)
-        dx, dy, r = room_disc(c)
         cx, cy = x + dx, y + dy
         cv.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pal.INK)
         cv.text((cx, cy + 1), str(room + 1), font(round(r * 1.4), bold=True), BOARD, anchor="mm", parent=pname)

@@ -561,10 +561,10 @@ def _player_frame(
     sv.rect(rect, fill=BOARD, outline=BOARD_EDGE, width=2, radius=12)
     bident = f"wr{c}"
     board_def(sv, bident, c, WORKROOM_SIZE, WORKROOM_SIZE, None)
+    dx, dy, r = room_disc(c)
     origins = room_origins(rect, c, kind)
     for room, (x, y) in enumerate(origins):
         use_board(sv, bident, (x, y))
-        dx, dy, r = room_disc(c)
         cx, cy = x + dx, y + dy
         sv.ellipse((cx - r, cy - r, cx + r, cy + r), pal.INK)
         sv.text((cx, cy + 1), str(room + 1), font(round(r * 1.4), bold=True), BOARD, anchor="mm")
