@@ -50,7 +50,6 @@ WIN = 1000.0
 KEEP_USEFUL = 0.2  # a stored die that fits a plan (placing it now is usually better)
 KEEP_OTHER = 0.05
 STORAGE = 0.1
-LAST_TURN = ev.LAST_TURN  # points a player is expected to gain in a last turn (equal_turns)
 HELD = 0.15  # share of an artist card's value kept by own dice that could be used now
 # A pair kept in storage becomes three of a kind when either of next turn's two dice
 # matches (11 rolls in 36), for a 3-dice card in the row; otherwise it still fits a
@@ -314,11 +313,13 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
 def _final_value(game: Game, seat: int) -> float:
     """The game ends after this turn: win, share or lose, plus the margin as a tie-break.
     Under equal_turns the seats after ours in the round still play a last turn each; they
-    are counted as gaining ``LAST_TURN`` points in it."""
+    are counted as gaining what their position lets them (``ev.last_turn_gain``)."""
     scores = game.scores()
     later = set(game.seats_after_in_round()) if game.options.equal_turns else set()
     if later:
-        others = max(scores[o] + (LAST_TURN if o in later else 0.0) for o in game.active_players() if o != seat)
+        others = max(
+            scores[o] + (ev.last_turn_gain(game, o) if o in later else 0.0) for o in game.active_players() if o != seat
+        )
         margin = scores[seat] - others
         return (WIN if margin > 0 else WIN / 2 if margin == 0 else -WIN) + margin
     others = max(scores[o] for o in game.active_players() if o != seat)

@@ -285,3 +285,46 @@ def test_one_card_from_the_end_and_ahead_the_player_values_the_artist_that_bring
     rebalance(game)
     assert game.score(1 - seat) > game.score(seat)
     assert not _Context(game, seat, 0.0).closing
+
+
+def _last_round(later_room: str, later_cards: list[Completed]) -> tuple[Game, int]:
+    """Three players under equal_turns, the first to play holding card 10 (4 points); one of
+    the two seats after it holds ``later_room`` and ``later_cards``, the other nothing."""
+    game = Game.new(3, 4, GameOptions(equal_turns=True))
+    s = game.state
+    me = s.current
+    later = game.seats_after_in_round()[0]
+    s.offer = [1, 15, 23]  # 15: a column of four and a die beside it, 5 points
+    s.installation_deck = [c for c in s.installation_deck if c not in (1, 10, 15, 23)]
+    for seat in range(3):
+        s.players[seat].workrooms = [{}, {}]
+    s.players[me].completed = [Completed(10, [None])]
+    s.players[later].workrooms = [grid(later_room), {}]
+    s.players[later].completed = later_cards
+    rebalance(game)
+    return game, later
+
+
+def test_a_last_turn_counts_what_the_position_allows() -> None:
+    """Under equal_turns the seats after the one that ends the game play a last turn: it is
+    worth what their workrooms, the offer and the museum let them score, not a flat 3."""
+    game, later = _last_round("", [])
+    assert ev.last_turn_gain(game, later) == ev.LAST_TURN_FLOOR
+    assert ev.museum_takes(game) == frozenset({3, 5})
+    game, later = _last_round("3:4", [])  # one die short of card 15
+    assert ev.last_turn_gain(game, later) == 5.0
+    game, later = _last_round("3:4 4", [])  # card 15, finished
+    assert ev.last_turn_gain(game, later) == 5.0 + ev.LAST_TURN_READY
+    game, later = _last_round("3:4", [Completed(2, [5]), Completed(3, [2])])  # a 5 the museum takes
+    assert ev.last_turn_gain(game, later) == 5.0 + 2.0
+
+
+def test_ending_with_a_lead_wins_only_if_no_later_seat_can_catch_up() -> None:
+    """A 4-point lead ends a game against seats with nothing in reach, not against a seat
+    one die from a 5-point card (with a flat 3 points per last turn it did both)."""
+    from engine.players.strong import WIN, _final_value
+
+    game, _ = _last_round("", [])
+    assert _final_value(game, game.state.current) > WIN / 2
+    game, _ = _last_round("3:4", [])
+    assert _final_value(game, game.state.current) < 0
