@@ -266,9 +266,9 @@ LAST_TURN_READY = 2.0  # ... and a finished workroom's card, this much more (its
 def last_turn_gain(game: Game, seat: int) -> float:
     """What ``seat`` can be expected to gain at most in one last turn, as the position shows
     it (equal_turns: the seats after the one that ends the game).  Measured at the end of
-    500 three-player all-strong games (seed 1001): a seat with nothing within two dice of
-    an offered card scored in 14% of those turns, 4 points at most; one die short of a
-    card, in 38%, up to 12; a finished workroom, in 79%; a die the museum takes is 2
+    500 three-player all-strong games (seed 1001): a seat two dice or more short of every
+    offered card scored in 14% of those turns, 4 points at most; one die short of a card,
+    in 38%, up to 12; a finished workroom, in 79%; a die the museum takes is 2
     points almost surely.  With a flat 3 points for every later seat, the earlier seats
     of a round ended games on a 3-point lead against a player one die from a 6-point card
     and waited on the same lead when nobody could answer; the last seat, which ends a game
