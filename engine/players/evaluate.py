@@ -273,12 +273,10 @@ def last_turn_gain(game: Game, seat: int) -> float:
     of a round ended games on a 3-point lead against a player one die from a 6-point card
     and waited on the same lead when nobody could answer; the last seat, which ends a game
     knowing the result, won 39.0% of the 3-player games at seed 1 (37.7% with this)."""
-    p = game.state.players[seat]
-    takes = museum_takes(game)
-    ready = sum(1 for c in p.completed for v in c.dice if v is not None and v in takes)
+    ready = seat_ready_dice(game, seat, museum_takes(game))
     near = LAST_TURN_FLOOR
     offer = [c for c in game.state.offer if c is not None]
-    for room in p.workrooms:
+    for room in game.state.players[seat].workrooms:
         if not room:
             continue
         key = room_key(room)
@@ -308,10 +306,7 @@ def _museum_can_end(game: Game) -> bool:
     placing the last one."""
     room = museum_room(game)
     takes = museum_takes(game)
-    ready = {
-        seat: sum(1 for c in game.state.players[seat].completed for v in c.dice if v is not None and v in takes)
-        for seat in game.active_players()
-    }
+    ready = {seat: seat_ready_dice(game, seat, takes) for seat in game.active_players()}
     if sum(ready.values()) < room:
         return False
     scores = game.scores()
@@ -351,13 +346,12 @@ def museum_takes(game: Game) -> frozenset[int]:
 def ready_museum_dice(game: Game) -> int:
     """Dice on completed cards (any active player) that the museum could take now."""
     takes = museum_takes(game)
-    return sum(
-        1
-        for seat in game.active_players()
-        for c in game.state.players[seat].completed
-        for v in c.dice
-        if v is not None and v in takes
-    )
+    return sum(seat_ready_dice(game, seat, takes) for seat in game.active_players())
+
+
+def seat_ready_dice(game: Game, seat: int, takes: frozenset[int]) -> int:
+    """Dice on ``seat``'s completed cards of a value in ``takes`` (what the museum takes now)."""
+    return sum(1 for c in game.state.players[seat].completed for v in c.dice if v is not None and v in takes)
 
 
 def _next_end_turns(game: Game) -> float | None:
