@@ -21,10 +21,12 @@ from engine.players.strong import (
     STILL_AFTER,
     TEMPO,
     THROWN_DIE,
+    WIN,
     StrongPlayer,
     _bump_chance,
     _Context,
     _enabling,
+    _final_value,
     _Node,
     evaluate,
     still_rounds,
@@ -322,8 +324,6 @@ def test_a_last_turn_counts_what_the_position_allows() -> None:
 def test_ending_with_a_lead_wins_only_if_no_later_seat_can_catch_up() -> None:
     """A 4-point lead ends a game against seats with nothing in reach, not against a seat
     one die from a 5-point card (with a flat 3 points per last turn it did both)."""
-    from engine.players.strong import WIN, _final_value
-
     game, _ = _last_round("", [])
     assert _final_value(game, game.state.current) > WIN / 2
     game, _ = _last_round("3:4", [])
