@@ -27,16 +27,11 @@ from PIL import Image
 
 from engine import Game
 
-from . import isoboard
-from .board import MIN_GLYPH, Marks, layout, museum_rows, unit
-from .board import museum_canvas as flat_museum_canvas
-from .board import studio_canvas as flat_studio_canvas
-from .board import table_canvas as flat_table_canvas
+from . import tableview
 from .canvas import Box, Canvas
 from .encode import png_bytes
-from .flat import die_tile
 from .labels import Labels
-from .model import preview_scale
+from .tableview import Marks
 
 STYLES = ("iso", "flat")
 
@@ -48,9 +43,7 @@ def _check(style: str) -> None:
 
 def table_canvas(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> Canvas:
     _check(style)
-    if style == "flat":
-        return flat_table_canvas(game, names, labels=labels)
-    return isoboard.table_canvas(game, names, labels=labels)
+    return tableview.table_canvas(game, names, labels=labels, iso=style == "iso")
 
 
 def studio_canvas(
@@ -63,16 +56,12 @@ def studio_canvas(
     style: str = "iso",
 ) -> Canvas:
     _check(style)
-    if style == "flat":
-        return flat_studio_canvas(game, seat, names, labels=labels, marks=marks)
-    return isoboard.studio_canvas(game, seat, names, labels=labels, marks=marks)
+    return tableview.studio_canvas(game, seat, names, labels=labels, marks=marks, iso=style == "iso")
 
 
 def museum_canvas(game: Game, *, labels: Labels, style: str = "iso") -> Canvas:
     _check(style)
-    if style == "flat":
-        return flat_museum_canvas(game, labels=labels)
-    return isoboard.museum_canvas(game, labels=labels)
+    return tableview.museum_canvas(game, labels=labels, iso=style == "iso")
 
 
 def table_image(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> Image.Image:
@@ -122,13 +111,7 @@ def table_needs_studio(game: Game, style: str = "iso") -> bool:
     """True when ``game``'s table cannot keep every numeral MIN_GLYPH px tall at Discord's
     laptop preview (4 players): post the current player's studio beside it."""
     _check(style)
-    if style == "iso":
-        return isoboard.needs_studio(game)
-    rows = museum_rows(game.deck.museum(game.state.museum_card))
-    c = unit(game.num_players, rows)
-    _x, _y, w, h = layout(game.num_players, c, rows)["table"]
-    g = die_tile(c, 0, 5)[1]
-    return (g[3] - g[1]) * preview_scale(w, h) < MIN_GLYPH
+    return tableview.needs_studio(game, iso=style == "iso")
 
 
 __all__ = [

@@ -105,6 +105,15 @@ class Canvas:
         self.boxes.append(Box("text", text, rect, parent))
         return rect
 
+    def ink(self, xy: tuple[float, float], text: str, f: Font, fill: tuple[int, int, int], anchor: str = "mm") -> Rect:
+        """Draw text that the layout model records otherwise (a die's value): no text box."""
+        mask, dx, dy = text_mask(text, f, anchor)
+        x, y = round(xy[0]) + dx, round(xy[1]) + dy
+        w, h = mask.size
+        if w and h:
+            self.img.paste(fill, (x, y, x + w, y + h), mask)
+        return (x, y, x + w, y + h)
+
     def within(self, parent: str) -> Within:
         """This canvas as ``Writes``: its texts recorded in the panel ``parent``."""
         return Within(self, parent)

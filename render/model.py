@@ -32,6 +32,9 @@ class DieGlyph:
     lit: bool = False  # placed or moved in the last turn (or this one): outlined
     # The height figure is a tag drawn over the dice around it (its column's front is hidden).
     height_over: bool = False
+    tag: bool = False  # drawn again on a tag above its column (a taller column in front hides its top)
+    # The column's outline on the picture (a hexagon seen from a corner), to check covering.
+    outline: tuple[tuple[float, float], ...] = ()
 
 
 def preview_scale(width: int, height: int, box: tuple[int, int] = LAPTOP_BOX) -> float:
