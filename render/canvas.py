@@ -57,6 +57,7 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.img)
         self.dice: list[DieGlyph] = []  # the layout model of the dice drawn (render.model), in drawing order
         self.status: Rect | None = None  # the "▶ Ann to play" line's box (high camera)
+        self.targets: list[tuple[str, int, Rect]] = []  # museum places to build: where, height, its figure's box
         self.recap: list[DieGlyph] = []  # the last turn's dice again, drawn large in the header (high camera)
 
     def freeze(self) -> tuple[Image.Image, tuple[Box, ...]]:

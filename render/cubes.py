@@ -55,6 +55,12 @@ def value_font(cam: Camera) -> Font:
 
 
 @lru_cache(maxsize=64)
+def figure_font(cam: Camera) -> Font:
+    """A column's height from above, "×3": large enough to read at the preview."""
+    return font(max(9, round(cam.w / 0.73)), bold=True)
+
+
+@lru_cache(maxsize=64)
 def small_font(cam: Camera) -> Font:
     return font(max(9, round(0.62 * cam.w)), bold=True)
 
@@ -121,11 +127,13 @@ def draw_board(
             drawn.append((item, centre))
         else:
             x, y, hh = item
-            _target(cv, cam, at(cam.floor(x + 0.5, y + 0.5, rows)), built.get((x, y), 0), hh, parent)
+            where = f"{board.name} {board.letter(x)}{board.number(y)}"
+            _target(cv, cam, at(cam.floor(x + 0.5, y + 0.5, rows)), built.get((x, y), 0), hh, where)
     out = cv.dice if record is None else record
     if bounds is None:
         bounds = (0, 0, *cv.size)
     texts = [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
+    texts += [box for _w, _h, box in cv.targets]
     _numerals(cv, cam, drawn, out, bounds, texts)
 
 
@@ -224,7 +232,7 @@ def _grow(poly: Poly, by: float) -> list[Point]:
     return out
 
 
-def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, parent: str) -> None:
+def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, where: str) -> None:
     """A museum place still to build: the dice it still takes as outlined cubes, and the
     height it is built to, as a figure, on top."""
     d = cv.draw
@@ -235,9 +243,10 @@ def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, par
             d.polygon(right, outline=GHOST_EDGE)
         if level == height:
             d.polygon(top, fill=pal.mix(MUSEUM_SQUARE, (255, 255, 255), 0.45), outline=GHOST_EDGE)
-    if built == 0:
-        cx, cy = cam.top_centre(centre, height)
-        cv.text((cx, cy), str(height), small_font(cam), GHOST_EDGE, anchor="mm", parent=parent)
+    if built == 0:  # on the floor, where no value stands in front of it
+        cx, cy = centre
+        box = cv.ink((cx, cy + 1), str(height), font(round(1.15 * cam.w / 0.73), bold=True), GHOST_EDGE)
+        cv.targets.append((where, height, box))
 
 
 def _inside(p: Point, poly: Poly) -> bool:
@@ -327,7 +336,7 @@ def _bbox(poly: Poly) -> Rect:
 
 def _height_figure(cv: Canvas, cam: Camera, top: Poly, height: int, key: Key) -> Rect:
     """From above: "×3" in a dark tag over the top face's lower right corner."""
-    f = small_font(cam)
+    f = figure_font(cam)
     x1, y1 = top[2]
     text = f"×{height}"
     left, t, _right, _bottom = f.getbbox(text, anchor="rb")
@@ -352,13 +361,15 @@ def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken
     width = tw + fw
     up = -cam.hw - th / 2 - 2
     cands = [(0.0, up), (-cam.w, up), (cam.w, up), (0.0, up - th), (-1.6 * cam.w, 0.0), (1.6 * cam.w, 0.0)]
+    cands += [(dx * cam.w, up - k * th) for k in (0, 1, 2, 3, 4) for dx in (-1.2, 1.2, -2.4, 2.4, -3.6, 3.6)]
     rects = []
     for dx, dy in cands:
         cx, cy = top_c[0] + dx, top_c[1] + dy
         x0 = min(max(round(cx - width / 2), bounds[0] + 2), bounds[2] - 2 - width)
         y0 = min(max(round(cy - th / 2), bounds[1] + 2), bounds[3] - 2 - th)
         rects.append((x0, y0, x0 + width, y0 + th))
-    rect = next((r for r in rects if not any(_overlap(r, t) for t in taken)), rects[0])
+    # the nearest place that covers no value, no text and no other tag
+    rect = min(rects, key=lambda r: sum(_overlap(r, t) for t in taken))
     t, _l, _r, _edge = shades(col.keys[-1])
     cv.draw.rounded_rectangle(rect, radius=5, fill=t, outline=TAG_EDGE, width=2)
     # a short stem down to the top face it belongs to
