@@ -5,18 +5,19 @@
     png = render.studio_png(game, seat, names, labels=labels)   # one player's studio, larger
     png = render.museum_png(game, labels=labels)                # the museum, larger
 
-``style``: ``"iso"`` (the default: dice as cubes on the boards, seen by a high camera,
-render.isoboard and render.scene) or ``"flat"`` (seen from straight above, render.board),
-for players who choose the top-down view.  ``labels`` (``render.Labels``, the words in the
+``style``: ``"iso"`` (the default: the boards seen from a corner, dice as cubes) or
+``"flat"`` (the same scene seen from straight above), for players who choose the top-down
+view: render.pieces (the scene), render.camera, render.cubes (drawing), render.tableview
+(where each part goes).  ``labels`` (``render.Labels``, the words in the
 reader's language) is required: render has no words of its own (the bot builds them from
 its catalogues with ``bot.i18n.pictures.render_labels(lang)``).  Same game, same bytes: no
 time stamps, no randomness.  ``*_image`` give PIL images and ``*_canvas`` the drawing with
 its recorded boxes and its layout model (``Canvas.dice``, see render.model).
 
 What each style guarantees at Discord's sizes (tests/render/test_legibility.py):
-- laptop preview (fit into 550x400): every numeral of the table 10 px tall for 2 and 3
-  players; for 4 players 9 px ("iso") or 8 px ("flat"), and the studio posted beside the
-  table (``table_needs_studio``) 10 px;
+- laptop preview (fit into 550x400), "iso": every value of the table 10 px tall for 2 and
+  3 players, 9 px for 4, whose current player's studio is posted beside the table
+  (``table_needs_studio``) at 10 px; a column's cubes at least 4 px high each;
 - phone (360 px wide), "iso": the header shows the last turn's dice again, large (numerals
   9 px there), with where they went, and whose turn it is; the whole table is one tap away.
 """
@@ -31,7 +32,7 @@ from . import tableview
 from .canvas import Box, Canvas
 from .encode import png_bytes
 from .labels import Labels
-from .tableview import Marks
+from .pieces import Marks
 
 STYLES = ("iso", "flat")
 

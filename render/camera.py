@@ -41,7 +41,7 @@ class Camera:
         return self.w / 2 if self.iso else self.w
 
     @property
-    def v(self) -> float:
+    def v(self) -> int:
         """How much higher each die of a column stands (0 from above)."""
         return round(CUBE_RISE * self.w) if self.iso else 0
 

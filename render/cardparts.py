@@ -1,5 +1,5 @@
-"""The parts of the cards both drawings share (the high camera's, render/isoboard.py, and the
-top-down one's, render/board.py): an artist card's coloured band with its number and name,
+"""The parts of the cards the drawings share (render/tableview.py, and the web board's high
+camera, render/isoboard.py and render/svg.py): an artist card's coloured band with its number and name,
 an installation on offer's frame, points and title, and its bonus spaces in words."""
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ def draw_board(
     centres = {(c.x, c.y): at(cam.floor(c.x + 0.5, c.y + 0.5, rows)) for c in board.columns}
     built = {(c.x, c.y): len(c.keys) for c in board.columns}
     for col in board.columns:
-        _shadow(cv, cam, centres[(col.x, col.y)], len(col.keys))
+        draw_shadow(cv, cam, centres[(col.x, col.y)], len(col.keys))
     drawn: list[tuple[Column, Point]] = []
     items: list[tuple[tuple[int, int], int, Column | tuple[int, int, int]]] = [
         (depth(c.x, c.y), 0, c) for c in board.columns
@@ -180,7 +180,7 @@ def floor_layer(
     return lb.build()
 
 
-def _shadow(cv: Canvas, cam: Camera, centre: Point, height: int) -> None:
+def draw_shadow(cv: Canvas, cam: Camera, centre: Point, height: int) -> None:
     """A soft shadow on the floor, down and to the right of the column (light from the upper left)."""
     cx, cy = centre
     w, h = cam.w, cam.hw

@@ -17,6 +17,7 @@ from . import palette as pal
 from .highlight import Highlights
 
 Key = int | str  # a seat (0-3) or a colour key of render.palette
+Marks = dict[tuple[int, int], str]  # the turn panel's letters: (workroom, cell) -> "A"
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,9 +30,9 @@ from .isoboard import recap
 from .labels import Labels
 from .model import phone_scale, preview_scale
 from .names import _fitting, fit_name, plain_name
+from .pieces import Marks
 from .words import last_turn_line, player_name, status_line
 
-Marks = dict[tuple[int, int], str]
 RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, where, dice (key, value, height)
 
 MIN_GLYPH = 10.0  # px: a die's value at the laptop preview, 2 and 3 players
