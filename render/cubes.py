@@ -47,6 +47,12 @@ def shades(key: Key) -> tuple[pal.RGB, pal.RGB, pal.RGB, pal.RGB]:
     return top, left, right, edge
 
 
+def ring_of(key: Key) -> pal.RGB:
+    """The ring around a value: dark around white numerals, the top face's colour around dark ones."""
+    top, _left, _right, edge = shades(key)
+    return edge if pal.contrast_ink(top) == (255, 255, 255) else top
+
+
 @lru_cache(maxsize=64)
 def value_font(cam: Camera) -> Font:
     """Numerals about 0.85 of the top face's height (iso) or 0.62 of its side (from above)."""
@@ -57,7 +63,7 @@ def value_font(cam: Camera) -> Font:
 @lru_cache(maxsize=64)
 def figure_font(cam: Camera) -> Font:
     """A column's height from above, "×3": large enough to read at the preview."""
-    return font(max(9, round(cam.w / 0.73)), bold=True)
+    return font(max(9, round(0.7 * cam.w / 0.73)), bold=True)
 
 
 @lru_cache(maxsize=64)
@@ -86,7 +92,7 @@ def _margins(board: Board, cam: Camera) -> tuple[int, int]:
         return (2, 2)
     if cam.iso:
         return (round(0.25 * cam.a), round(0.75 * cam.a))
-    return (round(0.3 * cam.a), round(0.6 * cam.a))
+    return (round(0.35 * cam.a), round(0.6 * cam.a))
 
 
 def draw_board(
@@ -175,8 +181,9 @@ def floor_layer(
         off = 0.55 if cam.iso else 0.3
         for x in range(cols):
             lb.text(at(cam.floor(x + 0.5, rows + off, rows)), board.letter(x), f, pal.MUTED, anchor="mm")
-        for y in range(rows):
-            lb.text(at(cam.floor(cols + off, y + 0.5, rows)), board.number(y), f, pal.MUTED, anchor="mm")
+        for y in range(rows):  # seen from above, down the left edge
+            p = cam.floor(cols + off, y + 0.5, rows) if cam.iso else cam.floor(-0.2, y + 0.5, rows)
+            lb.text(at(p), board.number(y), f, pal.MUTED, anchor="mm")
     return lb.build()
 
 
@@ -245,7 +252,8 @@ def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, whe
             d.polygon(top, fill=pal.mix(MUSEUM_SQUARE, (255, 255, 255), 0.45), outline=GHOST_EDGE)
     if built == 0:  # on the floor, where no value stands in front of it
         cx, cy = centre
-        box = cv.ink((cx, cy + 1), str(height), font(round(1.15 * cam.w / 0.73), bold=True), GHOST_EDGE)
+        size = (0.95 if cam.iso else 1.15) * cam.w / 0.73
+        box = cv.ink((cx, cy + 1), str(height), font(round(size), bold=True), GHOST_EDGE)
         cv.targets.append((where, height, box))
 
 
@@ -294,6 +302,8 @@ def _numerals(
         ink = pal.contrast_ink(shades(col.keys[-1])[0])
         if col.value == 0:
             continue
+        if not cam.iso and h >= 2:  # from above: the value higher, its height figure at the lower right
+            cy -= 0.25 * cam.w
         box = _ink_box(cv, vf, str(col.value), (cx, cy + 1))
         if cam.iso and _hidden(cam, box, drawn[i + 1 :]):
             hidden.append(len(glyphs))
@@ -302,7 +312,7 @@ def _numerals(
                          outline=cam.outline(centre, h))
             )  # fmt: skip
             continue
-        cv.ink((cx, cy + 1), str(col.value), vf, ink)
+        cv.ink((cx, cy + 1), str(col.value), vf, ink, stroke=ring_of(col.keys[-1]))
         hbox = None
         if not cam.iso and h >= 2:
             hbox = _height_figure(cv, cam, top, h, col.keys[-1])
@@ -335,15 +345,16 @@ def _bbox(poly: Poly) -> Rect:
 
 
 def _height_figure(cv: Canvas, cam: Camera, top: Poly, height: int, key: Key) -> Rect:
-    """From above: "×3" in a dark tag over the top face's lower right corner."""
+    """From above: "×3" in a dark tag on the top face's lower right corner, reaching into
+    the gap beside it, clear of this value and of the neighbours' (centred on their faces)."""
     f = figure_font(cam)
     x1, y1 = top[2]
     text = f"×{height}"
-    left, t, _right, _bottom = f.getbbox(text, anchor="rb")
-    pad = 2
-    rect = (round(x1 + left - pad + 3), round(y1 + t - pad + 3), round(x1 + 3 + pad), round(y1 + 3 + pad))
+    xy = (x1 - 0.4 * cam.w, y1 - 0.08 * cam.w)
+    left, t, right, bottom = f.getbbox(text, anchor="mm")
+    rect = (round(xy[0] + left - 3), round(xy[1] + t - 3), round(xy[0] + right + 3), round(xy[1] + bottom + 3))
     cv.draw.rounded_rectangle(rect, radius=3, fill=TAG_EDGE)
-    return cv.ink((x1 + 3, y1 + 3), text, f, (255, 255, 255), anchor="rb")
+    return cv.ink(xy, text, f, (255, 255, 255))
 
 
 def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken: list[Rect], bounds: Rect) -> DieGlyph:
@@ -396,7 +407,7 @@ def draw_die(cv: Canvas, cam: Camera, xy: tuple[int, int], die: Die, record: lis
     top = cam.cube(centre, 1)[0]
     cx, cy = cam.top_centre(centre, 1)
     t = shades(die.key)[0]
-    box = cv.ink((cx, cy + 1), str(die.value), value_font(cam), pal.contrast_ink(t))
+    box = cv.ink((cx, cy + 1), str(die.value), value_font(cam), pal.contrast_ink(t), stroke=ring_of(die.key))
     g = DieGlyph(die.where, die.value, 1, box, _bbox(top), body=cam.column_box(centre, 1), lit=die.lit,
                  outline=cam.outline(centre, 1))  # fmt: skip
     (cv.dice if record is None else record).append(g)

@@ -278,7 +278,7 @@ def museum_cam(game: Game, cam: Camera, width: int) -> Camera:
     smaller than the workrooms'."""
     board = pieces.museum(game, Highlights())
     a = cam.a
-    while board_box(board, camera(cam.iso, a + 1))[0] <= width:
+    while a < 1.3 * cam.a and board_box(board, camera(cam.iso, a + 1))[0] <= width:
         a += 1
     return camera(cam.iso, a)
 
@@ -480,22 +480,36 @@ class Layout:
     offers: tuple[Rect, ...]
 
 
-def layout(game: Game, cam: Camera, u: int, per_row: int) -> Layout:
+def layout(game: Game, cam: Camera, u: int, per_row: int, cards_below: bool = False) -> Layout:
+    """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
+    column holds the museum alone and the artist cards and the offer stand in a row under
+    everything (fewer bands than the column is tall)."""
     n = game.num_players
     p = pad(u)
     g = round(0.3 * u)
     band = band_of(game, range(n), cam, u)
     cw, museum_h, artist_h, offer_h = column_sizes(game, cam, u)
+    aw, ow = (cw - g) // 2, (cw - 2 * g) // 3
     rows = math.ceil(n / per_row)
     body_w = per_row * band.width + (per_row - 1) * g
     width = p + body_w + g + cw + p
+    if cards_below:
+        width = max(width, p + 4 * (aw + g) + 3 * (ow + g) - g + p)
     head_h = header_height(width, u)[0]
     top = p + head_h + g
     bands = tuple((p + (i % per_row) * (band.width + g), top + (i // per_row) * (band.height + g)) for i in range(n))
     x = p + body_w + g
-    col_h = museum_h + 2 * (artist_h + g) + g + offer_h
     museum = (x, top, x + cw, top + museum_h)
-    aw = (cw - g) // 2
+    bands_h = rows * band.height + (rows - 1) * g
+    if cards_below:
+        y = top + max(bands_h, museum_h) + g
+        cards_h = max(artist_h, offer_h)
+        artists = tuple((p + i * (aw + g), y, p + i * (aw + g) + aw, y + cards_h) for i in range(4))
+        x = p + 4 * (aw + g)
+        offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + cards_h) for i in range(3))
+        height = y + cards_h + p
+        return Layout((width, height), (p, p, width - p, p + head_h), bands, band, museum, artists, offers)
+    col_h = museum_h + 2 * (artist_h + g) + g + offer_h
     y = top + museum_h + g
     artists = tuple(
         (x + (i % 2) * (aw + g), y + (i // 2) * (artist_h + g), x + (i % 2) * (aw + g) + aw,
@@ -503,9 +517,8 @@ def layout(game: Game, cam: Camera, u: int, per_row: int) -> Layout:
         for i in range(4)
     )  # fmt: skip
     y += 2 * (artist_h + g)
-    ow = (cw - 2 * g) // 3
     offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + offer_h) for i in range(3))
-    height = top + max(rows * band.height + (rows - 1) * g, col_h) + p
+    height = top + max(bands_h, col_h) + p
     return Layout((width, height), (p, p, width - p, p + head_h), bands, band, museum, artists, offers)
 
 
@@ -517,8 +530,14 @@ def glyph_px(cam: Camera) -> int:
 def best_layout(game: Game, cam: Camera, u: int) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
     are largest at the laptop preview."""
-    options = [1] if game.num_players <= 2 else [1, 2]
-    return max((layout(game, cam, u, k) for k in options), key=lambda lay: preview_scale(*lay.size))
+    options = [layout(game, cam, u, 1), layout(game, cam, u, 1, cards_below=True)]
+    if game.num_players > 2:
+        options.append(layout(game, cam, u, 2))
+    # the largest dice at the preview; of two alike (within 2%), the smaller picture
+    best = max(preview_scale(*lay.size) for lay in options)
+    return min(
+        (lay for lay in options if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
+    )
 
 
 def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bool = True) -> Canvas:
