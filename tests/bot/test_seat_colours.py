@@ -7,8 +7,8 @@ import re
 
 from PIL import Image
 
-from render.tableview import mark_centre
 from render.palette import COLOUR_KEYS, PLAYER_COLOURS
+from render.tableview import mark_centre
 
 from .conftest import Table, started
 
