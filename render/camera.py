@@ -29,21 +29,9 @@ CUBE_RISE = 0.78  # a die's height on the picture, as a share of its top face's 
 class Camera:
     iso: bool
     a: int  # iso: half a cell's width; top: a cell's side
-
-    @property
-    def w(self) -> float:
-        """Half the width of a cube (iso: its top diamond's; top: its square's)."""
-        return FILL * self.a if self.iso else FILL * self.a / 2
-
-    @property
-    def hw(self) -> float:
-        """Half the height of a cube's top face on the picture."""
-        return self.w / 2 if self.iso else self.w
-
-    @property
-    def v(self) -> int:
-        """How much higher each die of a column stands (0 from above)."""
-        return round(CUBE_RISE * self.w) if self.iso else 0
+    w: float  # half the width of a cube (iso: its top diamond's; top: its square's)
+    hw: float  # half the height of a cube's top face on the picture
+    v: int  # how much higher each die of a column stands (0 from above)
 
     def size(self, cols: int, rows: int) -> tuple[int, int]:
         """The floor of a ``cols`` x ``rows`` board: its bounding box's width and height."""
@@ -106,7 +94,11 @@ class Camera:
 
 @lru_cache(maxsize=64)
 def camera(iso: bool, a: int) -> Camera:
-    return Camera(iso, a)
+    if iso:
+        w = FILL * a
+        return Camera(True, a, w, w / 2, round(CUBE_RISE * w))
+    w = FILL * a / 2
+    return Camera(False, a, w, w, 0)
 
 
 def depth(x: int, y: int) -> tuple[int, int]:

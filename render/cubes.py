@@ -105,9 +105,11 @@ def draw_board(
     record: list[DieGlyph] | None = None,
     parent: str = "",
     bounds: Rect | None = None,
+    framed: bool = False,
 ) -> None:
     """``board`` with its bounding box's top left at ``xy`` (headroom not included);
-    ``bounds``: where tags may go (the board's panel, under its title)."""
+    ``bounds``: where tags may go (the board's panel, under its title); ``framed``: its floor
+    is already drawn (render.tableview's cached frame)."""
     m = _margins(board, cam)[0]
     ox, oy = xy[0] + m, xy[1]
     rows = board.rows
@@ -115,8 +117,8 @@ def draw_board(
     def at(p: Point) -> Point:
         return (p[0] + ox, p[1] + oy)
 
-    layer = floor_layer(cam, board.cols, rows, board.cells, board.first, board.axes, floor)
-    cv.layer(layer, xy, parent)
+    if not framed:
+        cv.layer(floor_layer(*floor_key(board, cam, floor)), xy, parent)
     centres = {(c.x, c.y): at(cam.floor(c.x + 0.5, c.y + 0.5, rows)) for c in board.columns}
     built = {(c.x, c.y): len(c.keys) for c in board.columns}
     for col in board.columns:
@@ -141,6 +143,14 @@ def draw_board(
     texts = [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
     texts += [box for _w, _h, box in cv.targets]
     _numerals(cv, cam, drawn, out, bounds, texts)
+
+
+FloorKey = tuple[Camera, int, int, frozenset[tuple[int, int]] | None, tuple[int, int], bool, pal.RGB]
+
+
+def floor_key(board: Board, cam: Camera, floor: pal.RGB) -> FloorKey:
+    """What a board's floor layer depends on (not its dice)."""
+    return (cam, board.cols, board.rows, board.cells, board.first, board.axes, floor)
 
 
 @lru_cache(maxsize=128)
@@ -281,10 +291,9 @@ def _hidden(cam: Camera, glyph: Rect, later: Sequence[tuple[Column, Point]]) -> 
         bx0, by0, bx1, by1 = cam.column_box(centre, len(col.keys))
         if bx1 <= x0 or x1 <= bx0 or by1 <= y0 or y1 <= by0:
             continue
-        for level in range(1, len(col.keys) + 1):
-            for face in cam.cube(centre, level):
-                if face and any(_inside(p, face) for p in pts):
-                    return True
+        outline = cam.outline(centre, len(col.keys))  # convex: the column's faces together
+        if any(_inside(p, outline) for p in pts):
+            return True
     return False
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
 
 from engine import Game
 from engine.geometry import LETTERS, WORKROOM_SIZE
@@ -20,10 +23,24 @@ from engine.geometry import LETTERS, WORKROOM_SIZE
 from . import dice, pieces
 from . import palette as pal
 from .camera import Camera, camera
-from .canvas import Canvas, Rect
+from .canvas import Box, Canvas, Rect
 from .cardparts import artist_band, museum_count, offer_bonus, offer_frame, offer_title
 from .cards import action_text
-from .cubes import BOARD, BOARD_EDGE, MUSEUM_SQUARE, TABLE, board_box, draw_board, draw_die, draw_slot, value_font
+from .cubes import (
+    BOARD,
+    BOARD_EDGE,
+    MUSEUM_SQUARE,
+    SQUARE,
+    TABLE,
+    FloorKey,
+    board_box,
+    draw_board,
+    draw_die,
+    draw_slot,
+    floor_key,
+    floor_layer,
+    value_font,
+)
 from .fonts import font, text_width, wrap
 from .highlight import Highlights, highlights
 from .isoboard import recap
@@ -38,9 +55,9 @@ RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, whe
 MIN_GLYPH = 10.0  # px: a die's value at the laptop preview, 2 and 3 players
 MIN_GLYPH_4P = 9.0  # ... 4 players
 PHONE_GLYPH = 9.5  # the header's whose-turn line and last turn's dice at 360 px wide
-TABLE_UNIT = 26  # iso: half a cell's width on the table (px)
+TABLE_UNIT = 24  # iso: half a cell's width on the table (px)
 STUDIO_UNIT = 40
-MUSEUM_UNIT = 48
+MUSEUM_UNIT = 40
 TOP_RATIO = 1.4  # from above, a cell's side in iso units (the dice about as large)
 
 
@@ -205,6 +222,7 @@ def draw_band(
     names: list[str] | None,
     labels: Labels,
     hl: Highlights,
+    framed: bool = False,
 ) -> None:
     s = game.state
     pl = s.players[seat]
@@ -215,8 +233,10 @@ def draw_band(
     current = seat == s.current and not s.over and not pl.removed
     winner = s.over and seat in game.winners()
     colour = pal.die_colour(seat)
-    cv.panel(pname, rect, fill=BOARD, outline=colour if (current or winner) else BOARD_EDGE,
-             width=max(3, u // 8) if (current or winner) else 2)  # fmt: skip
+    if not framed:
+        cv.panel(pname, rect, fill=BOARD, outline=BOARD_EDGE)
+    if current or winner:
+        cv.draw.rounded_rectangle(rect, radius=12, outline=colour, width=max(3, u // 8))
     ix0, iy0 = x0 + p, y0 + p
     iw = band.info_w - 2 * p
     if current or winner:
@@ -250,7 +270,8 @@ def draw_band(
         bx = x0 + band.info_w + room * (band.board_w + band.gap)
         by = y0 + band.rise
         board = pieces.workroom(game, seat, room, hl)
-        draw_board(cv, board, cam, (bx, by), parent=pname, bounds=(bx, y0, bx + band.board_w, y0 + band.height))
+        bounds = (bx, y0, bx + band.board_w, y0 + band.height)
+        draw_board(cv, board, cam, (bx, by), parent=pname, bounds=bounds, framed=framed)
         _room_number(cv, cam, board, (bx, by), room, u, pname)
 
 
@@ -301,33 +322,54 @@ def column_sizes(game: Game, cam: Camera, u: int) -> tuple[int, int, int, int]:
     return cw, museum_h, artist_h, offer_h
 
 
-def draw_museum(cv: Canvas, game: Game, rect: Rect, cam: Camera, u: int, labels: Labels, hl: Highlights) -> None:
+def band_floors(
+    band: Band, xy: tuple[int, int], cam: Camera, pname: str
+) -> list[tuple[FloorKey, tuple[int, int], str]]:
+    """The two workrooms' floors of a band at ``xy``: what the cached frame draws."""
+    board = pieces.Board("", WORKROOM_SIZE, WORKROOM_SIZE, ())
+    x0, y0 = xy
+    return [
+        (floor_key(board, cam, SQUARE), (x0 + band.info_w + room * (band.board_w + band.gap), y0 + band.rise), pname)
+        for room in range(2)
+    ]
+
+
+def museum_place(game: Game, board: pieces.Board, rect: Rect, cam: Camera, u: int) -> tuple[Camera, tuple[int, int]]:
+    """The museum's camera and its board's place in the panel ``rect``."""
+    x0, y0, x1, y1 = rect
+    p = pad(u)
+    cam = museum_cam(game, cam, x1 - x0 - 2 * p)
+    w, h, rise = board_box(board, cam)
+    top = y0 + p + round(1.3 * u)
+    return cam, (x0 + (x1 - x0 - w) // 2, top + rise + max(0, (y1 - p - top - rise - h) // 2))
+
+
+def draw_museum(
+    cv: Canvas, game: Game, rect: Rect, cam: Camera, u: int, labels: Labels, hl: Highlights, framed: bool = False
+) -> None:
     x0, y0, x1, y1 = rect
     p = pad(u)
     card = game.deck.museum(game.state.museum_card)
-    cv.panel("museum", rect, fill=BOARD, outline=BOARD_EDGE)
+    if not framed:
+        cv.panel("museum", rect, fill=BOARD, outline=BOARD_EDGE)
     ts = text_size(u)
     tr = cv.text((x0 + p, y0 + p), labels.text("museum"), font(ts, bold=True), pal.INK, anchor="la", parent="museum")
     title, f = fit_name(labels.museum(card), font(small_size(u)), x1 - x0 - 2 * p)
     cv.text((x0 + p, tr[3] + round(0.12 * u)), title, f, pal.MUTED, anchor="la", parent="museum")
     museum_count(cv, game, rect, p, small_size(u), labels, "museum")
     board = pieces.museum(game, hl)
-    cam = museum_cam(game, cam, x1 - x0 - 2 * p)
-    w, h, rise = board_box(board, cam)
+    mcam, xy = museum_place(game, board, rect, cam, u)
     top = y0 + p + round(1.3 * u)
-    bx = x0 + (x1 - x0 - w) // 2
-    by = top + rise + max(0, (y1 - p - top - rise - h) // 2)
-    draw_board(cv, board, cam, (bx, by), floor=MUSEUM_SQUARE, parent="museum", bounds=(x0, top, x1, y1))
+    draw_board(cv, board, mcam, xy, floor=MUSEUM_SQUARE, parent="museum", bounds=(x0, top, x1, y1), framed=framed)
 
 
 def draw_artist(
     cv: Canvas, game: Game, i: int, rect: Rect, cam: Camera, u: int, labels: Labels, hl: Highlights
 ) -> None:
     band = round(0.9 * u)
-    if not artist_band(cv, game, i, rect, u, band, text_size(u), labels):
-        return
     card = game.artist_card(i)
-    assert card is not None
+    if not artist_band(cv, game, i, rect, u, band, text_size(u), labels, card) or card is None:
+        return
     x0, y0, x1, y1 = rect
     p = pad(u)
     af = font(small_size(u))
@@ -374,6 +416,7 @@ def bonus_sizes(u: int) -> tuple[int, ...]:
 # --- header ------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=64)
 def header_height(width: int, u: int) -> tuple[int, int, int]:
     """(height, recap unit, status size): the recap's numerals and the whose-turn line
     PHONE_GLYPH px tall once the picture is shrunk to a phone's width."""
@@ -480,15 +523,21 @@ class Layout:
     offers: tuple[Rect, ...]
 
 
-def layout(game: Game, cam: Camera, u: int, per_row: int, cards_below: bool = False) -> Layout:
+def layout(
+    game: Game,
+    cam: Camera,
+    u: int,
+    per_row: int,
+    cards_below: bool = False,
+    sizes: tuple[Band, tuple[int, int, int, int]] | None = None,
+) -> Layout:
     """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
     column holds the museum alone and the artist cards and the offer stand in a row under
     everything (fewer bands than the column is tall)."""
     n = game.num_players
     p = pad(u)
     g = round(0.3 * u)
-    band = band_of(game, range(n), cam, u)
-    cw, museum_h, artist_h, offer_h = column_sizes(game, cam, u)
+    band, (cw, museum_h, artist_h, offer_h) = sizes or (band_of(game, range(n), cam, u), column_sizes(game, cam, u))
     aw, ow = (cw - g) // 2, (cw - 2 * g) // 3
     rows = math.ceil(n / per_row)
     body_w = per_row * band.width + (per_row - 1) * g
@@ -530,9 +579,10 @@ def glyph_px(cam: Camera) -> int:
 def best_layout(game: Game, cam: Camera, u: int) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
     are largest at the laptop preview."""
-    options = [layout(game, cam, u, 1), layout(game, cam, u, 1, cards_below=True)]
+    sizes = (band_of(game, range(game.num_players), cam, u), column_sizes(game, cam, u))
+    options = [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
     if game.num_players > 2:
-        options.append(layout(game, cam, u, 2))
+        options.append(layout(game, cam, u, 2, sizes=sizes))
     # the largest dice at the preview; of two alike (within 2%), the smaller picture
     best = max(preview_scale(*lay.size) for lay in options)
     return min(
@@ -540,20 +590,42 @@ def best_layout(game: Game, cam: Camera, u: int) -> Layout:
     )
 
 
+@lru_cache(maxsize=32)
+def frame(
+    size: tuple[int, int],
+    panels: tuple[tuple[str, Rect], ...],
+    floors: tuple[tuple[FloorKey, tuple[int, int], str], ...],
+) -> tuple[Image.Image, tuple[Box, ...]]:
+    """What stays from one turn to the next: the table, the panels, the boards' floors."""
+    cv = Canvas(*size, TABLE)
+    for name, rect in panels:
+        cv.panel(name, rect, fill=BOARD, outline=BOARD_EDGE)
+    for key, xy, parent in floors:
+        cv.layer(floor_layer(*key), xy, parent)
+    return cv.freeze()
+
+
 def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bool = True) -> Canvas:
     u = TABLE_UNIT
     cam = cam_for(iso, u)
     lay = best_layout(game, cam, u)
-    cv = Canvas(*lay.size, TABLE)
     hl = highlights(game)
+    museum = pieces.museum(game, hl)
+    mcam, mxy = museum_place(game, museum, lay.museum, cam, u)
+    panels = [("museum", lay.museum)]
+    floors = [(floor_key(museum, mcam, MUSEUM_SQUARE), mxy, "museum")]
+    for seat, (x0, y0) in enumerate(lay.bands):
+        panels.append((f"player p{seat + 1}", (x0, y0, x0 + lay.band.width, y0 + lay.band.height)))
+        floors += band_floors(lay.band, (x0, y0), cam, f"player p{seat + 1}")
+    cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
     draw_header(cv, game, lay.header, names, u, labels)
-    draw_museum(cv, game, lay.museum, cam, u, labels, hl)
+    draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=True)
     for i, rect in enumerate(lay.artists):
         draw_artist(cv, game, i, rect, cam, u, labels, hl)
     for i, rect in enumerate(lay.offers):
         draw_offer(cv, game, i, rect, cam, u, labels)
     for seat, xy in enumerate(lay.bands):
-        draw_band(cv, game, seat, lay.band, xy, cam, u, names, labels, hl)
+        draw_band(cv, game, seat, lay.band, xy, cam, u, names, labels, hl, framed=True)
     return cv
 
 
