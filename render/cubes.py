@@ -262,7 +262,7 @@ def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, whe
             d.polygon(top, fill=pal.mix(MUSEUM_SQUARE, (255, 255, 255), 0.45), outline=GHOST_EDGE)
     if built == 0:  # on the floor, where no value stands in front of it
         cx, cy = centre
-        size = (0.95 if cam.iso else 1.15) * cam.w / 0.73
+        size = (0.8 if cam.iso else 1.15) * cam.w / 0.73
         box = cv.ink((cx, cy + 1), str(height), font(round(size), bold=True), GHOST_EDGE)
         cv.targets.append((where, height, box))
 
