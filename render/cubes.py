@@ -32,6 +32,8 @@ SQUARE_LINE: pal.RGB = (200, 184, 156)
 MUSEUM_SQUARE: pal.RGB = (214, 200, 176)
 SHADOW: pal.RGB = (150, 128, 100)
 GHOST_EDGE: pal.RGB = (150, 132, 104)
+GHOST_LINE: pal.RGB = (176, 160, 134)  # the outline of a museum place still to build
+GHOST_FLOOR: pal.RGB = (240, 232, 216)
 TAG_EDGE: pal.RGB = (40, 32, 26)
 SLAB = 0.22  # a board's thickness, in cells (iso)
 
@@ -253,13 +255,16 @@ def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, whe
     """A museum place still to build: the dice it still takes as outlined cubes, and the
     height it is built to, as a figure, on top."""
     d = cv.draw
+    edge = GHOST_LINE
+    if built == 0:  # the place itself, lighter than the squares around it
+        d.polygon(cam.cube(centre, 0)[0], fill=GHOST_FLOOR)
     for level in range(built + 1, height + 1):
         top, left, right = cam.cube(centre, level)
-        if cam.iso:
-            d.polygon(left, outline=GHOST_EDGE)
-            d.polygon(right, outline=GHOST_EDGE)
+        if cam.iso:  # outlines only, so the figures behind them show through
+            d.line([*left[:3], left[3], left[0]], fill=edge, width=1)
+            d.line([*right[1:3], right[3]], fill=edge, width=1)
         if level == height:
-            d.polygon(top, fill=pal.mix(MUSEUM_SQUARE, (255, 255, 255), 0.45), outline=GHOST_EDGE)
+            d.polygon(top, outline=edge)
     if built == 0:  # on the floor, where no value stands in front of it
         cx, cy = centre
         size = (0.8 if cam.iso else 1.15) * cam.w / 0.73
