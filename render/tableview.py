@@ -11,6 +11,7 @@ camera's cell unit, so the proportions (and what the preview shows) do not depen
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -98,6 +99,11 @@ class Band:
     @property
     def height(self) -> int:
         return self.rise + self.board_h
+
+
+def seat_bands(game: Game, cam: Camera, u: int) -> tuple[Band, ...]:
+    """Each player's band, as tall as its own columns and info need."""
+    return tuple(band_of(game, range(seat, seat + 1), cam, u) for seat in range(game.num_players))
 
 
 def band_of(game: Game, seats: range, cam: Camera, u: int) -> Band:
@@ -517,7 +523,7 @@ class Layout:
     size: tuple[int, int]
     header: Rect
     bands: tuple[tuple[int, int], ...]  # each player's band's top left
-    band: Band
+    sizes: tuple[Band, ...]  # ... and its size (the bands of a row alike)
     museum: Rect
     artists: tuple[Rect, ...]
     offers: tuple[Rect, ...]
@@ -529,7 +535,7 @@ def layout(
     u: int,
     per_row: int,
     cards_below: bool = False,
-    sizes: tuple[Band, tuple[int, int, int, int]] | None = None,
+    sizes: tuple[tuple[Band, ...], tuple[int, int, int, int]] | None = None,
 ) -> Layout:
     """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
     column holds the museum alone and the artist cards and the offer stand in a row under
@@ -537,19 +543,28 @@ def layout(
     n = game.num_players
     p = pad(u)
     g = round(0.3 * u)
-    band, (cw, museum_h, artist_h, offer_h) = sizes or (band_of(game, range(n), cam, u), column_sizes(game, cam, u))
-    aw, ow = (cw - g) // 2, (cw - 2 * g) // 3
+    own, (cw, museum_h, artist_h, offer_h) = sizes or (seat_bands(game, cam, u), column_sizes(game, cam, u))
     rows = math.ceil(n / per_row)
+    # each row as tall as its tallest band, its boards on one line
+    row_bands = []
+    for r in range(rows):
+        mine = own[r * per_row : (r + 1) * per_row]
+        rise = max(b.rise for b in mine)
+        row_bands.append(dataclasses.replace(mine[0], rise=rise, board_h=max(b.height for b in mine) - rise))
+    band = own[0]
+    aw, ow = (cw - g) // 2, (cw - 2 * g) // 3
     body_w = per_row * band.width + (per_row - 1) * g
     width = p + body_w + g + cw + p
     if cards_below:
         width = max(width, p + 4 * (aw + g) + 3 * (ow + g) - g + p)
     head_h = header_height(width, u)[0]
     top = p + head_h + g
-    bands = tuple((p + (i % per_row) * (band.width + g), top + (i // per_row) * (band.height + g)) for i in range(n))
+    row_tops = [top + sum(b.height + g for b in row_bands[:r]) for r in range(rows)]
+    bands = tuple((p + (i % per_row) * (band.width + g), row_tops[i // per_row]) for i in range(n))
+    placed = tuple(row_bands[i // per_row] for i in range(n))
     x = p + body_w + g
     museum = (x, top, x + cw, top + museum_h)
-    bands_h = rows * band.height + (rows - 1) * g
+    bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
     if cards_below:
         y = top + max(bands_h, museum_h) + g
         cards_h = max(artist_h, offer_h)
@@ -557,7 +572,7 @@ def layout(
         x = p + 4 * (aw + g)
         offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + cards_h) for i in range(3))
         height = y + cards_h + p
-        return Layout((width, height), (p, p, width - p, p + head_h), bands, band, museum, artists, offers)
+        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
     col_h = museum_h + 2 * (artist_h + g) + g + offer_h
     y = top + museum_h + g
     artists = tuple(
@@ -568,7 +583,7 @@ def layout(
     y += 2 * (artist_h + g)
     offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + offer_h) for i in range(3))
     height = top + max(bands_h, col_h) + p
-    return Layout((width, height), (p, p, width - p, p + head_h), bands, band, museum, artists, offers)
+    return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
 
 
 def glyph_px(cam: Camera) -> int:
@@ -579,7 +594,7 @@ def glyph_px(cam: Camera) -> int:
 def best_layout(game: Game, cam: Camera, u: int) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
     are largest at the laptop preview."""
-    sizes = (band_of(game, range(game.num_players), cam, u), column_sizes(game, cam, u))
+    sizes = (seat_bands(game, cam, u), column_sizes(game, cam, u))
     options = [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
     if game.num_players > 2:
         options.append(layout(game, cam, u, 2, sizes=sizes))
@@ -615,8 +630,9 @@ def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bo
     panels = [("museum", lay.museum)]
     floors = [(floor_key(museum, mcam, MUSEUM_SQUARE), mxy, "museum")]
     for seat, (x0, y0) in enumerate(lay.bands):
-        panels.append((f"player p{seat + 1}", (x0, y0, x0 + lay.band.width, y0 + lay.band.height)))
-        floors += band_floors(lay.band, (x0, y0), cam, f"player p{seat + 1}")
+        band = lay.sizes[seat]
+        panels.append((f"player p{seat + 1}", (x0, y0, x0 + band.width, y0 + band.height)))
+        floors += band_floors(band, (x0, y0), cam, f"player p{seat + 1}")
     cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
     draw_header(cv, game, lay.header, names, u, labels)
     draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=True)
@@ -625,7 +641,7 @@ def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bo
     for i, rect in enumerate(lay.offers):
         draw_offer(cv, game, i, rect, cam, u, labels)
     for seat, xy in enumerate(lay.bands):
-        draw_band(cv, game, seat, lay.band, xy, cam, u, names, labels, hl, framed=True)
+        draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=True)
     return cv
 
 

@@ -247,3 +247,32 @@ def test_values_do_not_cover_each_other() -> None:
     cv = render.table_canvas(game, DEMO_NAMES, labels=EN)
     for a, b in combinations(cv.dice, 2):
         assert not _overlap(a.glyph, b.glyph), f"{a.where} and {b.where}"
+
+
+@pytest.mark.parametrize("players,seed", [(2, 8), (3, 5), (4, 3)])
+def test_every_turn_of_a_full_game_reads_at_discords_sizes(players: int, seed: int) -> None:
+    """A whole self-play game, its table after every turn: every die drawn, no value hidden
+    or under a tag, values 10 px (9 with four players) at the laptop preview, the header's
+    dice and whose turn 9 px on a phone."""
+    from engine.players import GreedyPlayer
+
+    game = Game.new(players=players, seed=seed)
+    bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
+    goal = MIN_GLYPH_4P if players == 4 else MIN_GLYPH
+    turns = 0
+    while not game.is_over:
+        turn = game.state.turn
+        while not game.is_over and game.state.turn == turn:
+            game.apply(bots[game.current_player].choose(game))
+        cv = render.table_canvas(game, DEMO_NAMES[:players], labels=EN)
+        where = f"{players}p turn {game.state.turn}"
+        assert len(cv.dice) == dice_in_game(game), where
+        assert not hidden_values(cv.dice) and not tags_on_values(cv.dice), where
+        scale = preview_scale(*cv.size)
+        assert min((_px(d.glyph, scale) for d in cv.dice), default=goal) >= goal, where
+        check_heights(where, cv, scale, True)
+        ph = phone_scale(cv.size[0])
+        assert all(_px(r.glyph, ph) >= 9.0 for r in cv.recap), where
+        assert cv.status is not None and _px(cv.status, ph) >= 9.5, where
+        turns += 1
+    assert turns > 20
