@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import cubes, dice
+from . import cubes
 from . import palette as pal
 from .camera import camera
 from .canvas import Canvas
@@ -27,12 +27,8 @@ PALETTE_COLOURS = 256
 
 
 def _swatch() -> Image.Image:
-    keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.NEUTRAL_KEY, pal.PLAN_KEY]
-    backgrounds = [pal.PANEL, pal.FLOOR, pal.MUSEUM_FLOOR, pal.CARD]
-    s = 26
-    sw, sh = dice.sprite_size(s)
-    per_row = 7 + 2 + 2
-    tile_w, tile_h = per_row * sw, len(keys) * sh + 120
+    backgrounds = [pal.PANEL, cubes.BOARD, pal.CARD, cubes.TABLE]
+    tile_w, tile_h = 1200, 200
     img = Image.new("RGB", (tile_w, tile_h * len(backgrounds) + 60 * (len(KIND_COLOURS) + 4)), pal.BACKGROUND)
     d = ImageDraw.Draw(img)
     inks = [pal.INK, pal.MUTED, (150, 96, 0), (255, 255, 255), *(pal.player_ink(i) for i in range(4))]
@@ -41,22 +37,12 @@ def _swatch() -> Image.Image:
     for bi, bg in enumerate(backgrounds):
         y0 = bi * tile_h
         d.rectangle((0, y0, tile_w, y0 + tile_h), fill=bg)
-        for ki, key in enumerate(keys):
-            x = 0
-            for value, hl, num in [(v, False, False) for v in range(7)] + [(3, True, False), (4, False, True)]:
-                sp = dice.cube(s, key, value, hl, num)
-                img.paste(sp, (x, y0 + ki * sh), sp)
-                x += sw
-            for sp in (dice.ghost(s), dice.slot(s)):
-                img.paste(sp, (x, y0 + ki * sh), sp)
-                x += sw
-        ty = y0 + len(keys) * sh + 4
         for ii, ink in enumerate(inks):
-            d.text((10 + (ii % 4) * 300, ty + (ii // 4) * 40), "Museum pts 0123456789 wxyz", font=f, fill=ink)
-            d.text((10 + (ii % 4) * 300, ty + 80), "p1 p2 #17", font=fb, fill=ink)
+            d.text((10 + (ii % 4) * 300, y0 + 10 + (ii // 4) * 40), "Museum pts 0123456789 wxyz", font=f, fill=ink)
+            d.text((10 + (ii % 4) * 300, y0 + 100), "p1 p2 #17", font=fb, fill=ink)
     y = tile_h * len(backgrounds)
     for i, colour in enumerate(pal.PLAYER_COLOURS):  # the current player's header band
-        d.rectangle((0, y, tile_w, y + 60), fill=pal.mix(colour, pal.PANEL, 0.78))
+        d.rectangle((0, y, tile_w, y + 60), fill=pal.mix(colour, cubes.BOARD, 0.7))
         d.text((20, y + 14), "p1 Ann ▶ to play supply 7 12 pts", font=fb, fill=pal.player_ink(i))
         y += 60
     for colour in KIND_COLOURS.values():
