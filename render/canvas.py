@@ -56,9 +56,9 @@ class Canvas:
             self.boxes = []
         self.draw = ImageDraw.Draw(self.img)
         self.dice: list[DieGlyph] = []  # the layout model of the dice drawn (render.model), in drawing order
-        self.status: Rect | None = None  # the "▶ Ann to play" line's box (high camera)
+        self.status: Rect | None = None  # the "▶ Ann to play" line's box
         self.targets: list[tuple[str, int, Rect]] = []  # museum places to build: where, height, its figure's box
-        self.recap: list[DieGlyph] = []  # the last turn's dice again, drawn large in the header (high camera)
+        self.recap: list[DieGlyph] = []  # the last turn's dice again, drawn large in the header
 
     def freeze(self) -> tuple[Image.Image, tuple[Box, ...]]:
         """The picture so far and its boxes, to start other canvases from."""
