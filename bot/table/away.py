@@ -21,6 +21,7 @@ from bot.i18n import Message, babel_locale, has, language, t
 from bot.jobs import events as ev
 from bot.service import votes
 from bot.service.game import MoveOutcome, TableSettings, UserError
+from bot.service.gate import Entry
 from bot.service.votes import needed, voters
 from bot.store import GameRecord
 from bot.words.texts import MARKS
@@ -130,7 +131,7 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
     )
     outcome = await bot.service.table_move(
-        game_id, interaction.user.id, move, turn=turn, headline=headline, headline_lang=lang
+        game_id, interaction.user.id, move, entry=Entry.VOTE, turn=turn, headline=headline, headline_lang=lang
     )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -178,8 +179,7 @@ async def ask_skip(bot: Bot, interaction: discord.Interaction, *, can_manage: bo
     """``/cubist table skip`` asks first: whose turn it is and how long they have had it, and
     a button to confirm, pinned to that turn."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
-    if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
-        raise UserError(Message("away.admins_only"))
+    bot.service.check(record, game, Skip(), Entry.ADMIN, interaction.user.id, can_manage=can_manage)
     mine = user_language(interaction)
     seat = record.seats[game.current_player]
     clock = await bot.service.queries.turn_clock(record.id)
@@ -208,8 +208,7 @@ async def admin_move(
     """``/cubist table kick`` and the confirmed skip: the creator or a Manage Channels member.
     ``turn``: the turn the skip was confirmed for (refused when it is over)."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
-    if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
-        raise UserError(Message("away.admins_only"))
+    bot.service.check(record, game, Skip(), Entry.ADMIN, interaction.user.id, can_manage=can_manage)
     if turn is not None and turn != game.state.turn:
         raise UserError(Message("trust.turn_over", turn=turn + 1))
     lang = await _channel_language(bot, interaction, record)  # the headline is public
@@ -229,7 +228,7 @@ async def admin_move(
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
     # ... and to the turn in play when the admin sent the command (it may have ended since).
     outcome = await bot.service.table_move(
-        record.id, interaction.user.id, move, turn=game.state.turn, can_manage=can_manage,
+        record.id, interaction.user.id, move, entry=Entry.ADMIN, turn=game.state.turn, can_manage=can_manage,
         headline=headline, headline_lang=lang, sent_at=interaction.created_at.timestamp(),
     )  # fmt: skip
     await interaction.response.send_message(headline)

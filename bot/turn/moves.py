@@ -14,6 +14,7 @@ from bot.chat.language import user_language
 from bot.chat.replies import missing_permissions, post_failed, send_error
 from bot.i18n import Message, t
 from bot.service.game import UserError, parse
+from bot.service.gate import Entry
 from bot.turn import panel
 from bot.words.texts import describe
 from engine.moves import Undo
@@ -35,7 +36,7 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, move))
+    playing = asyncio.ensure_future(bot.service.play_in(game_id, interaction.user.id, move, entry=Entry.COMMAND))
     if not edit:
         done, _pending = await asyncio.wait({playing}, timeout=DEFER_AFTER_S)
         if not done:

@@ -28,6 +28,7 @@ from bot.panel import Choice, TreeError, choice_tree, node_at
 from bot.panel.cells import cells_for, placeable
 from bot.panel.words import Describer, sensible_end
 from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
+from bot.service.gate import Entry
 from bot.store import GameRecord
 from bot.turn import faces
 from engine import Game
@@ -394,7 +395,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, mov
     bot = loaded[0]
     lang = user_language(interaction)
     edit = in_place(interaction)
-    playing = bot.service.play_in(game_id, interaction.user.id, move, version=version)
+    playing = bot.service.play_in(game_id, interaction.user.id, move, entry=Entry.PANEL, version=version)
     try:
         outcome = await in_time(interaction, playing, edit=edit)
     except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
