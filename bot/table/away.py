@@ -20,7 +20,7 @@ from bot.chat.replies import send_error
 from bot.i18n import Message, babel_locale, has, language, t
 from bot.jobs import events as ev
 from bot.service import votes
-from bot.service.game import MoveOutcome, TableSettings, UserError
+from bot.service.game import MoveOutcome, TableSettings, UserError, in_play
 from bot.service.gate import Entry
 from bot.service.votes import needed, voters
 from bot.store import GameRecord
@@ -164,8 +164,9 @@ class SkipConfirmButton(
         perms = getattr(interaction.user, "guild_permissions", None)
         try:
             await admin_move(
-                bot, interaction, kick=None, can_manage=bool(perms and perms.manage_channels), turn=self.turn
-            )
+                bot, interaction, kick=None, can_manage=bool(perms and perms.manage_channels),
+                asked=(self.game_id, self.turn),
+            )  # fmt: skip
         except UserError as e:
             await send_error(interaction, e.args[0])
 
@@ -203,14 +204,23 @@ async def admin_move(
     *,
     kick: discord.abc.User | None,
     can_manage: bool,
-    turn: int | None = None,
+    asked: tuple[int, int] | None = None,
 ) -> None:
     """``/cubist table kick`` and the confirmed skip: the creator or a Manage Channels member.
-    ``turn``: the turn the skip was confirmed for (refused when it is over)."""
-    record, game = await bot.service.channel_game(interaction.channel_id or 0)
+    ``asked``: the game and turn the skip was confirmed for; refused when that game is no
+    longer in play (cancelled, or another one started since) or that turn is over."""
+    if asked is None:
+        record, game = await bot.service.channel_game(interaction.channel_id or 0)
+    else:
+        loaded = await bot.service.for_interaction(
+            asked[0], interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+        record, game = loaded.record, loaded.game
+        if not in_play(record, game):
+            raise UserError(Message("gate.earlier_game"))
     bot.service.check(record, game, Skip(), Entry.ADMIN, interaction.user.id, can_manage=can_manage)
-    if turn is not None and turn != game.state.turn:
-        raise UserError(Message("trust.turn_over", turn=turn + 1))
+    if asked is not None and asked[1] != game.state.turn:
+        raise UserError(Message("trust.turn_over", turn=asked[1] + 1))
     lang = await _channel_language(bot, interaction, record)  # the headline is public
     admin = interaction.user.display_name
     if kick is None:
