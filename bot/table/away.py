@@ -209,6 +209,8 @@ async def admin_move(
     """``/cubist table kick`` and the confirmed skip: the creator or a Manage Channels member.
     ``asked``: the game and turn the skip was confirmed for; refused when that game is no
     longer in play (cancelled, or another one started since) or that turn is over."""
+    if kick is not None and not isinstance(kick, discord.User | discord.Member):
+        raise UserError(Message("gate.unknown_member"))  # Discord sent an id without its member (forged)
     if asked is None:
         record, game = await bot.service.channel_game(interaction.channel_id or 0)
     else:

@@ -57,3 +57,17 @@ async def test_a_skip_confirmation_still_skips_the_turn_it_asked_about(table: Ta
     assert not pressed.failed and not pressed.ephemeral, pressed.content
     _record, after = await table.bot.service.queries.game(gid)
     assert after.state.turn == game.state.turn + 1
+
+
+@pytest.mark.parametrize("who", ["a seated player", "somebody not in the game"])
+async def test_a_kick_without_its_resolved_member_is_refused_clearly(table: Table, who: str) -> None:
+    """A forged payload: the player option's id with no member resolved by Discord."""
+    gid, _game, seated = await start_game(table)
+    target = seated[1] if who == "a seated player" else table.users[3]
+    before, moves = await table.snapshot(), await table.moves_logged()
+    r = await table.users[0].slash(table.channel, "cubist table kick", forged=True, player=str(target.id))
+    assert not r.failed and r.ephemeral, r.content
+    assert r.content == t("gate.unknown_member", "en"), r.content
+    assert await table.snapshot() == before and await table.moves_logged() == moves
+    _record, after = await table.bot.service.queries.game(gid)
+    assert not any(p.removed for p in after.state.players)
