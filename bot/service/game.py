@@ -502,9 +502,7 @@ class GameService:
         if fill is not None:
             if fill not in LEVELS:
                 raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
-            free = self.table_settings(record).max_players - len(record.seats)
-            if free > 0:
-                record = await self.add_computers(record.id, free, fill, lang)
+            record = await self._fill(record, fill, lang)
         settings = self.table_settings(record)
         for _attempt in range(3):
             if len(record.seats) < 2:
@@ -522,6 +520,21 @@ class GameService:
             except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
                 record = await self.store.get_game(record.id)
         raise UserError(Message("service.stale"))
+
+    async def _fill(self, record: GameRecord, level: str, lang: str) -> GameRecord:
+        """Seats computer players of ``level`` in the lobby's free seats, as many as are free
+        when each is seated: people joining meanwhile keep their seats and leave fewer to fill.
+        UserError when the lobby started or was cancelled meanwhile."""
+        try:
+            while len(record.seats) < self.table_settings(record).max_players:
+                record = await self.add_computers(record.id, 1, level, lang)
+        except TableFull:  # the last free seats went to people joining: the table is full
+            pass
+        except GameStateError:
+            now = await self.store.get_game(record.id)
+            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+            raise UserError(Message(key, game=record.id)) from None
+        return await self.store.get_game(record.id)
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
