@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -26,6 +26,7 @@ from bot.chat.replies import answer, carries_post, clip, png_file, post_failed, 
 from bot.i18n import Message, join, localize, t
 from bot.panel import Choice, TreeError, choice_tree, node_at
 from bot.panel.cells import cells_for, placeable
+from bot.panel.rows import ROW_WIDTH, ROWS, chunks
 from bot.panel.words import Describer, sensible_end
 from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
 from bot.service.gate import Entry
@@ -124,8 +125,8 @@ def _row(item: Any, row: int) -> Any:
     return item
 
 
-MAX_ACTION_BUTTONS = 10  # the top level's choices as buttons: two rows
-MAX_CHOICE_BUTTONS = 20  # a pick's choices as buttons: four rows
+MAX_ACTION_BUTTONS = 2 * ROW_WIDTH  # the top level's choices as buttons: two rows
+MAX_CHOICE_BUTTONS = (ROWS - 1) * ROW_WIDTH  # a pick's choices as buttons, above the last row
 
 
 def _moves_of(choice: Choice) -> list[Move]:
@@ -149,39 +150,67 @@ def panel_view(
     options: tuple[Choice, ...] | None = None,
     *,
     link: discord.ui.Item[Any] | None = None,
+    extras: Sequence[discord.ui.Item[Any]] = (),
 ) -> discord.ui.View:
     """The panel, in rows: a button per die that can be placed (tap it, then a lettered cell);
-    the other choices as buttons where they are few (a button is one tap, a select two);
-    the select of every choice; Back / Undo / End turn / Board."""
-    view = buttons.Faces()
+    the other choices as buttons where they are few and there is room (a button is one tap,
+    a select two); the select of every choice; Back or End turn, Undo, Board and ``link``;
+    ``extras`` (the turn-start DM's Snooze and Stop) in a row of their own."""
     if options is None:
         options = node_at(choice_tree(game, lang, _names(record)), path) or ()
+    v = record.version
+    rows: list[list[discord.ui.Item[Any]]] = []
+    last = 1 + bool(extras)  # the rows under the choices
     if not path:
         describe = Describer(game, lang, _names(record))
-        for die in placeable(game):
-            label = t("turnpanel.btn.place", lang, die=describe.die(die))[:80]
-            view.add_item(_row(faces.die_button(record.id, record.version, str(die), label), 0))
+        dice: list[discord.ui.Item[Any]] = [
+            faces.die_button(record.id, v, str(die), t("turnpanel.btn.place", lang, die=describe.die(die))[:80])
+            for die in placeable(game)
+        ]
+        rows += chunks(dice)
         actions = [(i, c) for i, c in enumerate(options) if _own_button(c)]
-        if len(actions) <= MAX_ACTION_BUTTONS:
-            for k, (i, c) in enumerate(actions):
-                view.add_item(_row(faces.tree_button(record.id, record.version, (i,), c.label), 1 + k // 5))
-    elif len(options) <= MAX_CHOICE_BUTTONS:
-        for i, c in enumerate(options):
-            view.add_item(_row(faces.tree_button(record.id, record.version, (*path, i), c.label), i // 5))
+        room = (ROWS - len(rows) - bool(options) - last) * ROW_WIDTH
+        if len(actions) <= min(MAX_ACTION_BUTTONS, room):
+            shortcuts: list[discord.ui.Item[Any]] = [faces.tree_button(record.id, v, (i,), c.label) for i, c in actions]
+            rows += chunks(shortcuts)
+    elif len(options) <= min(MAX_CHOICE_BUTTONS, (ROWS - last) * ROW_WIDTH):
+        picks: list[discord.ui.Item[Any]] = [
+            faces.tree_button(record.id, v, (*path, i), c.label) for i, c in enumerate(options)
+        ]
+        rows += chunks(picks)
         options = ()  # every choice has its button
     if options:
         select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
         placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
-        view.add_item(_row(faces.tree_select(record.id, record.version, path, select_options, placeholder), 3))
-    if path:
-        view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+        rows.append([faces.tree_select(record.id, v, path, select_options, placeholder)])
+    nav: list[discord.ui.Item[Any]] = []
+    if path:  # inside a choice: back out of it (the turn ends from the first level)
+        nav.append(faces.back_button(record.id, v, lang))
     if game.can_undo():
-        view.add_item(_row(faces.undo_button(record.id, record.version, lang), 4))
-    if any(isinstance(m, EndTurn) for m in game.legal_moves()):
-        view.add_item(_row(faces.end_turn_button(record.id, record.version, lang), 4))
-    view.add_item(_row(buttons.game_button(record.id, "board", lang), 4))
+        nav.append(faces.undo_button(record.id, v, lang))
+    if not path and any(isinstance(m, EndTurn) for m in game.legal_moves()):
+        nav.append(faces.end_turn_button(record.id, v, lang))
+    nav.append(buttons.game_button(record.id, "board", lang))
     if link is not None:  # "Open the board": the web board, for this member (bot/chat/board_link.py)
-        view.add_item(_row(link, 4))
+        nav.append(link)
+    rows.append(nav)
+    if extras:
+        rows.append(list(extras))
+    view = buttons.Faces()
+    for number, items in enumerate(rows):
+        for item in items:
+            view.add_item(_row(item, number))
+    return view
+
+
+def cells_view(record: GameRecord, die: str, cells: list[tuple[str, Place]], lang: str) -> discord.ui.View:
+    """A lettered button per cell ``die`` may go to, and Back."""
+    view = buttons.Faces()
+    for i, (letter, move) in enumerate(cells):
+        view.add_item(
+            _row(faces.cell_button(record.id, record.version, die, move.room, move.cell, letter), i // ROW_WIDTH)
+        )
+    view.add_item(_row(faces.back_button(record.id, record.version, lang), ROWS - 1))
     return view
 
 
@@ -248,10 +277,7 @@ async def pick_die(interaction: discord.Interaction, game_id: int, version: int,
     if not cells:
         await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
         return
-    view = buttons.Faces()
-    for i, (letter, move) in enumerate(cells):
-        view.add_item(_row(faces.cell_button(record.id, record.version, die, move.room, move.cell, letter), i // 5))
-    view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    view = cells_view(record, die, cells, lang)
     words = Describer(game, lang, _names(record)).die(cells[0][1].die)
     offered = sum(1 for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
     lines = [t("turnpanel.where", lang, die=words, count=len(cells))]
@@ -333,17 +359,11 @@ def _trail(tree: tuple[Choice, ...], path: tuple[int, ...]) -> list[Choice]:
     return out
 
 
-async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: EndTurn | None = None) -> None:
-    """What ending now would do, with a button to confirm (and the other ways to end)."""
-    loaded = await _fresh(interaction, game_id, version)
-    if loaded is None:
-        return
-    _bot, record, game, seat = loaded
-    lang = user_language(interaction)
-    ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
-    if not ends:
-        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
-        return
+def end_view(
+    record: GameRecord, game: Game, seat: int, lang: str, ends: list[EndTurn], move: EndTurn | None = None
+) -> tuple[str, discord.ui.View]:
+    """What ending now would do (``move``, or the sensible end), its confirmation, the other
+    ways to end, and Back."""
     chosen: EndTurn | None = None
     if move is not None:
         chosen = move if move in ends else None
@@ -367,15 +387,31 @@ async def ask_end(interaction: discord.Interaction, game_id: int, version: int, 
     if others and len(others) <= MAX_ACTION_BUTTONS:  # few other ways to end: a button each, one tap
         for k, e in enumerate(others):
             keep = "".join(map(str, e.keep))
+            label = describe.end(e)
             view.add_item(
-                _row(faces.confirm_end_button(record.id, record.version, keep, lang, describe.end(e)), 1 + k // 5)
+                _row(faces.confirm_end_button(record.id, record.version, keep, lang, label), 1 + k // ROW_WIDTH)
             )
     elif others:
         options = [discord.SelectOption(label=describe.end_option(e)[:100], value=str(e)) for e in others[:25]]
         view.add_item(
             _row(faces.end_choice_select(record.id, record.version, options, t("turnpanel.keep_other", lang)), 3)
         )
-    view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    view.add_item(_row(faces.back_button(record.id, record.version, lang), ROWS - 1))
+    return content, view
+
+
+async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: EndTurn | None = None) -> None:
+    """What ending now would do, with a button to confirm (and the other ways to end)."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    _bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
+    if not ends:
+        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
+        return
+    content, view = end_view(record, game, seat, lang, ends, move)
     await reply(interaction, content, view=view, edit=in_place(interaction))
 
 
