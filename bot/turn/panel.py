@@ -9,9 +9,8 @@ everything; this module only loads, asks and answers.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -22,7 +21,7 @@ from bot.chat.board_link import board_link
 from bot.chat.delivery import deliver_turn
 from bot.chat.language import user_language
 from bot.chat.load import host, load
-from bot.chat.replies import answer, carries_post, clip, png_file, post_failed, send_error
+from bot.chat.replies import answer, carries_post, clip, defer, in_time, png_file, post_failed, send_error
 from bot.i18n import Message, join, localize, t
 from bot.panel import Choice, TreeError, choice_tree, node_at
 from bot.panel.cells import cells_for, placeable
@@ -32,12 +31,12 @@ from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
 from bot.service.gate import Entry
 from bot.store import GameRecord
 from bot.turn import faces
+from bot.words.texts import describe
 from engine import Game
 from engine.moves import Abandon, EndTurn, Move, Place, Undo
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-DEFER_AFTER_S = 1.0  # a move not answered by then is deferred (Discord wants a first answer within 3 s)
 
 
 # --- answering ---------------------------------------------------------------------------
@@ -76,24 +75,6 @@ async def reply(
     if view is None:
         kwargs.pop("view")
     await interaction.response.send_message(ephemeral=True, **kwargs)
-
-
-def _left(interaction: discord.Interaction) -> float:
-    """Seconds left before a slow answer should be deferred (counted from the interaction's
-    creation, so a busy event loop defers sooner)."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return max(0.0, DEFER_AFTER_S - age)
-
-
-async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, edit: bool) -> T:
-    """Await ``work``, deferring the answer first if it is not done in time (Discord wants
-    a first answer within 3 s; a quick one is answered in one request)."""
-    task = asyncio.ensure_future(work)
-    if not interaction.response.is_done():
-        done, _pending = await asyncio.wait({task}, timeout=_left(interaction))
-        if not done:
-            await _defer(interaction, edit)
-    return await task
 
 
 # --- loading -----------------------------------------------------------------------------
@@ -424,14 +405,30 @@ def _why_no_end(game: Game) -> Message:
 
 
 async def play(interaction: discord.Interaction, game_id: int, version: int, move: Move, *, what: str = "") -> None:
-    """Apply a move from the panel and redraw it (or, when the turn ends, post the table)."""
+    """A move picked on the panel drawn at ``version`` (``what``: the picks, in words)."""
     loaded = await _fresh(interaction, game_id, version)
     if loaded is None:
         return
-    bot = loaded[0]
+    await answer_move(loaded[0], interaction, game_id, move, entry=Entry.PANEL, version=version, what=what)
+
+
+async def answer_move(
+    bot: Bot,
+    interaction: discord.Interaction,
+    game_id: int,
+    move: Move,
+    *,
+    entry: Entry,
+    version: int | None = None,
+    what: str = "",
+) -> None:
+    """The one way a move is made and answered, typed or picked: the service applies it
+    (``entry``: where it came from; ``version``: the panel's, so a second press is stale), in
+    time or after a deferral; inside the turn the panel comes back saying what was done
+    (``what``, or the move in words), at its end the table goes to the channel."""
     lang = user_language(interaction)
     edit = in_place(interaction)
-    playing = bot.service.play_in(game_id, interaction.user.id, move, entry=Entry.PANEL, version=version)
+    playing = bot.service.play_in(game_id, interaction.user.id, move, entry=entry, version=version)
     try:
         outcome = await in_time(interaction, playing, edit=edit)
     except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
@@ -442,23 +439,20 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, mov
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    if outcome.turn_ended:
-        await finish_turn(bot, interaction, outcome, edit)
-        return
-    if isinstance(outcome.move, Undo):
-        note = t("turnpanel.undone", lang)
-    else:
-        note = t("turnpanel.done", lang, what=what or str(move))
-    await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
-
-
-async def _defer(interaction: discord.Interaction, edit: bool) -> None:
-    if interaction.response.is_done():
-        return
-    if edit:
-        await interaction.response.defer()  # the panel itself will be edited
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        if outcome.turn_ended:
+            await finish_turn(bot, interaction, outcome, edit)
+            return
+        if isinstance(outcome.move, Undo):
+            note = t("turnpanel.undone", lang)
+        elif what:
+            note = t("turnpanel.done", lang, what=what)
+        else:
+            note = t("replies.you_did", lang, what=describe(outcome.move, None, lang, _names(outcome.record)))
+        await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
+    except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing
+        log.exception("answering a stored move in game %s failed", game_id)
+        await send_error(interaction, post_failed(e))
 
 
 async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, edit: bool) -> None:
@@ -470,7 +464,7 @@ async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveO
     key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
     carry = carries_post(interaction, record) and interaction.channel is not None
     if not carry:
-        await _defer(interaction, edit)  # drawing the table takes a while
+        await defer(interaction, edit)  # drawing the table takes a while
     channel: Any = (
         interaction.channel if carry else bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
     )
