@@ -13,7 +13,7 @@ import pytest
 from bot.i18n import t
 from bot.service.game import UserError
 from bot.service.gate import ALLOWED, Actor, Entry, Kind, Roles, allowed
-from engine.moves import Remove, Skip
+from engine.moves import Place, Remove, Skip
 from standin import Player, StandIn
 
 from .asyncplay import MANAGE_CHANNELS, FakeClock, make_clocked_bot, start_game, utc
@@ -180,3 +180,30 @@ async def test_the_bot_plays_only_a_computer_seat_at_turn(club: Table) -> None:
     with pytest.raises(UserError):  # and no table move through a player's entry, even with a seat given
         await club.bot.service.play_in(gid, None, Skip(), entry=Entry.JOB, as_seat=game.current_player)
     assert await club.snapshot() == before
+
+
+@pytest.mark.parametrize("who", ACTORS)
+async def test_panel_and_hint_buttons_play_only_for_the_player_at_turn(club: Table, who: str) -> None:
+    """The panel's and the hint's buttons, as a modified client would press them in the game's
+    channel: a die to a cell (place), Undo, the end of the turn, the hint's Play this."""
+    gid, game, seated = await start_game(club, players=3)
+    person, roles = people(club, game.current_player, seated)[who]
+    version = (await club.bot.service.queries.record(gid)).version
+    place = next(m for m in game.legal_moves() if isinstance(m, Place) and m.die.kind == "s")
+    presses = {
+        Kind.PLACE: f"cubist:{gid}:cell:{version}:{place.die}:{place.room + 1}:{place.cell}",
+        Kind.UNDO: f"cubist:{gid}:undo:{version}",
+        Kind.END: f"cubist:{gid}:endok:{version}:",
+        Kind.PLACE.value + " (hint)": f"cubist:{gid}:hintplay:{version}",
+    }
+    forged = club.standin.forged_message(club.channel, list(presses.values()))
+    for kind, custom_id in presses.items():
+        if isinstance(kind, Kind) and Roles.of(roles).may(kind, Entry.PANEL):
+            continue  # the player at turn: their own buttons work (tests/bot/test_turn_panel.py)
+        before, moves = await club.snapshot(), await club.moves_logged()
+        r = await person.click(forged, custom_id)
+        assert not r.failed and r.ephemeral, (kind, r.content)
+        assert await club.snapshot() == before and await club.moves_logged() == moves, (kind, r.content)
+    if Actor.AT_TURN in roles:
+        r = await person.click(forged, presses[Kind.PLACE])
+        assert not r.failed and (await club.bot.service.queries.record(gid)).version == version + 1, r.content
