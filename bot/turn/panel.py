@@ -494,8 +494,6 @@ async def studio_reply(
     game: Game,
     seat: int,
     note: str,
-    *,
-    edit: bool = False,
 ) -> None:
     """Answer the player privately with their studio picture and the turn panel."""
     lang = user_language(interaction)
@@ -505,14 +503,7 @@ async def studio_reply(
     file = png_file(png, "studio.png")
     mine = game.current_player == seat and not game.is_over
     view = panel_view(record, game, lang, link=board_link(bot, record.id, lang, interaction.user.id)) if mine else None
-    content = clip(note)
-    if edit:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=content, attachments=[file], view=view)
-        else:
-            await interaction.response.edit_message(content=content, attachments=[file], view=view)
-        return
-    await answer(interaction, content, files=[file], view=view)
+    await answer(interaction, clip(note), files=[file], view=view)
 
 
 async def old_panel_button(interaction: discord.Interaction, game_id: int, *, ending: bool) -> None:
