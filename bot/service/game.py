@@ -800,9 +800,10 @@ class GameService:
         a Manage Channels member, ``can_manage``, or the seated holder of the creator's
         powers, checked on the game as it is now); the gate (``admit``) has the last word on
         who, the engine on whether it can be done.  ``turn``, when given, must still be the
-        turn in play (a vote, a skip or a kick about an earlier turn is refused).  ``sent_at`` (wall-clock
-        seconds, Discord's timestamp of the admin's command): refused if the turn in play
-        began after that (the player moved first and the next turn is not what was meant)."""
+        turn in play (a vote, a skip or a kick about an earlier turn is refused).
+        ``sent_at`` (wall-clock seconds, Discord's timestamp of the admin's command): refused
+        if the turn in play began after that (the player moved first and the next turn is
+        not what was meant)."""
         async with self._locked(game_id):
             try:
                 record, game = await self._load_in_play(game_id, turn)
@@ -810,12 +811,12 @@ class GameService:
                 if entry is Entry.ADMIN and e.args[0].key == "service.vote_void":
                     raise UserError(Message("trust.turn_over", turn=(turn or 0) + 1)) from None
                 raise
-            vote = None
-            if entry is Entry.VOTE:
+            vote_carried = False
+            if entry is Entry.VOTE:  # a vote is about the player at turn, counted as stored now
                 about_away = not isinstance(move, Remove) or move.seat == game.current_player
                 stored = await self.store.votes(game_id, game.state.turn)
-                vote = about_away and carried(record, game, stored, kind_of(move).value)
-            roles = self.roles(record, game, entry, user_id, can_manage=can_manage, vote_carried=bool(vote))
+                vote_carried = about_away and carried(record, game, stored, kind_of(move).value)
+            roles = self.roles(record, game, entry, user_id, can_manage=can_manage, vote_carried=vote_carried)
             self.admit(record, game, move, roles, entry)
             if sent_at is not None:
                 clock = await self.queries.turn_clock(game_id)
