@@ -17,6 +17,7 @@ from bot.panel import choice_tree
 from bot.panel.cells import cells_for, placeable
 from bot.service.game import MAX_ID
 from bot.store import GameRecord, ReminderPrefs, SeatRecord, Status
+from bot.table.away import vote_view
 from bot.turn.hints import hint_view
 from bot.turn.panel import cells_view, end_view, panel_view
 from bot.turn.reminders import turn_dm_view
@@ -116,6 +117,7 @@ def test_every_panel_message_fits_with_room_to_grow(players: int, lang: str) -> 
             ("turn post", game_buttons(record.id, lang, link(record.id, 0))),
             ("final post", rematch_view(record.id, lang, link(record.id, 0))),
             ("reminder", reminder_view(record.id, lang)),
+            ("away vote", vote_view(record, game, lang)),
         ]:
             assert not problems(view), (what, problems(view))
     assert checked > 100
