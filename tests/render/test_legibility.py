@@ -277,3 +277,26 @@ def test_every_turn_of_a_full_game_reads_at_discords_sizes(players: int, seed: i
         assert cv.status is not None and _px(cv.status, ph) >= 9.5, where
         turns += 1
     assert turns > 20
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players,seed", [(2, 8), (4, 3)])
+def test_the_game_over_line_says_who_won_in_full(lang: str, players: int, seed: int) -> None:
+    """A finished game's header names the winners in full (on two lines when one is not
+    enough), large enough to read on a phone; nothing of it is cut."""
+    game = play(players, seed)
+    assert game.is_over
+    labels = render_labels(lang)
+    names = DEMO_NAMES[:players]
+    cv = render.table_canvas(game, names, labels=labels)
+    assert cv.status is not None
+    header = next(b.rect for b in cv.boxes if b.kind == "panel" and b.name == "header")
+    lines = [b for b in cv.boxes if b.kind == "text" and b.parent == "header" and b.rect[1] < cv.status[3]]
+    said = " ".join(b.name for b in lines if _overlap(b.rect, cv.status))
+    winners = [names[w] for w in game.winners()]
+    assert "…" not in said
+    assert all(w in said for w in winners), said
+    assert said.endswith(labels.text("points", points=game.score(game.winners()[0])))
+    assert all(header[0] <= b.rect[0] and b.rect[2] <= header[2] for b in lines)
+    ph = phone_scale(cv.size[0])
+    assert all(_px(b.rect, ph) >= 9.0 for b in lines if _overlap(b.rect, cv.status))
