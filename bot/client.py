@@ -213,7 +213,7 @@ class CubistBot(Bot):
         await self.timers.stop()
         await self.computers.stop()
         await finish_in_flight()
-        await self.reminders.stop()
+        await self.timers.drain()  # the turn starts those answers began
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(5):
                 await self.old_posts.idle()  # the last buttons taken off before the HTTP session closes

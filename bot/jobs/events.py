@@ -20,13 +20,11 @@ OUTBOX_TURN_DM = "outbox.turn_dm"  # (record, game, row) -> None: sent, or False
 USER_EXISTS = "user_exists"  # (user_id) -> bool: whether Discord still knows the person in turn
 # Told to every subscriber:
 TURN_START_DM = "turn_start_dm"  # (record, game): the turn-start DM, now
-TURN_START_DM_SOON = "turn_start_dm_soon"  # (record, game): the same, in the background
 REMINDER_DUE = "reminder_due"  # (record, game, seat, step)
 CHANNEL_NOTE_DUE = "channel_note_due"  # (record, game, seat, waited seconds)
 PLAYER_GONE = "player_gone"  # (game_id, game): the person in turn no longer exists
 VOTE_DUE = "vote_due"  # (record, game): the turn's clock ran out
 COMPUTER_DUE = "computer_due"  # (game_id): a computer player's turn waits
-POLL_ROUND = "poll_round"  # (): a timers round begins (DMs under way finish first)
 TABLE_POSTED = "table_posted"  # (record, game): a table post handed the turn on
 
 

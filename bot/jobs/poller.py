@@ -17,15 +17,13 @@ import logging
 import time
 import uuid
 
-from bot.jobs import events as ev
-from bot.jobs import runs  # registers the kinds the poller runs
+from bot.jobs import runs  # noqa: F401  # registers the kinds the poller runs
 from bot.jobs.host import JobHost
 from bot.jobs.loop import PollLoop
 from bot.jobs.outbox import Outbox
 from bot.jobs.registry import KINDS
 from bot.service.game import in_play
-from bot.service.quiet_hours import quiet_until
-from bot.service.schedule import NUDGE, REMINDER, TURN_START
+from bot.service.schedule import NUDGE, TURN_START
 from bot.store import GameRecord, Timer
 from bot.store.jobs import retry_delay
 from engine import Game
@@ -57,6 +55,7 @@ class Poller:
         self.standing_seconds = standing_seconds
         self.owner = uuid.uuid4().hex  # this process's claims
         self._lock = asyncio.Lock()
+        self._starting: set[asyncio.Task[int]] = set()  # turn-start timers run in the background
         self._next_standing = 0.0  # monotonic time of the next round of standing jobs
         cadences = [t for t in (poll_seconds, standing_seconds) if t is not None]
         self.loop = PollLoop("cubist-jobs", self._round, min(cadences, default=None), host.wait_until_ready)
@@ -76,6 +75,7 @@ class Poller:
 
     async def stop(self) -> None:
         await self.loop.stop()
+        await self.drain()
 
     @property
     def busy(self) -> bool:
@@ -85,7 +85,7 @@ class Poller:
         """Runs what is due now; returns how many timers did something."""
         # Turn-start DMs under way first: what they learn (closed DMs) counts for the
         # reminders, and a reminder never overtakes the DM that starts its turn.
-        await self.host.events.tell(ev.POLL_ROUND)
+        await self.drain()
         await self.outbox.send_due()  # turn posts and turn-start DMs queued with moves first
         async with self._lock:
             now = self.host.clock()
@@ -122,29 +122,25 @@ class Poller:
         return int(after.counts)
 
     async def start_turn_now(self, record: GameRecord, game: Game) -> None:
-        """After the table post that began a person's turn: their turn-start DM at once (in the
-        background) unless it is night-time where they live (then the timer sends it in the
-        morning).  Claimed like any timer, so it goes out once across processes and restarts."""
-        if not in_play(record, game):
-            return
-        seat = record.seats[game.current_player]
-        if seat.user_id is None:
+        """After the table post that began a person's turn: their turn-start timer runs now, in
+        the background (the command that ended the turn is answered without waiting for the
+        next player's studio picture and DM).  It is claimed like any timer, so it runs once
+        across processes and restarts, and run like any timer: quiet hours postpone it, and
+        a DM Discord refused for now is tried again with every job's backoff."""
+        if not in_play(record, game) or record.seats[game.current_player].user_id is None:
             return  # computer players move by themselves (bot/turn/computer.py)
         timers = self.host.service.timers
         timer = await timers.claim(record.id, NUDGE, self.owner, self.lease, [TURN_START])
-        if timer is None or timer.payload.get("turn") != game.state.turn:
-            if timer is not None:
-                await timers.finish(timer, self.owner, due_at=timer.due_at, attempt=timer.attempt - 1, ran=False)
-            return  # sent already (by the poller, another process), or about another turn
-        now = self.host.clock()
-        wake = quiet_until(seat.prefs, now) if seat.prefs.enabled else None
-        if wake is not None:  # night-time where the player lives: the timer sends it in the morning
-            await timers.finish(timer, self.owner, due_at=wake, attempt=timer.attempt - 1, ran=False)
-            return
-        interval = runs.reminder_interval(self.host, record, seat)
-        if not await timers.finish(timer, self.owner, due_at=now + interval, kind=REMINDER):
-            return
-        if runs.dm_wanted(seat):
-            # In the background: the command that ended the turn is answered without waiting
-            # for the next player's studio picture and DM (issue 6: the `end` reply time).
-            await self.host.events.tell(ev.TURN_START_DM_SOON, record, game)
+        if timer is None:
+            return  # sent already (by the poller, another process), or the turn has no such timer
+        if timer.payload.get("turn") != game.state.turn:
+            await timers.finish(timer, self.owner, due_at=timer.due_at, attempt=timer.attempt - 1, ran=False)
+            return  # about another turn
+        task = asyncio.create_task(self.run(timer, self.host.clock()), name=f"turn-start-{record.id}")
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    async def drain(self) -> None:
+        """Waits for the turn starts under way (a round, shutdown)."""
+        while self._starting:
+            await asyncio.gather(*list(self._starting), return_exceptions=True)

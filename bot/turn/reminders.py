@@ -64,18 +64,15 @@ def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
 class Reminders:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self._sending: set[asyncio.Task[None]] = set()
 
     def subscribe(self, events: ev.Events) -> None:
         events.subscribe(ev.OUTBOX_TURN_DM, self.turn_start_from_outbox)
         events.subscribe(ev.TURN_START_DM, self.send_turn_start)
-        events.subscribe(ev.TURN_START_DM_SOON, self.send_in_background)
         events.subscribe(ev.REMINDER_DUE, self.remind)
         events.subscribe(ev.CHANNEL_NOTE_DUE, self.channel_note)
         events.subscribe(ev.USER_EXISTS, self.user_exists)
         events.subscribe(ev.PLAYER_GONE, self.mark_away)
         events.subscribe(ev.VOTE_DUE, self.post_vote)
-        events.subscribe(ev.POLL_ROUND, self.drain)
 
     def now(self) -> float:
         return self.bot.clock()
@@ -83,24 +80,6 @@ class Reminders:
     async def poll_once(self) -> int:
         """One round of the timers poller (bot/jobs/poller.py): sends what is due now."""
         return await self.bot.timers.poll_once()
-
-    def _sent(self, task: asyncio.Task[None]) -> None:
-        self._sending.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("turn-start DM failed", exc_info=task.exception())
-
-    async def send_in_background(self, record: GameRecord, game: Game) -> None:
-        task = asyncio.create_task(self.send_turn_start(record, game), name=f"turn-dm-{record.id}")
-        self._sending.add(task)
-        task.add_done_callback(self._sent)
-
-    async def drain(self) -> None:
-        """Waits for the turn-start DMs under way (tests, shutdown)."""
-        while self._sending:
-            await asyncio.gather(*list(self._sending), return_exceptions=True)
-
-    async def stop(self) -> None:
-        await self.drain()
 
     # --- what the nudge timers send (bot/jobs/runs.py) ------------------------------------
 
@@ -236,7 +215,10 @@ class Reminders:
         nonce: str | None = None,
     ) -> bool:
         """DMs a player; on closed DMs remembers it and mentions them in the channel instead;
-        on a user who is gone, ends their turn clock so the others may vote at once."""
+        on a user who is gone, ends their turn clock so the others may vote at once.  Those
+        are the only refusals that end the job: anything else (5xx, 429, a timeout, the bot
+        backing off after invalid requests) is raised, so the job that sends the DM is tried
+        again with every job's backoff (``bot/store/jobs.py``)."""
         try:
             kwargs: dict[str, Any] = {}
             if view is not None:
@@ -246,23 +228,30 @@ class Reminders:
             if nonce is not None:  # an outbox row's DM: sent once however often it is tried
                 kwargs["nonce"] = nonce
             await self.bot.dms.send(user_id, clip(text), **kwargs)
-        except (discord.Forbidden, NotSent):
-            log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
-            await self.bot.service.queries.set_dm_reachable(user_id, False)
-            lang = await self.channel_language(record)
-            await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
-            return False
+        except NotSent as e:
+            if not e.closed:
+                raise  # backing off for a while: not the player's doing
+            return await self._dms_closed(record, user_id)
+        except discord.Forbidden:
+            return await self._dms_closed(record, user_id)
         except discord.HTTPException as e:
             if isinstance(e, discord.NotFound) or e.code == INVALID_RECIPIENT:
                 log.info("user %s cannot be found; treating them as away in game %s", user_id, record.id)
                 await self.mark_away(record.id, game)
                 return False
-            log.warning("DM to user %s failed: %s", user_id, e)
-            return False
+            raise
         seat = record.seat_of(user_id)
         if seat is not None and seat.dm_reachable is not True:
             await self.bot.service.queries.set_dm_reachable(user_id, True)
         return True
+
+    async def _dms_closed(self, record: GameRecord, user_id: int) -> bool:
+        """The player does not accept DMs: remembered, and they are mentioned in the channel."""
+        log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
+        await self.bot.service.queries.set_dm_reachable(user_id, False)
+        lang = await self.channel_language(record)
+        await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
+        return False
 
     async def user_exists(self, user_id: int) -> bool:
         """A user lookup (one request per reminder): False only when Discord says the account is gone."""
