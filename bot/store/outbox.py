@@ -122,15 +122,18 @@ async def postpone(tx: Tx, row_id: int, due_at: float) -> None:
 
 
 async def due(tx: Tx, now: float, limit: int) -> list[OutboxRow]:
-    """One-offs to send now, oldest first: due, not sent, not held (or their claim's lease
-    ran out), and not waiting for an earlier one of the same game.  A turn post waits for the
-    posts before it (the channel reads in order); a DM waits for its turn's post only while
-    that post has not failed and is younger than DM_WAITS_FOR_POST."""
+    """One-offs to send now, posts first, then oldest first: due, not sent, not held (or their
+    claim's lease ran out), and not waiting for an earlier post of the same game.  Only posts
+    hold anything back: a turn post waits for the posts before it (the channel reads in
+    order), never for a DM (one held until the player's quiet hours end, or failing); a DM
+    waits for its turn's post only while that post has not failed and is younger than
+    DM_WAITS_FOR_POST."""
     sql = (
         "SELECT o.* FROM jobs o WHERE o.slot IS NULL AND o.due_at <= ? AND (o.lease_until IS NULL OR o.lease_until < ?)"
         " AND NOT EXISTS (SELECT 1 FROM jobs e WHERE e.game_id = o.game_id AND e.slot IS NULL AND e.id < o.id"
-        " AND e.due_at IS NOT NULL"
-        " AND (o.kind = 'turn_post' OR (e.failures = 0 AND e.created_at > ?))) ORDER BY o.id LIMIT ?"
+        " AND e.due_at IS NOT NULL AND e.kind = 'turn_post'"
+        " AND (o.kind = 'turn_post' OR (e.failures = 0 AND e.created_at > ?)))"
+        " ORDER BY CASE WHEN o.kind = 'turn_post' THEN 0 ELSE 1 END, o.id LIMIT ?"
     )
     return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now, now - DM_WAITS_FOR_POST, limit))]
 

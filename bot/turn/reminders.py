@@ -155,10 +155,15 @@ class Reminders:
         if wake is not None:  # night-time where the player lives: in the morning
             await self.bot.service.posts.postpone(row_id, wake)
             return False
-        await self.send_turn_start(now_record, game, nonce=nonce(row_id))
+        await self.send_turn_start(now_record, game, nonce=nonce(row_id), turn_version=row.version)
         return None
 
-    async def send_turn_start(self, record: GameRecord, game: Game, *, nonce: str | None = None) -> None:
+    async def send_turn_start(
+        self, record: GameRecord, game: Game, *, nonce: str | None = None, turn_version: int | None = None
+    ) -> None:
+        """``turn_version``: the game's version when the turn began (an outbox row's); the DM
+        links to the table post of that version or later, and to the channel while there is
+        none (its post failed and is being tried again): never to an older turn's post."""
         seat = game.current_player
         user_id = record.seats[seat].user_id
         if user_id is None:
@@ -166,6 +171,8 @@ class Reminders:
         names = [s.display_name for s in record.seats]
         lang = await recipient_language(self.bot.service, user_id)
         post = await self.bot.service.queries.table_post(record.id)
+        if post is not None and turn_version is not None and post[1] < turn_version:
+            post = None
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll
         if roll:

@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from bot.store.jobs import retry_delay
+from bot.store.outbox import POST_GRACE
 from standin import StandIn
 from standin.faults import FailureRule, RateLimitRule
 
 from .asyncplay import FakeClock, dms, make_clocked_bot, poll, start_game, utc, wait_until
 from .conftest import NAMES, Table
+from .test_turn_panel import EN, Taps, panel_dm, place_both_and_end
 
 TURN_START = "Your turn in Cubist"
 
@@ -112,3 +114,30 @@ async def test_a_reminder_refused_for_now_is_sent_after_the_backoff(ctable: Tabl
     await poll(t)
     reminders = dms(t.standin, current, "⏰ Reminder")
     assert len(reminders) == 1 and "Reminder 1/" in reminders[0].content  # the same reminder, counted once
+
+
+async def test_a_turn_start_dm_never_links_to_an_older_post(ctable: Table, clock: FakeClock) -> None:
+    """The turn's post is refused twice (by its mover's panel, then by the worker): the next
+    player's DM goes out all the same, and says where the table is instead of linking to the
+    previous turn's post; the post follows after its backoff."""
+    t = ctable
+    gid, game, seated = await start_game(t)
+    current, other = seated[game.current_player], seated[1 - game.current_player]
+    begins = await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
+    refused = t.standin.faults.refuse(f"POST /channels/{t.channel.id}/messages", count=2)
+    taps = Taps(t, gid, current, await panel_dm(t, current))
+    await place_both_and_end(taps, EN | {"over": "Your move is saved. Posting the table failed for a moment"})
+    assert len(refused.hits) == 1
+    await poll(t)
+    assert not dms(t.standin, other, TURN_START)  # waiting for its post (not yet due: its grace)
+    clock.advance(POST_GRACE + 0.1)
+    await poll(t)
+    assert len(refused.hits) == 2 and job_failures(t, "turn_post") == [1]
+    [dm] = dms(t.standin, other, TURN_START)  # a failed post holds the DM back no longer
+    channel = f"https://discord.com/channels/{t.guild.id}/{t.channel.id}"
+    assert f"{channel}/{begins.id}" not in dm.content and f"{channel}\n" in dm.content, dm.content
+    clock.advance(retry_delay(1))
+    await poll(t)
+    [post] = [m for m in t.standin.channel_messages(t.channel) if "ended the turn" in m.content]
+    assert await t.bot.store.table_post(gid) == (post.id, (await t.bot.service.queries.record(gid)).version)
+    t.standin.take_violations()

@@ -76,3 +76,27 @@ async def test_failed_sends_back_off_and_are_given_up_at_last(store: Store, cloc
             clock.now += waits[-1]
     assert waits[:3] == [2.0, 4.0, 8.0]
     assert (await store.outbox_counts())["failed"] == 1
+
+
+async def test_a_post_never_waits_behind_a_dm(store: Store, clock: FakeClock) -> None:
+    record, _game = await start_game(store, channel=4)
+    _rec, _g, first = await _end_turn(store, record.id)
+    assert first.turn_post is not None and first.turn_dm is not None
+    await store.outbox_done(first.turn_post, 1)
+    # The next player's turn-start DM waits for the end of their quiet hours, ten hours on.
+    await store.outbox_postpone(first.turn_dm, clock.now + 36000)
+    clock.now += 60
+    _rec, _g, second = await _end_turn(store, record.id)  # they play at night all the same
+    assert second.turn_post is not None and second.turn_dm is not None
+    clock.now += POST_GRACE
+    due = await store.outbox_due()
+    assert [r.id for r in due] == [second.turn_post]  # the post goes; its DM waits for it
+    # The post failed once (its channel refused it): it is tried again after its backoff,
+    # and still never behind the earlier DM, nor behind a DM failing meanwhile.
+    assert await store.outbox_claim(second.turn_post, "w", lease=30)
+    assert await store.outbox_retry(second.turn_post, "w", "HTTPException 503")
+    assert [r.id for r in await store.outbox_due()] == [second.turn_dm]  # a failed post holds no DM
+    assert await store.outbox_claim(second.turn_dm, "w", lease=30)
+    assert await store.outbox_retry(second.turn_dm, "w", "HTTPException 503")
+    clock.now += retry_delay(1)
+    assert [r.id for r in await store.outbox_due()] == [second.turn_post, second.turn_dm]  # posts first
