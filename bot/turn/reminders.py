@@ -29,8 +29,7 @@ from bot.jobs.outbox import nonce
 from bot.service.game import in_play
 from bot.service.quiet_hours import quiet_until
 from bot.service.schedule import MAX_REMINDERS
-from bot.store import GameRecord, ReminderPrefs, SeatRecord
-from bot.store.outbox import OutboxRow
+from bot.store import GameRecord, Job, ReminderPrefs, SeatRecord
 from bot.store.records import DEFAULT_REMINDER_INTERVAL
 from bot.table.away import vote_text, vote_view
 from bot.turn.panel import panel_view
@@ -66,7 +65,7 @@ class Reminders:
         self.bot = bot
 
     def subscribe(self, events: ev.Events) -> None:
-        events.subscribe(ev.OUTBOX_TURN_DM, self.turn_start_from_outbox)
+        events.subscribe(ev.TURN_DM_DUE, self.turn_start_from_outbox)
         events.subscribe(ev.TURN_START_DM, self.send_turn_start)
         events.subscribe(ev.REMINDER_DUE, self.remind)
         events.subscribe(ev.CHANNEL_NOTE_DUE, self.channel_note)
@@ -79,7 +78,7 @@ class Reminders:
 
     async def poll_once(self) -> int:
         """One round of the timers poller (bot/jobs/poller.py): sends what is due now."""
-        return await self.bot.timers.poll_once()
+        return await self.bot.jobs.poll_once()
 
     # --- what the nudge timers send (bot/jobs/runs.py) ------------------------------------
 
@@ -140,11 +139,10 @@ class Reminders:
 
     # --- the turn-start DM -------------------------------------------------------------------
 
-    async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: OutboxRow) -> int | bool | None:
-        """The turn-start DM queued in the outbox with the move that began the turn (see
-        bot/jobs/outbox.py).  Returns None when done (sent, or not needed any more), False when
-        postponed to the end of the player's quiet hours."""
-        row_id = row.id
+    async def turn_start_from_outbox(self, record: GameRecord, game: Game, job: Job) -> float | None:
+        """The turn-start DM queued with the move that began the turn (see bot/jobs/outbox.py).
+        Returns None when done (sent, or not needed any more), or the end of the player's quiet
+        hours, when it is to be sent."""
         now_record = await self.bot.service.queries.record(record.id)
         if not in_play(now_record, game) or now_record.turn != game.state.turn:
             return None  # the turn is over already: no DM about it
@@ -153,9 +151,8 @@ class Reminders:
             return None  # a computer now, reminders off, or DMs closed (the channel is told instead)
         wake = quiet_until(seat.prefs, self.now())
         if wake is not None:  # night-time where the player lives: in the morning
-            await self.bot.service.posts.postpone(row_id, wake)
-            return False
-        await self.send_turn_start(now_record, game, nonce=nonce(row_id), turn_version=row.version)
+            return wake
+        await self.send_turn_start(now_record, game, nonce=nonce(job.id), turn_version=job.version)
         return None
 
     async def send_turn_start(
@@ -301,7 +298,7 @@ class Reminders:
             await self.poll_once_soon()
 
     async def poll_once_soon(self) -> None:
-        if not self.bot.timers.busy:
+        if not self.bot.jobs.busy:
             await self.poll_once()
 
     async def member_left(self, guild_id: int, user_id: int) -> None:

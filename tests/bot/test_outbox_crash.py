@@ -33,7 +33,7 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
     ada, bruno = standin.add_user("ada"), standin.add_user("bruno")
     db = tmp_path / "cubist.db"
     env = os.environ | bot_environment(standin) | {
-        "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db), "OUTBOX_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
+        "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db), "JOB_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
     }  # fmt: skip
     procs: list[asyncio.subprocess.Process] = []
 
