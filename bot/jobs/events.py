@@ -17,7 +17,7 @@ Handler = Callable[..., Awaitable[Any]]
 # Asked of exactly one subscriber (the answer matters):
 TURN_POST_DUE = "turn_post_due"  # (record, game, job) -> the message id of the turn's post
 TURN_DM_DUE = "turn_dm_due"  # (record, game, job) -> None: sent (or not needed), or when to try again
-COMPUTER_TURN_DUE = "computer_turn_due"  # (game_id) -> None: the computer in turn has played
+COMPUTER_TURN_DUE = "computer_turn_due"  # (game_id) -> bool: played (False: stopped by a shutdown)
 USER_EXISTS = "user_exists"  # (user_id) -> bool: whether Discord still knows the person in turn
 # Told to every subscriber:
 TURN_START_DM = "turn_start_dm"  # (record, game): the turn-start DM, now

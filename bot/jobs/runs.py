@@ -140,7 +140,8 @@ async def computer_turn(host: JobHost, timer: Job, now: float) -> Next:
     if found is None or found[2].user_id is not None:
         return NOTHING
     record, _game, seat = found
-    await host.events.ask(ev.COMPUTER_TURN_DUE, record.id)
+    if not await host.events.ask(ev.COMPUTER_TURN_DUE, record.id):
+        return postponed(timer, host.clock())  # stopped by a shutdown: due now, for whoever runs next
     return Next(due_at=host.clock() + reminder_interval(host, record, seat))
 
 

@@ -97,15 +97,18 @@ class Computers:
         for key in [k for k in self._players if k[0] == game_id]:
             del self._players[key]
 
-    async def play_turn(self, game_id: int) -> None:
+    async def play_turn(self, game_id: int) -> bool:
         """Plays the turn of the computer in turn from the stored position, move by move,
-        until the turn ends and its post is delivered (or the poller has it)."""
+        until the turn ends and its post is delivered (or the poller has it).  False when it
+        stopped first because the bot is closing (the turn is for the next start, or for
+        another process, to take over)."""
         self._playing += 1
         self._idle.clear()
         try:
             if self.pause > 0:
                 await asyncio.sleep(self.pause)
             await self._play(game_id)
+            return not self._stopped
         finally:
             self._playing -= 1
             if not self._playing:
