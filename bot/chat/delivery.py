@@ -224,7 +224,7 @@ async def deliver_turn(
 async def after_move(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool = False) -> None:
     """Answer the move that ended a turn: the channel post first (so that the player's answer
     arrives after the table is in the channel), then a private note.  The post was queued in
-    the outbox with the move: if it fails here, the outbox worker posts it, and the player
+    the outbox with the move: if it fails here, the job poller posts it, and the player
     reads that their move is saved.  (A move inside a turn is answered with the turn panel:
     ``bot.turn.panel.show``.)"""
     channel = interaction.channel

@@ -32,8 +32,8 @@ from engine import Game
 
 log = logging.getLogger(__name__)
 
-MAX_BATCHES = 10  # claims per round (a job due again at once runs again in the same round)
-BATCH = 10  # jobs per claim
+MAX_BATCHES = 50  # claims per round (a job due again at once runs again in the same round)
+BATCH = 20  # jobs per claim (run one after the other; the lease's renewal keeps them held)
 
 
 class Poller:

@@ -1,11 +1,12 @@
-"""Bringing players back: what the timers send (the turn-start DM, reminders, the channel
+"""Bringing players back: what the jobs send (the turn-start DM, reminders, the channel
 note, the away vote) and closed DMs.
 
-When they are sent is data in the store's ``timers`` table (``bot/service/schedule.py``),
-run by the timers poller (``bot/jobs/``), which hands each due one here through the events
-this class subscribes to (``bot/jobs/events.py``).  Every timer is claimed in the database before it runs, so after a
-restart, or with several processes, nothing is sent twice.  ``poll_once`` (the tests call it
-after moving their injected clock) is one round of that poller.
+When they are sent is data in the store's ``jobs`` table (``bot/service/schedule.py``), run
+by the job poller (``bot/jobs/``), which hands each due one here through the events this
+class subscribes to (``bot/jobs/events.py``).  Every job is claimed in the database before it
+runs, so after a restart, or with several processes, nothing is sent twice; a DM Discord
+refused for now (5xx, 429) raises, and its job is tried again with every job's backoff.
+``poll_once`` (the tests call it after moving their injected clock) runs what is due now.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ class Reminders:
         return self.bot.clock()
 
     async def poll_once(self) -> int:
-        """One round of the timers poller (bot/jobs/poller.py): sends what is due now."""
+        """Runs every job due now (bot/jobs/poller.py)."""
         return await self.bot.jobs.poll_once()
 
     # --- what the nudge timers send (bot/jobs/runs.py) ------------------------------------

@@ -94,7 +94,7 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
 
 async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_outbox(table: Table) -> None:
     """429s past discord.py's own retries on the turn post: the player reads that the move is
-    saved (never "unchanged"); the outbox worker posts it soon after, once, then the DM."""
+    saved (never "unchanged"); the job poller posts it soon after, once, then the DM."""
     gid, game, seated = await started(table, players=2)
     current, other = seated[game.current_player], seated[1 - game.current_player]
     before = len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content])
