@@ -197,3 +197,17 @@ async def test_two_processes_claiming_at_once_never_share_a_timer(
     ids = [t.id for batch in claims for t in batch]
     assert len(ids) == len(set(ids)) == 2 * len(games)  # every due timer claimed, none twice
     assert all(t.attempt == 1 for batch in claims for t in batch)
+
+
+async def test_a_live_claimer_renews_its_leases_and_a_dead_ones_run_out(store: Store, clock: FakeClock) -> None:
+    a, _ = await start_game(store, channel=1)
+    b, _ = await start_game(store, channel=2)
+    await store.timers.set(a.id, [nudge_at(clock.now)])
+    await store.timers.set(b.id, [nudge_at(clock.now)])
+    (mine,) = await store.jobs.claim_due("alive", 30, limit=1, one_offs=False)
+    (theirs,) = await store.jobs.claim_due("dead", 30, limit=1, one_offs=False)
+    clock.now += 20
+    assert await store.jobs.renew("alive", 30) == 1  # only its own claims
+    clock.now += 15  # 35 s after the claims: the dead claimer's lease ran out, the live one's not
+    assert [j.id for j in await store.jobs.claim_due("other", 30, one_offs=False)] == [theirs.id]
+    assert await store.jobs.finish(mine, "alive", due_at=None)
