@@ -211,3 +211,25 @@ async def test_a_live_claimer_renews_its_leases_and_a_dead_ones_run_out(store: S
     clock.now += 15  # 35 s after the claims: the dead claimer's lease ran out, the live one's not
     assert [j.id for j in await store.jobs.claim_due("other", 30, one_offs=False)] == [theirs.id]
     assert await store.jobs.finish(mine, "alive", due_at=None)
+
+
+async def test_migration_makes_computer_wake_ups_computer_turns(tmp_path: Path) -> None:
+    """0015: a computer's wake-up timer becomes the job that plays its turn."""
+    path = tmp_path / "old.db"
+    conn = await dbmod.connect(path)
+    try:
+        await dbmod.migrate(conn, str(path), target=14)
+        await conn.executescript(
+            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
+            " created_at, updated_at) VALUES (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0);"
+            "INSERT INTO jobs (game_id, slot, kind, due_at, payload, created_at)"
+            " VALUES (1, 'nudge', 'computer_wake', 500.0, '{\"turn\": 2}', 4.0);"
+        )
+    finally:
+        await conn.close()
+    store = await Store.open(path)
+    try:
+        nudge = await store.timers.get(1, "nudge")
+        assert nudge is not None and (nudge.kind, nudge.due_at, nudge.payload) == ("computer_turn", 500.0, {"turn": 2})
+    finally:
+        await store.close()
