@@ -10,7 +10,7 @@ Every die drawn is recorded in the canvas's layout model (render.model.DieGlyph)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from . import dice
@@ -159,6 +159,29 @@ def draw_board(
     texts = [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
     texts += [box for _w, _h, box in cv.targets]
     _numerals(cv, cam, drawn, out, bounds, texts)
+    if board.ids:
+        _cells(cv, cam, board, at, {(c.x, c.y): (c, centres[(c.x, c.y)]) for c, _p in drawn})
+
+
+def _cells(
+    cv: Canvas,
+    cam: Camera,
+    board: Board,
+    at: Callable[[Point], Point],
+    columns: dict[tuple[int, int], tuple[Column, Point]],
+) -> None:
+    """Every cell of ``board`` for the web page, front last (it takes the taps where columns
+    overlap): a column's outline with a ring around its top face, or the floor's square."""
+    have = board.cells or frozenset((x, y) for x in range(board.cols) for y in range(board.rows))
+    for x, y in sorted(have, key=lambda c: depth(*c)):
+        ident = f"{board.ids}.{(y + board.first[1]) * board.stride + x + board.first[0]}"
+        found = columns.get((x, y))
+        if found is None:
+            floor = tuple(at(p) for p in cam.cell(x, y, board.rows))
+            cv.cell(ident, floor, tuple(_grow(floor, -3)))
+        else:
+            col, centre = found
+            cv.cell(ident, cam.outline(centre, len(col.keys)), tuple(_grow(cam.cube(centre, len(col.keys))[0], 3)))
 
 
 FloorKey = tuple[Camera, int, int, frozenset[tuple[int, int]] | None, tuple[int, int], bool, pal.RGB]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -45,11 +46,11 @@ from .cubes import (
 )
 from .fonts import Font, font, text_width, wrap
 from .highlight import Highlights, highlights
-from .isoboard import recap
 from .labels import Labels
 from .model import phone_scale, preview_scale
 from .names import _fitting, _initials, fit_name, plain_name
 from .pieces import Marks
+from .recap import recap
 from .words import last_turn_line, player_name, status_line
 
 RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, where, dice (key, value, height)
@@ -657,7 +658,18 @@ def frame(
     return cv.freeze()
 
 
-def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bool = True) -> Canvas:
+def table_canvas(
+    game: Game,
+    names: list[str] | None,
+    *,
+    labels: Labels,
+    iso: bool = True,
+    surface: Callable[[int, int], Canvas] | None = None,
+    header: Game | None = None,
+) -> Canvas:
+    """The table, on a Pillow canvas (its unchanging parts from a cached frame) or on
+    ``surface(width, height)`` (render.svgcanvas); ``header``: the game whose header to
+    draw (the web board's: the turn as it began)."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
     lay = best_layout(game, cam, u)
@@ -670,15 +682,30 @@ def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bo
         band = lay.sizes[seat]
         panels.append((f"player p{seat + 1}", (x0, y0, x0 + band.width, y0 + band.height)))
         floors += band_floors(band, (x0, y0), cam, f"player p{seat + 1}")
-    cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
-    draw_header(cv, game, lay.header, names, u, labels)
-    draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=True)
+    framed = surface is None
+    if surface is None:
+        cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
+    else:
+        cv = surface(*lay.size)
+    # each part a group: the web page's hooks (and the pieces a move's update sends)
+    cv.open(class_="header")
+    draw_header(cv, header or game, lay.header, names, u, labels)
+    cv.close()
+    cv.open(class_="museum")
+    draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=framed)
+    cv.close()
     for i, rect in enumerate(lay.artists):
+        cv.open(class_="artist", data_artist=str(i))
         draw_artist(cv, game, i, rect, cam, u, labels, hl)
+        cv.close()
     for i, rect in enumerate(lay.offers):
+        cv.open(class_="offer", data_offer=str(i))
         draw_offer(cv, game, i, rect, cam, u, labels)
+        cv.close()
     for seat, xy in enumerate(lay.bands):
-        draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=True)
+        cv.open(class_="player", data_seat=str(seat))
+        draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=framed)
+        cv.close()
     return cv
 
 
