@@ -135,9 +135,9 @@ class Canvas:
             self.img.paste(fill, (x, y, x + w, y + h), mask)
         return (x, y, x + w, y + h)
 
-    def open(self, **attrs: str) -> None:
-        """Start a group (``class_="player", data_seat="0"``): the web board's hooks, an SVG
-        ``<g>``; nothing on a picture."""
+    def open(self, at: tuple[int, int] = (0, 0), **attrs: str) -> None:
+        """Start a group (``class_="player", data_seat="0"``), a part of the table whose box
+        starts ``at``: the web board's hooks, an SVG ``<g>``; nothing on a picture."""
 
     def close(self) -> None:
         """End the group ``open`` started."""

@@ -72,22 +72,27 @@ class SvgDraw(ImageDraw.ImageDraw):
         super().__init__(Image.new("1", (1, 1)))
         self.out = out
         self.css = css  # a paint's class name (colours and widths are CSS classes)
+        self.origin = (0, 0)  # where the current part's group stands (coordinates are relative to it)
+
+    def shifted(self, xy: Any) -> list[tuple[float, float]]:
+        ox, oy = self.origin
+        return [(x - ox, y - oy) for x, y in _points(xy)]
 
     def _paint(self, fill: Any, outline: Any, width: int) -> str:
         rule = _paint_rule(None if fill is None else tuple(fill), None if outline is None else tuple(outline), width)
         return f' class="{self.css(rule)}"'
 
     def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
-        pts = " ".join(f"{num(x)},{num(y)}" for x, y in _points(xy))
+        pts = " ".join(f"{num(x)},{num(y)}" for x, y in self.shifted(xy))
         self.out.append(f'<polygon points="{pts}"{self._paint(fill, outline, width)}/>')
 
     def line(self, xy: Any, fill: Any = None, width: int = 0, joint: Any = None) -> None:
-        pts = " ".join(f"{num(x)},{num(y)}" for x, y in _points(xy))
+        pts = " ".join(f"{num(x)},{num(y)}" for x, y in self.shifted(xy))
         join = ' stroke-linejoin="round"' if joint == "curve" else ""
         self.out.append(f'<polyline points="{pts}"{self._paint(None, fill, max(1, width))}{join}/>')
 
     def _box(self, xy: Any, width: int) -> tuple[float, float, float, float]:
-        (x0, y0), (x1, y1) = _points(xy)
+        (x0, y0), (x1, y1) = self.shifted(xy)
         half = width / 2 if width else 0.0  # Pillow draws an outline inside the box
         return (x0 + half, y0 + half, x1 + 1 - x0 - 2 * half, y1 + 1 - y0 - 2 * half)
 
@@ -99,9 +104,8 @@ class SvgDraw(ImageDraw.ImageDraw):
     ) -> None:
         x, y, w, h = self._box(xy, width if outline is not None else 0)
         r = f' rx="{num(radius)}"' if radius else ""
-        self.out.append(
-            f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"{r}{self._paint(fill, outline, width)}/>'
-        )
+        paint = self._paint(fill, outline, width)
+        self.out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"{r}{paint}/>')
 
     def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
         x, y, w, h = self._box(xy, width if outline is not None else 0)
@@ -111,7 +115,7 @@ class SvgDraw(ImageDraw.ImageDraw):
         )
 
     def point(self, xy: Any, fill: Any = None) -> None:
-        for x, y in _points(xy):
+        for x, y in self.shifted(xy):
             self.out.append(f'<rect x="{num(x)}" y="{num(y)}" width="1" height="1"{self._paint(fill, None, 0)}/>')
 
 
@@ -140,7 +144,8 @@ class SvgCanvas(Canvas):
         self.width, self.height = width, height
         self.body: list[str] = []
         self.boxes: list[Box] = []
-        self.draw = SvgDraw(self.body, self._class)
+        self.pen = SvgDraw(self.body, self._class)
+        self.draw = self.pen
         self.dice = []
         self.status = None
         self.targets = []
@@ -149,6 +154,7 @@ class SvgCanvas(Canvas):
         self.cuts: list[int] = []  # where each top-level group ended in ``body``
         self._depth = 0
         self.draw.rectangle((0, 0, width - 1, height - 1), fill=background)
+        self.cuts.append(len(self.body))  # the background, a piece of its own
 
     @property
     def size(self) -> tuple[int, int]:
@@ -172,9 +178,10 @@ class SvgCanvas(Canvas):
     ) -> None:
         if not text:
             return
-        y = xy[1] + _baseline(text, f, anchor)
+        ox, oy = self.pen.origin
+        x, y = xy[0] - ox, xy[1] - oy + _baseline(text, f, anchor)
         cls = self._class(_text_rule(f, tuple(fill), anchor[0], None if stroke is None else tuple(stroke), sw))
-        self.body.append(f'<text x="{num(xy[0])}" y="{num(y)}" class="{cls}">{escape(text)}</text>')
+        self.body.append(f'<text x="{num(x)}" y="{num(y)}" class="{cls}">{escape(text)}</text>')
 
     def text(
         self,
@@ -221,18 +228,28 @@ class SvgCanvas(Canvas):
     def layer(self, layer: Layer, xy: tuple[int, int], parent: str) -> None:
         """Draw a cached layer again from its calls, shifted to ``xy``."""
         x, y = xy
-        self.body.append(f'<g transform="translate({x} {y})">')
+        origin = self.pen.origin
+        self.body.append(f'<g transform="translate({x - origin[0]} {y - origin[1]})">')
+        self.pen.origin = (0, 0)  # the layer's own coordinates
         for name, args, kw in layer.ops:
             if name == "text":
                 (tx, ty), text = args
                 self._write((tx, ty), text, kw["font"], kw["fill"], kw["anchor"] or "la")
             else:
                 getattr(self.draw, name)(*args, **kw)
+        self.pen.origin = origin
         self.body.append("</g>")
         for text, (left, top, right, bottom) in layer.texts:
             self.boxes.append(Box("text", text, (left + x, top + y, right + x, bottom + y), parent))
 
-    def open(self, **attrs: str) -> None:
+    def open(self, at: tuple[int, int] = (0, 0), **attrs: str) -> None:
+        """A part's group is drawn in its own coordinates, from ``at``, placed by a group of
+        its own (a piece apart): when a move shifts the parts, only those small pieces change."""
+        if self._depth == 0:
+            self.cuts.append(len(self.body))
+            self.body.append(f'<g transform="translate({at[0]} {at[1]})">')
+            self.cuts.append(len(self.body))
+            self.pen.origin = at
         self._depth += 1
         names = "".join(f' {k.rstrip("_").replace("_", "-")}="{attr(v)}"' for k, v in attrs.items())
         self.body.append(f"<g{names}>")
@@ -242,10 +259,13 @@ class SvgCanvas(Canvas):
         self._depth -= 1
         if self._depth == 0:
             self.cuts.append(len(self.body))
+            self.body.append("</g>")
+            self.cuts.append(len(self.body))
+            self.pen.origin = (0, 0)
 
     def cell(self, ident: str, area: tuple[tuple[float, float], ...], ring: tuple[tuple[float, float], ...]) -> None:
-        pts = " ".join(f"{num(x)},{num(y)}" for x, y in area)
-        rpts = " ".join(f"{num(x)},{num(y)}" for x, y in ring)
+        pts = " ".join(f"{num(x)},{num(y)}" for x, y in self.pen.shifted(area))
+        rpts = " ".join(f"{num(x)},{num(y)}" for x, y in self.pen.shifted(ring))
         self.body.append(
             f'<g class="cell" data-cell="{attr(ident)}"><polygon class="sq" points="{pts}"/>'
             f'<polygon class="ring" points="{rpts}"/></g>'
@@ -268,7 +288,8 @@ class SvgCanvas(Canvas):
         )
 
     def sections(self) -> list[str]:
-        """The body cut after each top-level group (the last piece: what follows them)."""
+        """The body in pieces: the background, then for each part the group placing it, the
+        part, the group's end."""
         cuts = [0, *self.cuts, len(self.body)]
         return ["".join(self.body[a:b]) for a, b in itertools.pairwise(cuts) if b > a]
 

@@ -688,22 +688,22 @@ def table_canvas(
     else:
         cv = surface(*lay.size)
     # each part a group: the web page's hooks (and the pieces a move's update sends)
-    cv.open(class_="header")
+    cv.open(lay.header[:2], class_="header")
     draw_header(cv, header or game, lay.header, names, u, labels)
     cv.close()
-    cv.open(class_="museum")
+    cv.open(lay.museum[:2], class_="museum")
     draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=framed)
     cv.close()
     for i, rect in enumerate(lay.artists):
-        cv.open(class_="artist", data_artist=str(i))
+        cv.open(rect[:2], class_="artist", data_artist=str(i))
         draw_artist(cv, game, i, rect, cam, u, labels, hl)
         cv.close()
     for i, rect in enumerate(lay.offers):
-        cv.open(class_="offer", data_offer=str(i))
+        cv.open(rect[:2], class_="offer", data_offer=str(i))
         draw_offer(cv, game, i, rect, cam, u, labels)
         cv.close()
     for seat, xy in enumerate(lay.bands):
-        cv.open(class_="player", data_seat=str(seat))
+        cv.open(xy, class_="player", data_seat=str(seat))
         draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=framed)
         cv.close()
     return cv
