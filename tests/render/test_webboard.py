@@ -90,10 +90,10 @@ def test_the_document_draws_every_value_where_the_model_has_it(key: str) -> None
     assert root.get("viewBox") == f"0 0 {cv.size[0]} {cv.size[1]}"
     drawn = _texts(root, 0.0, 0.0)
     for d in cv.dice:
-        x0, y0, x1, y1 = d.glyph
-        assert any(
-            text == str(d.value) and abs(x - (x0 + x1) / 2) <= 2 and abs(y - y1) <= 2 for text, x, y in drawn
-        ), f"{key}: {d.where}'s {d.value} is not drawn at {d.glyph}"
+        x0, _y0, x1, y1 = d.glyph
+        assert any(text == str(d.value) and abs(x - (x0 + x1) / 2) <= 2 and abs(y - y1) <= 2 for text, x, y in drawn), (
+            f"{key}: {d.where}'s {d.value} is not drawn at {d.glyph}"
+        )
     words = {text for text, _x, _y in drawn}
     assert all(b.name in words for b in cv.boxes if b.kind == "text" and b.name.strip())
 
