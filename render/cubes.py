@@ -159,7 +159,7 @@ def draw_board(
     texts = [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
     texts += [box for _w, _h, box in cv.targets]
     _numerals(cv, cam, drawn, out, bounds, texts)
-    if board.ids:
+    if board.ids and cv.hooks:
         _cells(cv, cam, board, at, {(c.x, c.y): (c, centres[(c.x, c.y)]) for c, _p in drawn})
 
 

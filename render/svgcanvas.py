@@ -140,6 +140,8 @@ def _baseline(text: str, f: Font, anchor: str) -> float:
 class SvgCanvas(Canvas):
     """A Canvas that writes SVG: the same calls, the same recorded boxes."""
 
+    hooks = True
+
     def __init__(self, width: int, height: int, background: tuple[int, int, int]) -> None:
         self.width, self.height = width, height
         self.body: list[str] = []
