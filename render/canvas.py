@@ -44,6 +44,7 @@ class Box:
 
 class Canvas:
     hooks = False  # draws the web page's cells (render.svgcanvas); a picture has none
+
     def __init__(
         self,
         width: int,
