@@ -5,9 +5,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.web.proxy import LOOPBACK, networks, parse_list
 
 
 class Settings(BaseSettings):
@@ -49,7 +52,16 @@ class Settings(BaseSettings):
         description="Where players reach the web board, e.g. https://cubist.example.org (off when unset).",
     )
     web_port: int | None = Field(default=None, ge=1, le=65535, description="The port the web board listens on.")
-    web_host: str = Field(default="0.0.0.0", description="The address the web board listens on.")
+    web_host: str = Field(
+        default="127.0.0.1",
+        description="The address the web board listens on: this machine only, behind a reverse proxy "
+        "(docs/operating.md); 0.0.0.0 to serve others directly.",
+    )
+    trusted_proxies: str = Field(
+        default=",".join(LOOPBACK),
+        description="Addresses or networks (comma-separated) of the reverse proxies whose X-Forwarded-For "
+        "or Forwarded header is believed: the web board's limits count each real client, not the proxy.",
+    )
     web_secret: SecretStr | None = Field(
         default=None,
         description="Signs the board's links; unset: one made once and kept in the database (shared by all processes).",
@@ -71,6 +83,19 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, v: object) -> object:
         """``DISCORD_TOKEN=`` and ``DEV_GUILD_ID=`` as .env.example ships them mean "not set"."""
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, v: str | None) -> str | None:
+        if v is not None:
+            check_public_url(v)
+        return v
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, v: str) -> str:
+        networks(parse_list(v))  # raises ValueError naming the bad entry
+        return v
 
     @field_validator("log_level")
     @classmethod
@@ -104,10 +129,10 @@ class Settings(BaseSettings):
         """The web board's plan, or None: off unless PUBLIC_URL and WEB_PORT are both set."""
         if not self.public_url or self.web_port is None:
             return None
-        if not self.public_url.startswith(("http://", "https://")):
-            raise ValueError(f"PUBLIC_URL must start with https:// (or http://), got {self.public_url!r}")
+        check_public_url(self.public_url)
         secret = self.web_secret.get_secret_value() if self.web_secret else None
-        return WebPlan(self.public_url.rstrip("/"), self.web_host, self.web_port, secret, self.web_link_hours)
+        proxies = parse_list(self.trusted_proxies)
+        return WebPlan(self.public_url.rstrip("/"), self.web_host, self.web_port, secret, self.web_link_hours, proxies)
 
     def shard_plan(self) -> ShardPlan | None:
         """The shards this process runs (None: unsharded, one shard)."""
@@ -152,6 +177,27 @@ class WebPlan:
     port: int
     secret: str | None  # None: kept in the database
     link_hours: float = 72.0
+    trusted_proxies: tuple[str, ...] = LOOPBACK
+
+
+# A board link is PUBLIC_URL, "/g/<game>?t=" and a token (bot/web/links.py: at most 120
+# characters); Discord refuses a link button longer than 512 characters.
+LINK_TAIL = len("/g/") + 18 + len("?t=") + 120
+MAX_PUBLIC_URL = 512 - LINK_TAIL
+
+
+def check_public_url(url: str) -> None:
+    """PUBLIC_URL as the board's links need it; ValueError says what is wrong."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"PUBLIC_URL must look like https://cubist.example.org, got {url!r}")
+    if parts.query or parts.fragment or any(c.isspace() for c in url):
+        raise ValueError(f"PUBLIC_URL must be an address without spaces, ? or #, got {url!r}")
+    if len(url.rstrip("/")) > MAX_PUBLIC_URL:
+        raise ValueError(
+            f"PUBLIC_URL is {len(url)} characters long: at most {MAX_PUBLIC_URL}, so that a link to the board "
+            "stays within Discord's 512 characters"
+        )
 
 
 @dataclass(frozen=True, slots=True)
