@@ -91,7 +91,7 @@ async def test_taps_play_and_viewers_count_by_their_own_address(board: Board, pr
         user = await board.current_user()
         token = board.token(user)
         tap = {"X-Cubist-Token": token, "Origin": PUBLIC, "Content-Type": "application/json"}
-        status, state = await board.state(token)
+        _status, state = await board.state(token)
         async with board.http.get(f"{base}/play", headers={"X-Cubist-Token": token}) as r:
             first = (await r.json())["play"]["dice"][0]["targets"][0]["move"]
         # The page's own origin, through the proxy: the tap plays.  The board's direct address
