@@ -59,8 +59,8 @@ def connection_cap(open_files: int) -> int:
 
 
 def redact(text: str) -> str:
-    """A request's description fit for the log: no token, and short."""
-    text = TOKEN.sub(r"\1…", text)
+    """A request's description fit for the log: no token, one line, and short."""
+    text = TOKEN.sub(r"\1…", " ".join(text.split()))
     return text if len(text) <= LOG_CUT else text[:LOG_CUT] + "…"
 
 
