@@ -387,7 +387,8 @@ class WebBoard:
     # --- routes -------------------------------------------------------------------------------
 
     async def health(self, _request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "viewers": self.live.viewers()})
+        connections = self.guard.numbers() if self.guard is not None else {}
+        return web.json_response({"ok": True, "viewers": self.live.viewers(), **connections})
 
     async def asset(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
