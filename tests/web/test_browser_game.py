@@ -120,6 +120,8 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
         )
         whole: list[str] = []  # the whole state asked for; every other update came as a patch
         page.on("request", lambda r: whole.append(r.url) if r.url.split("?")[0].endswith("/state") else None)
+        tokens_in_urls: list[str] = []  # after the link itself, none: a cookie and headers carry it
+        page.on("request", lambda r: tokens_in_urls.append(r.url) if "t=" in r.url else None)
         problems: list[str] = []
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
@@ -153,6 +155,7 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
         await page.screenshot(path=str(shots / "desktop-replay.png"))
         await browser.close()
     assert not third_party, third_party
+    assert tokens_in_urls == [url], tokens_in_urls
     # The page asked for the whole state once, when it opened; the computer's turns (and
     # the end) reached it as patches it rebuilt the table from.
     assert asked_whole == 1, whole
