@@ -193,6 +193,8 @@ def check_public_url(url: str) -> None:
         raise ValueError(f"PUBLIC_URL must look like https://cubist.example.org, got {url!r}")
     if parts.query or parts.fragment or any(c.isspace() for c in url):
         raise ValueError(f"PUBLIC_URL must be an address without spaces, ? or #, got {url!r}")
+    if parts.path not in ("", "/"):  # the board's pages and cookies live at /g/<game>
+        raise ValueError(f"PUBLIC_URL must be a site's root, like https://cubist.example.org, without a path: {url!r}")
     if len(url.rstrip("/")) > MAX_PUBLIC_URL:
         raise ValueError(
             f"PUBLIC_URL is {len(url)} characters long: at most {MAX_PUBLIC_URL}, so that a link to the board "

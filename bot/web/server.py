@@ -470,7 +470,9 @@ class WebBoard:
         who = self._who(request, p)
         if p.spectator:  # many may watch, but not without end: per game, in all, per address
             per_game, in_all, per_address = self.spectator_streams
-            counted = {f"g{game_id}": per_game, "watching": in_all, who: per_address}
+            counted = {f"g{game_id}": per_game, "watching": in_all}
+            if not self.proxies.trusts(self._client(request)):  # a proxy that names nobody speaks for many
+                counted[who] = per_address
         else:
             counted = {who: MAX_STREAMS}
         full = any(self._streams.get(key, 0) >= cap for key, cap in counted.items())

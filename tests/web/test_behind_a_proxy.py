@@ -159,6 +159,7 @@ def test_the_web_settings_are_checked_at_start(monkeypatch: pytest.MonkeyPatch) 
         ("ftp://cubist.example.org", "must look like"),
         ("cubist.example.org", "must look like"),
         ("https://cubist.example.org/?x=1", "without spaces"),
+        ("https://example.org/cubist", "without a path"),
     ):
         with pytest.raises(ValueError, match=said):
             Settings(_env_file=None, public_url=bad, web_port=8080)  # type: ignore[call-arg]
