@@ -25,7 +25,7 @@ from bot.web.server import COOKIE, MAX_STREAMS, WebBoard
 from standin import StandIn
 from standin.pytest_plugin import bot_environment
 
-from .conftest import Board, board_links
+from .conftest import Board, board_links, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,6 +111,26 @@ async def test_a_streams_place_is_free_as_its_page_leaves(board: Board) -> None:
         for r in streams:
             r.close()  # the pages leave
         await until(lambda: board.web.live.viewers() == 0, 2.0, "a stream outlived its page by 2 s")
+
+
+async def test_watching_streams_are_capped_per_game_and_in_all(board: Board) -> None:
+    other = await start_game(board.service, 101, (13, 14), ("Cy", "Di"))
+    async with another_board(board, spectator_streams=(3, 5, 100)) as web:
+
+        async def watch(game: int) -> aiohttp.ClientResponse:
+            url = f"http://127.0.0.1:{web.port}/g/{game}/events"
+            return await board.http.get(url, headers={"X-Cubist-Token": board.token(SPECTATOR, game=game)})
+
+        first = [await watch(board.game_id) for _ in range(4)]
+        assert [r.status for r in first] == [200, 200, 200, 429]  # 3 per game
+        second = [await watch(other) for _ in range(3)]
+        assert [r.status for r in second] == [200, 200, 429]  # 5 in all
+        async with board.http.get(
+            f"http://127.0.0.1:{web.port}/g/{other}/events", headers={"X-Cubist-Token": board.token(14, game=other)}
+        ) as r:
+            assert r.status == 200  # a player's own stream is counted apart
+        for r in first + second:
+            r.close()
 
 
 async def test_the_links_token_moves_into_a_cookie_for_the_games_path(board: Board) -> None:
