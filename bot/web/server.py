@@ -11,7 +11,8 @@ query, so no other site can make a browser play; and its Origin must be PUBLIC_U
 A member's token plays their seat on their turn, through ``GameService.play_in`` pinned
 to the version the page showed (a replayed or double-sent move is refused as stale),
 exactly as a panel button does: the store's transaction queues the turn's channel post and
-the next player's DM, and the outbox sends them.  A spectator's token, or a member no longer seated, only watches.
+the next player's DM, and the outbox sends them.  A spectator's token, or a member no
+longer seated, only watches.
 
 Every response carries the headers of bot/web/headers.py, refusals and the event stream
 included.  Connections are kept in check by bot/web/guard.py, and the address a limit counts
@@ -215,7 +216,7 @@ class WebBoard:
             raise  # the page left: nobody to answer
         except Exception:  # a fault of ours, said once, without the request's token
             log.exception("web request %s %s failed", request.method, redact(request.path_qs))
-            response = web.json_response({"error": "internal", "reason": "internal"}, status=500)
+            response = self._error(500, "internal", await self._lang(request, None))
         if response.status == 400:
             log.warning("refused a malformed web request from %s: %s", self._client(request), redact(request.path_qs))
         secure(response.headers)

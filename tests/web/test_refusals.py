@@ -103,3 +103,17 @@ async def test_the_event_stream_carries_the_security_headers(board: Board) -> No
         assert secured({k.lower(): v for k, v in r.headers.items()})
     async with board.http.get(url, headers={"X-Cubist-Token": "nonsense"}) as r:
         assert r.status == 403 and secured({k.lower(): v for k, v in r.headers.items()})
+
+
+async def test_a_fault_of_ours_is_a_500_with_the_headers_in_plain_words(
+    board: Board, caplog: pytest.LogCaptureFixture
+) -> None:
+    token = board.token(await board.current_user())
+    await board.store.close()  # the database is gone: every read fails
+    url = f"{board.base}/g/{board.game_id}/state?t={token}"
+    with caplog.at_level(logging.WARNING):
+        async with board.http.get(url, headers={"Accept-Language": "fr"}) as r:
+            assert r.status == 500 and secured({k.lower(): v for k, v in r.headers.items()})
+            assert (await r.json())["error"].startswith("Un problème est survenu")
+    assert len(caplog.records) == 1 and caplog.records[0].levelno == logging.ERROR
+    assert token.rsplit(".", 1)[1] not in caplog.text
