@@ -5,7 +5,7 @@ connections (slowloris) from taking the board, or the bot's other sockets, down.
   the next one within ``idle`` seconds of the last answer (aiohttp's keep-alive timer runs
   from the connection's start: one short timeout serves as both).
 - Connections are counted per peer address and in total, below the open-files limit; past
-  either cap a new connection is closed at once, before any byte is read.  A trusted proxy
+  either cap a new connection is reset as it is accepted, before any byte is read.  A trusted proxy
   (docs/operating.md) speaks for many clients: it has no per-address cap, and a quarter of
   the total stays for it whatever others hold.
 - A connection that ends tells its handler at once (``on_lost``): an event stream frees its
@@ -19,9 +19,11 @@ import asyncio
 import logging
 import re
 import resource
+import socket
+import struct
 from collections.abc import Callable
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
@@ -104,29 +106,96 @@ class Guard:
         return {"connections": self.open, "cap": self.total, "refused": self.refused}
 
 
-class GuardedHandler(RequestHandler):
-    """aiohttp's connection handler, admitted by the guard and telling who asks when it ends."""
+class Listener:
+    """Accepts the board's connections itself, so that one over a cap is closed on the spot:
+    asyncio's own accept loop takes a whole batch of them, each holding a file, before any
+    protocol could refuse one, and under a flood runs out of open files that way."""
 
-    def __init__(self, manager: web.Server, guard: Guard, **kwargs: Any) -> None:
+    def __init__(self, guard: Guard, serve: Callable[[str], asyncio.Protocol], *, backlog: int = 128) -> None:
+        self.guard = guard
+        self.serve = serve  # the protocol for an admitted connection from an address
+        self.backlog = backlog
+        self.sock: socket.socket | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, host: str, port: int) -> int:
+        """Listens on ``host:port`` (0: any free port); returns the port."""
+        loop = asyncio.get_running_loop()
+        family, kind, proto, _name, address = (
+            await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        )[0]
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(self.backlog)
+            sock.setblocking(False)
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+        loop.add_reader(sock.fileno(), self._accept)
+        return int(sock.getsockname()[1])
+
+    def _accept(self) -> None:
+        assert self.sock is not None
+        loop = asyncio.get_running_loop()
+        for _ in range(self.backlog):
+            try:
+                conn, peer = self.sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as e:  # out of files after all (others' files): wait a moment
+                log.warning("the web board could not accept a connection (%s); trying again in 1 s", e.strerror)
+                loop.remove_reader(self.sock.fileno())
+                loop.call_later(1.0, self._resume)
+                return
+            address = str(peer[0]) if peer else "unknown"
+            if not self.guard.admit(address):
+                # Reset (no lingering close): the file is free again at once.
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                conn.close()
+                continue
+            conn.setblocking(False)
+            task = loop.create_task(self._connect(conn, address))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _resume(self) -> None:
+        if self.sock is not None:
+            asyncio.get_running_loop().add_reader(self.sock.fileno(), self._accept)
+
+    async def _connect(self, conn: socket.socket, address: str) -> None:
+        try:
+            await asyncio.get_running_loop().connect_accepted_socket(lambda: self.serve(address), conn)
+        except (OSError, asyncio.CancelledError):
+            self.guard.release(address)
+            conn.close()
+
+    def close(self) -> None:
+        """Stops listening (the connections open are the server's to end)."""
+        if self.sock is not None:
+            asyncio.get_running_loop().remove_reader(self.sock.fileno())
+            self.sock.close()
+            self.sock = None
+        for task in self._tasks:
+            task.cancel()
+
+
+class GuardedHandler(RequestHandler):
+    """aiohttp's connection handler for a connection the guard admitted from ``peer``: it
+    gives its place back, and tells who asks, when the connection ends."""
+
+    def __init__(self, manager: web.Server, guard: Guard, peer: str, **kwargs: Any) -> None:
         super().__init__(manager, **kwargs)
         self._guard = guard
-        self._peer: str | None = None  # set once admitted
+        self._peer: str | None = peer  # None once its place is given back
         self._lost: list[Callable[[], None]] = []
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if peer else "unknown"
-        if not self._guard.admit(address):
-            cast(asyncio.Transport, transport).abort()  # closed before reading a byte: the file is free again at once
-            return
-        self._peer = address
-        super().connection_made(transport)
-
     def connection_lost(self, exc: BaseException | None) -> None:
-        if self._peer is None:
-            return  # never admitted
-        self._guard.release(self._peer)
-        self._peer = None
+        if self._peer is not None:
+            self._guard.release(self._peer)
+            self._peer = None
         lost, self._lost = self._lost, []
         for callback in lost:
             callback()

@@ -43,7 +43,16 @@ from bot.store import GameRecord, Status
 from bot.store.changes import Fresh, listen_postgres
 from bot.store.errors import GameNotFound
 from bot.web import view
-from bot.web.guard import IDLE_S, PER_ADDRESS, Guard, GuardedHandler, connection_cap, raise_open_files, redact
+from bot.web.guard import (
+    IDLE_S,
+    PER_ADDRESS,
+    Guard,
+    GuardedHandler,
+    Listener,
+    connection_cap,
+    raise_open_files,
+    redact,
+)
 from bot.web.headers import secure
 from bot.web.links import BadLink, Pass, check
 from bot.web.live import CLOSED, GONE, Live
@@ -116,7 +125,7 @@ class WebBoard:
         self.connections = connections
         self.spectator_streams = spectator_streams
         self.guard: Guard | None = None
-        self._listener: asyncio.Server | None = None
+        self._listener: Listener | None = None
         self._secure_cookie = True
         self._cache: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()  # states: JSON, gzipped
         # The quick way to a state nothing has changed since (no database read): per game, a
@@ -168,10 +177,8 @@ class WebBoard:
         assert server is not None
         loop = asyncio.get_running_loop()
         handling: dict[str, Any] = {"keepalive_timeout": self.idle_timeout, "access_log": None}
-        self._listener = await loop.create_server(
-            lambda: GuardedHandler(server, guard, loop=loop, **handling), self.host, self.port, backlog=1024
-        )
-        self.port = int(self._listener.sockets[0].getsockname()[1])  # the port chosen, when asked for any (0)
+        self._listener = Listener(guard, lambda peer: GuardedHandler(server, guard, peer, loop=loop, **handling))
+        self.port = await self._listener.start(self.host, self.port)  # the port chosen, when asked for any (0)
         if self.origin is None:
             self.origin = origin_of(f"http://{self.host}:{self.port}")
         # Browsers keep a Secure cookie from https, and from http on this machine only.
