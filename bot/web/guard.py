@@ -5,9 +5,9 @@ connections (slowloris) from taking the board, or the bot's other sockets, down.
   the next one within ``idle`` seconds of the last answer (aiohttp's keep-alive timer runs
   from the connection's start: one short timeout serves as both).
 - Connections are counted per peer address and in total, below the open-files limit; past
-  either cap a new connection is reset as it is accepted, before any byte is read.  A trusted proxy
-  (docs/operating.md) speaks for many clients: it has no per-address cap, and a quarter of
-  the total stays for it whatever others hold.
+  either cap a new connection is reset as it is accepted, before any byte is read.  A
+  trusted proxy (docs/operating.md) speaks for many clients: it has no per-address cap,
+  and a quarter of the total stays for it whatever others hold.
 - A connection that ends tells its handler at once (``on_lost``): an event stream frees its
   place as its page leaves, not at its next keep-alive write.
 - A request the HTTP parser refuses is answered 400 with the security headers, and logged
@@ -39,7 +39,8 @@ PER_ADDRESS = 64  # connections from one address (a player's page holds one or t
 MOST_CONNECTIONS = 10_000
 FILES_KEPT = 256  # open files left for the database, Discord, pictures and logs
 LOG_CUT = 160  # characters of a refused request's description kept in the log
-TOKEN = re.compile(r"((?:[?&]|\b)t=)[^&\s'\"]*")
+TOKEN = re.compile(r"((?:[?&]|\b)t=)[^&\s'\"]*")  # a link's query
+TOKEN_SHAPE = re.compile(r"\b\d+\.\d+\.\d+\.[A-Za-z0-9_-]{8,}")  # a token anywhere else (a broken header)
 
 
 def raise_open_files() -> int:
@@ -62,7 +63,7 @@ def connection_cap(open_files: int) -> int:
 
 def redact(text: str) -> str:
     """A request's description fit for the log: no token, one line, and short."""
-    text = TOKEN.sub(r"\1…", " ".join(text.split()))
+    text = TOKEN_SHAPE.sub("…", TOKEN.sub(r"\1…", " ".join(text.split())))
     return text if len(text) <= LOG_CUT else text[:LOG_CUT] + "…"
 
 

@@ -59,6 +59,10 @@ async def test_malformed_requests_get_a_4xx_with_the_headers_and_one_short_warni
             400,
         ),
         "a header without a colon": (f"GET /g/{game} HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n".encode(), 400),
+        "a token header without its colon": (
+            f"GET /g/{game}/state HTTP/1.1\r\nHost: x\r\nX-Cubist-Token {token}\r\n\r\n".encode(),
+            400,
+        ),
         "no HTTP at all": (b"\x16\x03\x01 hello there\r\n\r\n", 400),
         "a move nested 8,000 deep": (nested_move, 400),
     }
