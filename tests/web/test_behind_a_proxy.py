@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 
 from bot.config import MAX_PUBLIC_URL, Settings
+from bot.web.guard import IDLE_S
 from bot.web.links import SPECTATOR
 from bot.web.proxy import Proxies
 from bot.web.server import WebBoard
@@ -57,7 +58,10 @@ def caddy_headers(client: str, sent: dict[str, str]) -> dict[str, str]:
     """What Caddy's ``reverse_proxy`` sends upstream by default: X-Forwarded-For replaced by
     the client's address (a client is no trusted proxy of Caddy's), X-Forwarded-Proto and
     -Host, the Host passed through."""
-    assert re.search(r"^\s*reverse_proxy 127\.0\.0\.1:8080\s*$", snippet("caddy"), re.M)
+    block = snippet("caddy")
+    assert re.search(r"^\s*reverse_proxy 127\.0\.0\.1:8080\b", block, re.M)
+    keepalive = re.search(r"keepalive (\d+)s", block)
+    assert keepalive is not None and int(keepalive[1]) < IDLE_S  # Caddy lets go of an idle connection first
     return sent | {
         "X-Forwarded-For": client,
         "X-Forwarded-Proto": "https",
