@@ -16,7 +16,7 @@ import pytest
 
 from bot.config import MAX_PUBLIC_URL, Settings
 from bot.web.guard import IDLE_S
-from bot.web.links import SPECTATOR
+from bot.web.links import SPECTATOR, Links
 from bot.web.proxy import Proxies
 from bot.web.server import WebBoard
 
@@ -158,6 +158,9 @@ def test_the_web_settings_are_checked_at_start(monkeypatch: pytest.MonkeyPatch) 
     assert plan.trusted_proxies == ("127.0.0.1", "::1")
     longest = "https://" + "a" * (MAX_PUBLIC_URL - len("https://"))
     assert Settings(_env_file=None, public_url=longest, web_port=8080).web() is not None  # type: ignore[call-arg]
+    # The longest link it makes, for the largest game and member ids, fits a Discord link button.
+    link = Links(longest, "secret", 72).url(10**18 - 1, 2**64 - 1, 4_000_000_000)
+    assert len(link) <= 512, len(link)
     for bad, said in (
         (longest + "b", "characters long"),
         ("ftp://cubist.example.org", "must look like"),
