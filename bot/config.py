@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,7 +11,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.web.proxy import LOOPBACK, networks, parse_list
+LOOPBACK = ("127.0.0.1", "::1")  # a proxy on the same machine, the usual set-up
 
 
 class Settings(BaseSettings):
@@ -94,7 +95,7 @@ class Settings(BaseSettings):
     @field_validator("trusted_proxies")
     @classmethod
     def _proxies(cls, v: str) -> str:
-        networks(parse_list(v))  # raises ValueError naming the bad entry
+        proxy_list(v)  # raises ValueError naming the bad entry
         return v
 
     @field_validator("log_level")
@@ -131,7 +132,7 @@ class Settings(BaseSettings):
             return None
         check_public_url(self.public_url)
         secret = self.web_secret.get_secret_value() if self.web_secret else None
-        proxies = parse_list(self.trusted_proxies)
+        proxies = proxy_list(self.trusted_proxies)
         return WebPlan(self.public_url.rstrip("/"), self.web_host, self.web_port, secret, self.web_link_hours, proxies)
 
     def shard_plan(self) -> ShardPlan | None:
@@ -178,6 +179,17 @@ class WebPlan:
     secret: str | None  # None: kept in the database
     link_hours: float = 72.0
     trusted_proxies: tuple[str, ...] = LOOPBACK
+
+
+def proxy_list(text: str) -> tuple[str, ...]:
+    """TRUSTED_PROXIES as written: addresses or networks, separated by commas or spaces."""
+    entries = tuple(text.replace(",", " ").split())
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(f"TRUSTED_PROXIES: {entry!r} is not an address or a network like 10.0.0.0/8") from None
+    return entries
 
 
 # A board link is PUBLIC_URL, "/g/<game>?t=" and a token (bot/web/links.py: at most 120

@@ -13,33 +13,16 @@ import ipaddress
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
+from bot.config import LOOPBACK
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-LOOPBACK = ("127.0.0.1", "::1")  # a proxy on the same machine, the usual set-up
 MAX_HOPS = 16  # a longer chain is read no further (the header is the client's to pad)
-
-
-def networks(entries: Iterable[str]) -> tuple[Network, ...]:
-    """``["127.0.0.1", "10.0.0.0/8"]`` as networks; ValueError names a bad entry."""
-    found: list[Network] = []
-    for entry in entries:
-        entry = entry.strip()
-        if not entry:
-            continue
-        try:
-            found.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            raise ValueError(f"TRUSTED_PROXIES: {entry!r} is not an address or a network like 10.0.0.0/8") from None
-    return tuple(found)
-
-
-def parse_list(text: str) -> tuple[str, ...]:
-    """TRUSTED_PROXIES as written: addresses or networks, separated by commas or spaces."""
-    return tuple(part for part in text.replace(",", " ").split() if part)
 
 
 class Proxies:
     def __init__(self, trusted: Iterable[str] = LOOPBACK) -> None:
-        self.trusted = networks(trusted)
+        """``trusted``: addresses or networks (``10.0.0.0/8``), as bot.config checked them."""
+        self.trusted: tuple[Network, ...] = tuple(ipaddress.ip_network(t.strip(), strict=False) for t in trusted)
 
     def trusts(self, address: str | None) -> bool:
         ip = _ip(address)

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from bot.config import LOOPBACK
 from bot.i18n import language, t
 from bot.i18n.catalog import catalogues
 from bot.i18n.core import localize
@@ -56,7 +57,7 @@ from bot.web.guard import (
 from bot.web.headers import secure
 from bot.web.links import BadLink, Pass, check
 from bot.web.live import CLOSED, GONE, Live
-from bot.web.proxy import LOOPBACK, Proxies, origin_of
+from bot.web.proxy import Proxies, origin_of
 from bot.web.throttle import Throttle
 from engine import Game
 from engine.history import replay, start_of
