@@ -272,6 +272,9 @@ async def test_a_flood_of_half_open_connections_leaves_viewers_and_the_bot_answe
             assert health["cap"] == 1024 - 256 and health["connections"] <= health["cap"], health
             assert health["refused"] > 0, health
 
+            # A page opened now, through the proxy (127.0.0.1), is served: its room was kept.
+            viewers.append(Viewer(http, f"{base}/events", watch))
+            await asyncio.wait_for(viewers[-1].ready.wait(), 20)
             # The player's tap plays; every viewer hears it.
             move = mine["play"]["dice"][0]["targets"][0]["move"]
             tap = {"X-Cubist-Token": token, "Origin": f"http://127.0.0.1:{port}"}
