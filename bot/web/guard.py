@@ -112,7 +112,7 @@ class Listener:
     asyncio's own accept loop takes a whole batch of them, each holding a file, before any
     protocol could refuse one, and under a flood runs out of open files that way."""
 
-    def __init__(self, guard: Guard, serve: Callable[[str], asyncio.Protocol], *, backlog: int = 128) -> None:
+    def __init__(self, guard: Guard, serve: Callable[[str], GuardedHandler], *, backlog: int = 128) -> None:
         self.guard = guard
         self.serve = serve  # the protocol for an admitted connection from an address
         self.backlog = backlog
@@ -167,10 +167,19 @@ class Listener:
             asyncio.get_running_loop().add_reader(self.sock.fileno(), self._accept)
 
     async def _connect(self, conn: socket.socket, address: str) -> None:
+        made: list[GuardedHandler] = []
+
+        def serve() -> GuardedHandler:
+            made.append(self.serve(address))
+            return made[0]
+
         try:
-            await asyncio.get_running_loop().connect_accepted_socket(lambda: self.serve(address), conn)
+            await asyncio.get_running_loop().connect_accepted_socket(serve, conn)
         except (OSError, asyncio.CancelledError):
-            self.guard.release(address)
+            if made:
+                made[0].give_back()
+            else:
+                self.guard.release(address)
             conn.close()
 
     def close(self) -> None:
@@ -193,10 +202,14 @@ class GuardedHandler(RequestHandler):
         self._peer: str | None = peer  # None once its place is given back
         self._lost: list[Callable[[], None]] = []
 
-    def connection_lost(self, exc: BaseException | None) -> None:
+    def give_back(self) -> None:
+        """Gives the connection's place back to the guard (once)."""
         if self._peer is not None:
             self._guard.release(self._peer)
             self._peer = None
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.give_back()
         lost, self._lost = self._lost, []
         for callback in lost:
             callback()
