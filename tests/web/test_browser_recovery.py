@@ -13,8 +13,7 @@ from bot.web.server import MAX_STREAMS
 from engine.moves import Place
 
 from .browser import PHONE, chromium_path
-from .conftest import Board
-from .test_connections import until
+from .conftest import Board, until
 
 RETRIES_S = [1, 2, 4, 8, 16, 30]
 

@@ -10,7 +10,7 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -25,18 +25,9 @@ from bot.web.server import COOKIE, MAX_STREAMS, WebBoard
 from standin import StandIn
 from standin.pytest_plugin import bot_environment
 
-from .conftest import Board, board_links, start_game
+from .conftest import Board, board_links, start_game, until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-async def until(condition: Callable[[], bool], within: float, what: str) -> None:
-    """Waits for ``condition`` (looked at every 10 ms) at most ``within`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while not condition():
-        assert loop.time() < deadline, what
-        await asyncio.sleep(0.01)
 
 
 @asynccontextmanager
