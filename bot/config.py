@@ -169,6 +169,12 @@ def database_target(url: str) -> DatabaseTarget:
     raise ValueError(f"DATABASE_URL: unknown database {scheme!r} (use sqlite:/// or postgresql://)")
 
 
+LINK_MAX = 512  # Discord refuses a message whose link button's URL is longer
+# A board link is PUBLIC_URL then "/g/<game>?t=<token>" (bot/web/links.py): a game id of up
+# to 19 digits and a token of at most 120 characters.
+PUBLIC_URL_MAX = LINK_MAX - len("/g/") - 19 - len("?t=") - 120
+
+
 @dataclass(frozen=True, slots=True)
 class WebPlan:
     """Where the web board listens and how its links look (README "The board on the web")."""
@@ -192,12 +198,6 @@ def proxy_list(text: str) -> tuple[str, ...]:
     return entries
 
 
-# A board link is PUBLIC_URL, "/g/<game>?t=" and a token (bot/web/links.py: at most 120
-# characters); Discord refuses a link button longer than 512 characters.
-LINK_TAIL = len("/g/") + 18 + len("?t=") + 120
-MAX_PUBLIC_URL = 512 - LINK_TAIL
-
-
 def check_public_url(url: str) -> None:
     """PUBLIC_URL as the board's links need it; ValueError says what is wrong."""
     parts = urlsplit(url)
@@ -207,10 +207,11 @@ def check_public_url(url: str) -> None:
         raise ValueError(f"PUBLIC_URL must be an address without spaces, ? or #, got {url!r}")
     if parts.path not in ("", "/"):  # the board's pages and cookies live at /g/<game>
         raise ValueError(f"PUBLIC_URL must be a site's root, like https://cubist.example.org, without a path: {url!r}")
-    if len(url.rstrip("/")) > MAX_PUBLIC_URL:
+    base = url.rstrip("/")
+    if len(base) > PUBLIC_URL_MAX:
         raise ValueError(
-            f"PUBLIC_URL is {len(url)} characters long: at most {MAX_PUBLIC_URL}, so that a link to the board "
-            "stays within Discord's 512 characters"
+            f"PUBLIC_URL is {len(base)} characters long; the most is {PUBLIC_URL_MAX}, so that the board's"
+            f" links stay within the {LINK_MAX} characters Discord takes on a link button"
         )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.config import MAX_PUBLIC_URL, Settings
+from bot.config import PUBLIC_URL_MAX, Settings
 from bot.web.guard import IDLE_S
 from bot.web.links import SPECTATOR, Links
 from bot.web.proxy import Proxies
@@ -156,7 +156,7 @@ def test_the_web_settings_are_checked_at_start(monkeypatch: pytest.MonkeyPatch) 
     plan = Settings(_env_file=None, public_url=PUBLIC + "/", web_port=8080).web()  # type: ignore[call-arg]
     assert plan is not None and plan.host == "127.0.0.1" and plan.public_url == PUBLIC
     assert plan.trusted_proxies == ("127.0.0.1", "::1")
-    longest = "https://" + "a" * (MAX_PUBLIC_URL - len("https://"))
+    longest = "https://" + "a" * (PUBLIC_URL_MAX - len("https://"))
     assert Settings(_env_file=None, public_url=longest, web_port=8080).web() is not None  # type: ignore[call-arg]
     # The longest link it makes, for the largest game and member ids, fits a Discord link button.
     link = Links(longest, "secret", 72).url(10**18 - 1, 2**64 - 1, 4_000_000_000)
