@@ -25,7 +25,7 @@ from bot.panel import choice_tree, leaves
 from bot.panel.cells import cells_for
 from bot.web.links import SPECTATOR
 from engine import Game, parse_move
-from engine.moves import EndTurn, Move, Place
+from engine.moves import EndTurn, Move, Place, verb
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
 from standin.discord_target import point_discord_at
@@ -211,10 +211,10 @@ async def play_demo_game(
         posted = len(server.channel_messages(channel))
         if panel:
             taps = await play_through_panel(server, bot, user, record.id, str(move))
-            taps_this_turn = taps + (taps_this_turn if game.state.turn_moves else 0)
+            taps_this_turn = taps + (taps_this_turn if game.state.this_turn.plays else 0)
             if isinstance(move, EndTurn):
                 await wait_until(lambda n=posted: len(server.channel_messages(channel)) > n)
-                kinds = [*(m.split()[0] for m in game.state.turn_moves), "end"]
+                kinds = [*(verb(p.move) for p in game.state.this_turn.plays), "end"]
                 turn_taps.append((kinds, taps_this_turn))
                 if progress:
                     what = ", ".join(kinds)

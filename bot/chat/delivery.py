@@ -44,8 +44,8 @@ from bot.pictures.replay import replay_gif
 from bot.service.game import MoveOutcome, TurnPost
 from bot.store import GameRecord
 from bot.store.outbox import OutboxRow
-from bot.words.story import before_last_turn
-from bot.words.texts import MARKS, scores_lines, tie_break_text, turn_summary
+from bot.words.story import turn_words
+from bot.words.texts import MARKS, scores_lines, tie_break_text
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -118,8 +118,7 @@ async def post_turn(
         lang = await guild_language(bot, record.guild_id)
         names = [s.display_name for s in record.seats]
         mover = names[post.seat]
-        before = await asyncio.to_thread(before_last_turn, game)  # names the artists of the turn
-        summary = turn_summary(list(post.turn_moves), before, lang, names)
+        summary = turn_words(post.turn, game.deck, lang, names)
         lines = [post.headline or t("replies.headline", lang, mark=MARKS[post.seat], name=mover, summary=summary)]
         if post.finished:
             lines.append(t("replies.over", lang))

@@ -15,7 +15,7 @@ from bot.chat.replies import missing_permissions, post_failed, send_error
 from bot.i18n import Message, t
 from bot.service.game import UserError, parse
 from bot.turn import panel
-from bot.words.texts import describe
+from bot.words.story import move_words
 from engine.moves import Undo
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,9 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
             note = t("turnpanel.undone", lang)
         else:
             note = t(
-                "replies.you_did", lang, what=describe(outcome.move, None, lang, bot.service.names(outcome.record))
+                "replies.you_did",
+                lang,
+                what=move_words(outcome.move, outcome.game, lang, bot.service.names(outcome.record)),
             )
         await panel.show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
     except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing

@@ -113,7 +113,7 @@ async def test_hint_in_words_with_play_this_and_show_me(table: Table) -> None:
     played = await me.click(r.message, ids[0])
     assert not played.failed and "Played the hint" in played.content, played.content
     _record, after = await t.bot.service.queries.game(gid)
-    assert after.state.turn == game.state.turn and after.state.turn_moves  # played, not ended
+    assert after.state.turn == game.state.turn and after.state.this_turn.plays  # played, not ended
     assert any(
         i.startswith(f"cubist:{gid}:undo:")
         for row in played.message.components

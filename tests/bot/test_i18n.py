@@ -278,7 +278,7 @@ def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
     for _ in range(120):  # hints along a whole game: every kind of reason gets a chance
         if game.is_over:
             break
-        if game.has_rolled() and not game.state.turn_moves:
+        if game.has_rolled() and not game.state.this_turn.plays:
             _moves, found = advise(game, 1)
             english, french = reasons_text(found, "en"), reasons_text(found, "fr")
             assert english and not any(f"{r.key}(" in english for r in found)  # words, not the engine's keys

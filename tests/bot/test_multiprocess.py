@@ -121,7 +121,7 @@ async def play_game(
             return record.id
         user = by_id[record.seats[state.current_player].user_id or 0]
         move = deciders[user.id].choose(state)
-        if interrupt is not None and not interrupted and state.state.turn >= 4 and state.state.turn_moves:
+        if interrupt is not None and not interrupted and state.state.turn >= 4 and state.state.this_turn.plays:
             interrupted = True
             await interrupt()
         posted = len(standin.channel_messages(channel))

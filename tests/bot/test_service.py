@@ -16,7 +16,7 @@ from bot.service.game import GameService, TableSettings, UserError, parse
 from bot.service.quiet_hours import interval_of
 from bot.service.schedule import COMPUTER_GRACE, START_GRACE
 from bot.store import Status, Store
-from engine import GameOptions
+from engine import GameOptions, parse_move
 from engine.moves import EndTurn, Skip
 
 from ..store.helpers import FakeClock
@@ -135,7 +135,7 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
         illegal = next(
             text
             for text in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
-            if not game.is_legal(text)
+            if not game.is_legal(parse_move(text))
         )
         await svc.play_in(record.id, record.seats[game.current_player].user_id, parse(illegal))
     with pytest.raises(UserError):  # text that is no move is refused where it is typed

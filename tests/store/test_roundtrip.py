@@ -163,7 +163,7 @@ async def test_moves_snapshots_and_history(store: Store, db_path: Path, clock: F
         record, loaded = await other.load_game(rec.id)
     finally:
         await other.close()
-    assert loaded == game == Game.replay(3, 5, texts)
+    assert loaded == game == Game.replay(3, 5, [parse_move(t) for t in texts])
     assert dump_game(loaded) == dump_game(game)
     assert record.version == 12 and record.current_seat == game.current_player and record.turn == game.state.turn
 
@@ -192,7 +192,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
     illegal = next(
         t
         for t in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
-        if not game.is_legal(t)
+        if not game.is_legal(parse_move(t))
     )
     with pytest.raises(IllegalMove):
         await store.apply_move(rec.id, 4, parse_move(illegal), timers=lambda g, new: [nudge_at(99.0)])
