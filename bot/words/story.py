@@ -33,6 +33,7 @@ from engine.moves import (
     Undo,
     UseArtist,
 )
+from render.palette import MARK_GLYPHS
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,3 +256,9 @@ def this_turn_words(game: Game, names: Sequence[str], locale: str) -> str:
     the words the table picture's header uses."""
     plays = game.state.this_turn.plays
     return t("render.this_turn", locale, moves=turn_words(plays, game.deck, locale, names)) if plays else ""
+
+
+def turn_headline(seat: int, turn: TurnRecord, deck: Deck, names: Sequence[str], locale: str) -> str:
+    """The first line of a turn's channel post ("🟠 **Ada** placed a 3 in workroom 1; …")."""
+    summary = turn_words(turn, deck, locale, names)
+    return t("replies.headline", locale, mark=MARK_GLYPHS[seat], name=names[seat], summary=summary)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.demo import play_demo_game
 from bot.store import Status, Store
-from bot.words.history import seats_of_moves
+from bot.words.history import logged_moves
 from engine import GameOptions
 from engine.players import GreedyPlayer
 from standin import StandIn
@@ -42,7 +42,7 @@ async def test_a_solo_game_against_a_computer_is_played_to_the_end(table: Table)
         results = conn.execute("SELECT seat, score FROM results WHERE game_id = ?", (game_id,)).fetchall()
     # The computer's moves are logged as nobody's, the person's as theirs.
     by_seat = {s.seat: s.user_id for s in record.seats}
-    assert senders == [by_seat[seat] for seat in seats_of_moves(game)]
+    assert senders == [by_seat[m.seat] for m in logged_moves(game)]
     assert None in senders and t.users[0].id in senders
     assert sorted(results) == [(i, game.score(i)) for i in range(2)]
 

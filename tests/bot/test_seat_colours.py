@@ -22,17 +22,19 @@ def _nearest_seat_colour(rgb: tuple[int, int, int]) -> int:
 async def test_start_post_names_the_drawn_colours(table: Table) -> None:
     _gid, game, seated = await started(table, players=3)
     post = next(m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content)
-    line = next(li for li in post.content.splitlines() if "In turn order" in li)
+    line = next(li for li in post.content.splitlines() if "as the table shows them" in li)
     found = SEAT.findall(line)
-    # Listed in turn order, from the player drawn to begin, by name and colour only (no p1...).
+    # Listed in the order the table picture lays the seats out, by name and colour only (no p1...).
     assert not re.search(r"\bp\d", line), line
     by_name = {u.name: i for i, u in enumerate(seated)}
     order = [by_name[n] for n, _c in found]
-    assert order == [(game.state.first + k) % 3 for k in range(3)]
+    assert order == [0, 1, 2]
     picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
     dims = museum_dims(game.deck.museum(game.state.museum_card))  # the table is drawn by the high camera
     c = unit(3, dims)
     rects = layout(3, c, dims)
+    reading = sorted(range(3), key=lambda s: (rects[f"player p{s + 1}"][1], rects[f"player p{s + 1}"][0]))
+    assert order == reading, "the post lists the seats in another order than the picture shows them"
     for name, colour in found:
         seat = by_name[name]
         named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
