@@ -134,7 +134,7 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
     with pytest.raises(UserError):  # the engine refuses it, in the store's transaction
         illegal = next(
             text
-            for text in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
+            for text in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 7))
             if not game.is_legal(parse_move(text))
         )
         await svc.play_in(record.id, record.seats[game.current_player].user_id, parse(illegal))

@@ -191,7 +191,7 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
     _, game = await store.load_game(rec.id)
     illegal = next(
         t
-        for t in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
+        for t in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 7))
         if not game.is_legal(parse_move(t))
     )
     with pytest.raises(IllegalMove):
