@@ -229,7 +229,7 @@ async def test_moves_only_in_play(store: Store) -> None:
     cancelled = await store.cancel(rec.id)
     assert cancelled.status == Status.CANCELLED
     with pytest.raises(GameStateError):
-        await store.apply_move(rec.id, 0, "end")
+        await store.apply_move(rec.id, 0, parse_move("end"))
     with pytest.raises(GameStateError):
         await store.cancel(rec.id)
     _, game = await store.load_game(rec.id)  # a cancelled game can still be looked at
@@ -258,7 +258,7 @@ async def test_game_end_writes_results(store: Store, db_path: Path, clock: FakeC
     await store.verify_game(rec.id)
     assert await store.verify_all([Status.FINISHED]) == []
     with pytest.raises(GameStateError):
-        await store.apply_move(rec.id, version, "end")
+        await store.apply_move(rec.id, version, parse_move("end"))
 
     rec2, _ = await start_game(store, channel=2)
     with pytest.raises(GameStateError, match="in play"):
