@@ -115,3 +115,21 @@ def test_french_names_the_same_things_as_english() -> None:
         if word in flat(en[key]).lower() and mot not in flat(fr.get(key, "")).lower()
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_rules_teach_the_game_in_words_and_keep_the_notation_to_its_topic(lang: str) -> None:
+    """`/cubist rules`: only the topic about `/cubist move` shows move texts; the others
+    name things as the game does, and the hints and `look cards` name cards by title."""
+    from bot.words.texts import RULES_TOPIC_KEYS
+
+    for topic in RULES_TOPIC_KEYS:
+        text = t(f"rules.{topic}", lang)
+        if topic == "notation":
+            assert "/cubist move" in text and "`place 4 w1 c3`" in text
+        else:
+            assert "`" not in text and "#" not in text and not CODE.search(text), (topic, text)
+    for key in ("commands.cards_installation", "hint.complete", "hint.toward"):
+        entry = catalogues()[lang][key]
+        for text in entry.values() if isinstance(entry, dict) else [entry]:
+            assert "#" not in str(text), (key, text)
