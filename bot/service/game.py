@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-import render
 from bot.i18n import Message, has, t
 from bot.i18n.rules import error_message
+from bot.pictures.styles import DEFAULT_STYLE, STYLES
 from bot.service import schedule
 from bot.service.queries import Queries
 from bot.service.schedule import CHANNEL_NOTE, NUDGE, REMINDER, turn_timers
@@ -879,11 +879,11 @@ class GameService:
         return found
 
     async def picture_style(self, user_id: int) -> str:
-        """How the pictures only this person sees are drawn: ``render.STYLES``, "iso" by default."""
+        """How the pictures only this person sees are drawn: one of ``STYLES``, the high camera by default."""
         chosen = await self.store.picture_style(user_id)
-        return chosen if chosen in render.STYLES else "iso"
+        return chosen if chosen in STYLES else DEFAULT_STYLE
 
     async def set_picture_style(self, user_id: int, style: str) -> None:
-        if style not in render.STYLES:
+        if style not in STYLES:
             raise UserError(Message("settings.bad_pictures", style=style[:20]))
         await self.store.set_picture_style(user_id, style)
