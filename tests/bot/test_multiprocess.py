@@ -126,7 +126,7 @@ async def play_game(
             await interrupt()
         posted = len(standin.channel_messages(channel))
         if panel_turns and state.state.turn % 2 == 1:
-            await play_through_panel(standin, reader, user, record.id, str(move))  # type: ignore[arg-type]
+            await play_through_panel(standin, reader, user, record.id, move)  # type: ignore[arg-type]
         elif isinstance(move, EndTurn):
             result = await user.slash(channel, "cubist end", keep=" ".join(map(str, move.keep)), timeout=30)
             assert not result.failed and "not your turn" not in result.content, result.content
