@@ -88,7 +88,7 @@ class Describer:
         if short:
             self.names = [label_name(n) for n in self.names]
 
-    def t(self, key: str, /, **params: object) -> str:
+    def say(self, key: str, /, **params: object) -> str:
         """The panel's message ``key`` (``turnpanel.<key>``), in its short form when asked."""
         if self.short and has(f"turnpanel.short.{key}"):
             return t(f"turnpanel.short.{key}", self.locale, **params)
@@ -97,7 +97,7 @@ class Describer:
     # --- pieces --------------------------------------------------------------------------
 
     def room(self, room: int) -> str:
-        return self.t("room", room=room + 1)
+        return self.say("room", room=room + 1)
 
     def die_value(self, die: DieRef) -> int:
         if die.kind == "i":
@@ -107,32 +107,32 @@ class Describer:
 
     def die(self, die: DieRef) -> str:
         if die.kind == "i":
-            return self.t("card_die", value=self.die_value(die), card=die.card + 1)
+            return self.say("card_die", value=self.die_value(die), card=die.card + 1)
         if die.kind == "x":
-            return self.t("abandoned_die", value=die.value)
-        return self.t("the", value=die.value)
+            return self.say("abandoned_die", value=die.value)
+        return self.say("the", value=die.value)
 
     def cell(self, columns: Mapping[int, tuple[int, int]], cell: int, size: int) -> str:
         """'next to the 3 (c3)', 'on top of the 4 (c3)', or 'c3' in an empty structure."""
         name = cell_name(cell, size)
         col = columns.get(cell)
         if col is not None:
-            return self.t("on_top", value=col[0], cell=name, level=col[1] + 1)
+            return self.say("on_top", value=col[0], cell=name, level=col[1] + 1)
         near = sorted({columns[n][0] for n in neighbour_table(size)[cell] if n in columns})
         if not near:
             return name
-        values = join([self.t("beside", value=v) for v in near], self.locale)
-        return self.t("next_to", values=values, cell=name)
+        values = join([self.say("beside", value=v) for v in near], self.locale)
+        return self.say("next_to", values=values, cell=name)
 
     def artist(self, slot: int) -> tuple[str, str]:
         """(name, what it gives) of the artist card in ``slot``."""
         card = self.game.artist_card(slot)
         if card is None:
-            return self.t("card_slot", slot=slot + 1), ""
+            return self.say("card_slot", slot=slot + 1), ""
         kind = str(ArtistKind(card.artist))
         a, b = card.values or (0, 0)
         delta = f"{card.delta:+d}" if card.delta is not None else ""
-        gives = self.t(f"gives.{kind}", value=card.value, a=a, b=b, delta=delta)
+        gives = self.say(f"gives.{kind}", value=card.value, a=a, b=b, delta=delta)
         return artist_name(card, self.locale, short=True), gives
 
     # --- groups and options --------------------------------------------------------------
@@ -140,11 +140,11 @@ class Describer:
     def place_group(self, m: Place, *, by_room: bool) -> str:
         if m.die.kind == "s":
             if by_room:
-                return self.t("place_in", value=m.die.value, room=self.room(m.room))
-            return self.t("place", value=m.die.value)
+                return self.say("place_in", value=m.die.value, room=self.room(m.room))
+            return self.say("place", value=m.die.value)
         if by_room:
-            return self.t("place_card_in", room=self.room(m.room))
-        return self.t("place_card")
+            return self.say("place_card_in", room=self.room(m.room))
+        return self.say("place_card")
 
     def place_path(self, m: Place, *, merged: bool) -> tuple[str, ...]:
         where = self.cell(self.me.workrooms[m.room], m.cell, WORKROOM_SIZE)
@@ -155,7 +155,7 @@ class Describer:
         return (self.die(m.die), where)
 
     def museum_group(self, m: ToMuseum) -> str:
-        return self.t("museum", die=self.die(m.die))
+        return self.say("museum", die=self.die(m.die))
 
     def museum_cell(self, m: ToMuseum) -> str:
         columns = {c: (col.value, len(col.owners)) for c, col in self.game.state.museum.items()}
@@ -163,31 +163,31 @@ class Describer:
 
     def artist_group(self, slot: int) -> str:
         name, gives = self.artist(slot)
-        return self.t("artist", artist=name, gives=gives)
+        return self.say("artist", artist=name, gives=gives)
 
     def artist_dice(self, m: ToArtist) -> str:
         value = self.die_value(m.dice[0]) if m.dice[0].kind == "i" else m.dice[0].value
         what = dice(len(m.dice), value, self.locale)
         if all(d.kind == "x" for d in m.dice):
-            text = self.t("abandoned", dice=what)
+            text = self.say("abandoned", dice=what)
         else:
-            text = self.t("yours", dice=what)
+            text = self.say("yours", dice=what)
             on_cards = sum(d.kind == "i" for d in m.dice)
             if on_cards:
-                text += self.t("from_cards", count=on_cards)
+                text += self.say("from_cards", count=on_cards)
         slot = self.game.state.artists[m.slot]
         if slot.owner is not None and slot.owner != self.game.current_player and slot.count:
             theirs = dice(slot.count, slot.value, self.locale)
-            text += self.t("bumps", name=self.names[slot.owner], dice=theirs)
+            text += self.say("bumps", name=self.names[slot.owner], dice=theirs)
         return text
 
     def artist_single(self, m: ToArtist) -> str:
         name, gives = self.artist(m.slot)
-        return self.t("artist_one", dice=self.artist_dice(m), artist=name, gives=gives)
+        return self.say("artist_one", dice=self.artist_dice(m), artist=name, gives=gives)
 
     def use_group(self, slot: int) -> str:
         name, gives = self.artist(slot)
-        return self.t("use", artist=name, gives=gives)
+        return self.say("use", artist=name, gives=gives)
 
     def use_path(self, m: UseArtist) -> tuple[str, ...]:
         card = self.game.artist_card(m.slot)
@@ -195,64 +195,64 @@ class Describer:
             return ()
         kind = card.artist
         if m.seat is not None and m.die is not None:  # Rozanova
-            return (self.t("rozanova", name=self.names[m.seat], value=m.die.value),)
+            return (self.say("rozanova", name=self.names[m.seat], value=m.die.value),)
         if m.source is not None:
             room, cell = m.source
             value = self.me.workrooms[room][cell][0]
             where = f"{self.room(room)} {cell_name(cell, WORKROOM_SIZE)}"
             if m.target is None:  # Gris
-                return (self.t("remove", value=value, where=where),)
+                return (self.say("remove", value=value, where=where),)
             to_room, to_cell = m.target
             target = f"{self.room(to_room)} {cell_name(to_cell, WORKROOM_SIZE)}"
             return (
-                self.t("move_from", value=value, where=where),
-                self.t("move_to", where=target),
+                self.say("move_from", value=value, where=where),
+                self.say("move_to", where=target),
             )
         if m.die is not None:
             if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE) and card.delta is not None:
                 value = self.die_value(m.die)
-                return (self.t("change", die=self.die(m.die), to=value + card.delta),)
-            return (self.t("take", value=m.die.value),)
+                return (self.say("change", die=self.die(m.die), to=value + card.delta),)
+            return (self.say("take", value=m.die.value),)
         return ()
 
     def complete_group(self, room: int) -> str:
-        return self.t("complete", room=self.room(room))
+        return self.say("complete", room=self.room(room))
 
     def complete_card(self, m: Complete) -> str:
         card = self.game.deck.installation(m.card)
         name = card_name("installation", card, self.locale)
-        return self.t("complete_with", name=name, points=card.points)
+        return self.say("complete_with", name=name, points=card.points)
 
     def switch(self, m: Switch) -> str:
         value = self.die_value(m.die)
         spaces = self.game.deck.installation(self.me.completed[m.die.card].card).bonus[m.die.space]
         other = next((v for v in spaces if v != value), value)
-        return self.t("switch", die=self.die(m.die), to=other)
+        return self.say("switch", die=self.die(m.die), to=other)
 
     def abandon(self, m: Abandon) -> str:
         count = sum(h for _v, h in self.me.workrooms[m.room].values())
-        return self.t("abandon", room=self.room(m.room), count=count)
+        return self.say("abandon", room=self.room(m.room), count=count)
 
     def release(self) -> str:
-        return self.t("release", count=len(self.game.state.pool))
+        return self.say("release", count=len(self.game.state.pool))
 
     def end_option(self, e: EndTurn) -> str:
         back = len(self.me.storeroom) - len(e.keep)
         kept = join([str(v) for v in e.keep], self.locale) if e.keep else ""
-        nothing = self.t("keep_none") if back else self.t("nothing_left")
-        text = self.t("keep", kept=kept) if e.keep else nothing
+        nothing = self.say("keep_none") if back else self.say("nothing_left")
+        text = self.say("keep", kept=kept) if e.keep else nothing
         if back:
-            text += self.t("back", count=back)
+            text += self.say("back", count=back)
         return text
 
     def end(self, e: EndTurn) -> str:
-        return self.t("end_with", what=self.end_option(e))
+        return self.say("end_with", what=self.end_option(e))
 
     def end_group(self) -> str:
-        return self.t("end_choose")
+        return self.say("end_choose")
 
     def end_others(self) -> str:
-        return self.t("end_others")
+        return self.say("end_others")
 
 
 def cannot_undo(locale: str, *, short: bool = False) -> str:
