@@ -7,8 +7,8 @@ import re
 
 from PIL import Image
 
-from render.isoboard import layout, mark_centre, museum_dims, unit
 from render.palette import COLOUR_KEYS, PLAYER_COLOURS
+from render.tableview import mark_centre
 
 from .conftest import Table, started
 
@@ -29,15 +29,12 @@ async def test_start_post_names_the_drawn_colours(table: Table) -> None:
     by_name = {u.name: i for i, u in enumerate(seated)}
     order = [by_name[n] for n, _c in found]
     assert order == [0, 1, 2]
-    picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
-    dims = museum_dims(game.deck.museum(game.state.museum_card))  # the table is drawn by the high camera
-    c = unit(3, dims)
-    rects = layout(3, c, dims)
-    reading = sorted(range(3), key=lambda s: (rects[f"player p{s + 1}"][1], rects[f"player p{s + 1}"][0]))
+    reading = sorted(range(3), key=lambda s: (mark_centre(game, s)[1], mark_centre(game, s)[0]))
     assert order == reading, "the post lists the seats in another order than the picture shows them"
+    picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
     for name, colour in found:
         seat = by_name[name]
         named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
         # the seat's shape mark at the top left of its panel, filled with the seat colour
-        drawn = _nearest_seat_colour(picture.getpixel(mark_centre(rects[f"player p{seat + 1}"], c)))
+        drawn = _nearest_seat_colour(picture.getpixel(mark_centre(game, seat)))
         assert named == drawn == seat, f"p{seat + 1}: text says {colour}, picture draws {COLOUR_KEYS[drawn]}"
