@@ -68,7 +68,7 @@ async def play_my_turn(page: Page, shot: Path | None = None) -> int:
             await after(page, before)
             placed += 1
             # This turn so far is said beside the table (its header shows the turn as it began).
-            await page.locator("#table-title", has_text="This turn: placed a").wait_for(timeout=5_000)
+            await page.locator("#table-title", has_text="This turn: placed ").wait_for(timeout=5_000)  # "a 2", "two 1s"
             if shot is not None and placed == 1:
                 await page.screenshot(path=str(shot), full_page=False)
             continue
