@@ -3,10 +3,10 @@ worked out from the turn's moves."""
 
 from __future__ import annotations
 
-from engine import Game, parse_move
-from engine.moves import MoveSyntaxError, Place, ToArtist, ToMuseum, UseArtist
+from engine import Game
+from engine.moves import Place, ToArtist, ToMuseum, UseArtist
 
-from .highlight import highlights
+from .highlight import highlights, recent_turns
 from .labels import Labels
 from .names import circled
 
@@ -18,21 +18,14 @@ def recap(game: Game, labels: Labels) -> list[Recap]:
     order they came, grouped by where they went: ("①", …), the museum, an artist."""
     s = game.state
     hl = highlights(game)
-    turns: list[tuple[int, list[str]]] = []
-    if s.last_turn is not None:
-        turns.append((s.last_turn[0], list(s.last_turn[1])))
-    if s.turn_moves:
-        turns.append((s.current, list(s.turn_moves)))
+    turns = recent_turns(game)
     out: list[Recap] = []
     seen: set[tuple[str, int, int]] = set()
     for seat, moves in turns:
         if not 0 <= seat < len(s.players):
             continue
-        for text in moves:
-            try:
-                m = parse_move(text)
-            except MoveSyntaxError:
-                continue
+        for played in moves:
+            m = played.move
             where, die = "", None
             if isinstance(m, Place | UseArtist):
                 target = (m.room, m.cell) if isinstance(m, Place) else m.target

@@ -22,7 +22,7 @@ import copy
 import dataclasses
 from dataclasses import dataclass
 
-from engine import Game
+from engine import Game, TurnRecord
 
 from . import tableview
 from .cubes import TABLE
@@ -49,9 +49,9 @@ def table_canvas(game: Game, names: list[str] | None = None, *, labels: Labels, 
     """The table on the SVG surface; ``this_turn`` False: the header as the turn began (the
     same from one move to the next; this turn's moves glow on the board)."""
     start = game
-    if not this_turn and game.state.turn_moves:
+    if not this_turn and game.state.this_turn.moves:
         start = copy.copy(game)
-        start.state = dataclasses.replace(game.state, turn_moves=[])
+        start.state = dataclasses.replace(game.state, this_turn=TurnRecord(game.state.current, game.state.turn))
     cv = tableview.table_canvas(game, names, labels=labels, surface=_surface, header=start)
     assert isinstance(cv, SvgCanvas)
     return cv

@@ -159,7 +159,7 @@ def test_same_game_same_text_and_pure() -> None:
 
 def test_the_pieces_are_the_document_and_the_header_is_the_turn_as_it_began() -> None:
     game = play(3, 5, turns=18)
-    while not game.state.turn_moves:  # into a turn: a move made, the turn not ended
+    while not game.state.this_turn.moves:  # into a turn: a move made, the turn not ended
         move = next(m for m in game.legal_moves() if isinstance(m, Place))
         game.apply(move)
     t = webboard.table_pieces(game, _names(game), labels=EN)
