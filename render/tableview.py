@@ -44,7 +44,7 @@ from .cubes import (
     stacked_font,
     value_font,
 )
-from .fonts import Font, font, text_width, wrap
+from .fonts import Font, fit, font, text_width, wrap
 from .highlight import Highlights, highlights
 from .labels import Labels
 from .model import phone_scale, preview_scale
@@ -155,7 +155,9 @@ def _flow(
     hl: Highlights | None = None,
 ) -> int:
     """The info column's contents from its top (name, points, supply, dice, completed
-    cards), drawn on ``cv`` when given; returns its height."""
+    cards), drawn on ``cv`` when given; returns its height.  The height never depends on
+    the words (the storage space's word has a line of its own, a card's points a box sized
+    by its figure), so a band is as tall in every language and is measured without them."""
     p = pad(u)
     x0, y0 = xy
     dw, dh = cam.die_size()
@@ -164,10 +166,8 @@ def _flow(
     y += 2 * round(0.62 * u)  # supply, "storeroom"
     x = x0
     row_h = dh + 2
-    small = font(small_size(u))
     pname = f"player p{seat + 1}"
     items, chips = _extras_items(game, seat)
-    any_dice = False
     for where, value in items:
         if value:
             if x + dw > x0 + width and x > x0:
@@ -175,38 +175,35 @@ def _flow(
             if cv is not None:
                 draw_die(cv, cam, (x, y), pieces.Die(seat, value, f"p{seat + 1} {where}"))
             x += dw + 2
-            any_dice = True
-        elif labels is not None:
-            word = labels.text("storage")
-            ww = round(text_width(small, word)) + 4
-            if x + ww + dw > x0 + width and x > x0:
-                x, y = x0, y + row_h
-            if cv is not None:
-                cv.text((x, y + row_h // 2), word, small, pal.MUTED, anchor="lm", parent=pname)
-            x += ww
-        else:
-            x += round(3 * u)
-    if any_dice or x > x0:
+            continue
+        # the storage space's word, on a line of its own above its dice
+        if x > x0:
+            x, y = x0, y + row_h
+        if cv is not None and labels is not None:
+            word, f = _small_fitting(labels.text("storage"), u, width)
+            cv.text((x0, y + 2), word, f, pal.MUTED, anchor="lt", parent=pname)
+        y += round(0.62 * u) + 2
+    if x > x0:
         y += row_h
     x = x0
     chip_f = font(max(10, round(0.42 * u)), bold=True)
     line_h = 0
     for i, points, on_card in chips:
-        label = labels.text("points", points=points) if labels is not None else f"{points} pts"
-        lw = round(text_width(chip_f, label)) + 8
+        lw = chip_label_width(chip_f, points)
         left = [v for v in on_card if v is not None]
         cw = lw + len(left) * (dw + 2) + 2
         ch = dh + 4 if left else round(0.75 * u)  # a card with bonus dice on it holds them
         if x + cw > x0 + width and x > x0:
             x, y, line_h = x0, y + line_h + 3, 0
         line_h = max(line_h, ch)
-        if cv is not None and hl is not None:
+        if cv is not None and hl is not None and labels is not None:
             lit = (seat, i) in hl.completed
             cv.panel(
                 f"{pname} i{i + 1}", (x, y, x + cw, y + ch), fill=pal.CARD,
                 outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE, width=3 if lit else 2, radius=6, parent=pname,
             )  # fmt: skip
-            cv.text((x + 4, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm", parent=pname)
+            cv.text((x + 4, y + ch // 2), labels.text("points", points=points), chip_f, pal.player_ink(seat),
+                    anchor="lm", max_width=lw - 6, parent=pname)  # fmt: skip
             dx = x + lw
             for k, v in enumerate(on_card):
                 if v is None:
@@ -217,6 +214,21 @@ def _flow(
     if x > x0:
         y += line_h + 3
     return y - y0 + p
+
+
+def chip_label_width(f: Font, points: int) -> int:
+    """A completed card's points box: its figure and room for a short word ("5 pts")."""
+    return round(text_width(f, str(points)) + 2.4 * f.size) + 8
+
+
+def _small_fitting(text: str, u: int, width: int) -> tuple[str, Font]:
+    """``text`` in the small type, smaller when it does not fit ``width`` (cut only then)."""
+    size = small_size(u)
+    for s in (size, round(size * 0.88), round(size * 0.8)):
+        f = font(s)
+        if text_width(f, text) <= width:
+            return text, f
+    return fit(text, f, width), f
 
 
 def draw_band(
@@ -293,8 +305,8 @@ def _room_number(
     rr = round(0.36 * u)
     # in the board's back left corner, which only a column on the far left reaches
     cx, cy = xy[0] + m + rr + 2, xy[1] + rr + 2
-    if not cam.iso:
-        cx, cy = xy[0] + m + fw + rr + 2, xy[1] + fh + rr + 2
+    if not cam.iso:  # from above: in the corner under the row numbers, left of the letters
+        cx, cy = xy[0] + m - rr - 2, xy[1] + fh + rr + 2
     cv.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=pal.INK)
     cv.text((cx, cy + 1), str(room + 1), font(round(rr * 1.4), bold=True), BOARD, anchor="mm", parent=parent)
 
