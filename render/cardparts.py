@@ -9,7 +9,7 @@ from engine import ArtistCard, Game, InstallationCard
 from . import palette as pal
 from .canvas import Canvas, Rect, Writes
 from .cards import KIND_COLOURS
-from .fonts import font, text_width, wrap
+from .fonts import Font, font, text_width, wrap
 from .labels import Labels
 from .names import fit_name
 
@@ -106,26 +106,55 @@ def offer_empty(w: Writes, rect: Rect, ts: int, labels: Labels) -> None:
 
 
 def offer_title(w: Writes, card: InstallationCard, rect: Rect, p: int, c: int, ts: int, labels: Labels) -> int:
-    """The card's points (top right) and its title on up to two lines; returns the y below
-    them.  The title's longest word stays whole where a smaller size (down to 10 px) allows."""
+    """The card's points (top right) and its title whole: on two lines under the points at
+    the largest size (down to 10 px) that holds it, else starting beside the points; cut
+    only when neither holds it; returns the y below them."""
     x0, y0, x1, _y1 = rect
-    pts = w.text(
-        (x1 - p, y0 + p), labels.text("points", points=card.points), font(max(12, ts - 5), bold=True), POINTS_INK,
-        anchor="ra",
-    )  # fmt: skip
+    pf = font(max(12, ts - 5), bold=True)
+    pts = w.text((x1 - p, y0 + p), labels.text("points", points=card.points), pf, POINTS_INK, anchor="ra")
     title = labels.installation(card)
-    longest = max(title.split(), key=len, default="")
     inner = x1 - x0 - 2 * p
-    tf = next(
-        (font(sz, bold=True) for sz in range(max(11, round(0.36 * c)), 9, -1)
-         if text_width(font(sz, bold=True), longest) <= inner),
-        font(10, bold=True),
-    )  # fmt: skip
     step = round(0.44 * c)
-    ty = pts[3] + 3
-    for k, line in enumerate(wrap(title, tf, inner, 2)):
-        w.text((x0 + p, ty + k * step), line, tf, pal.INK, anchor="la", max_width=inner)
-    return ty + 2 * step
+    bottom = pts[3] + 3 + 2 * step
+    widths = (pts[0] - x0 - p - 6, inner, inner)
+    tops = (y0 + p, pts[3] + 2, pts[3] + 2 + step)  # the first line beside the points, the others below them
+    lines: tuple[str, ...] = ()
+    # under the points on two lines if it fits whole there, else from beside them
+    tries = [(size, room) for room in ((0, inner, inner), widths) for size in range(max(11, round(0.36 * c)), 9, -1)]
+    for size, room in tries:
+        tf = font(size, bold=True)
+        lines = title_lines(title, tf, room)
+        if lines and tops[len(lines) - 1] + size <= bottom:
+            break
+        lines = ()
+    if not lines:  # not whole even at 10 px: below the points, on two lines, the end cut
+        tf = font(10, bold=True)
+        lines = ("", *wrap(title, tf, inner, 2))
+    for k, line in enumerate(lines):
+        if line:
+            w.text((x0 + p, tops[k]), line, tf, pal.INK, anchor="la", max_width=widths[k])
+    return bottom
+
+
+def title_lines(text: str, f: Font, widths: tuple[int, ...]) -> tuple[str, ...]:
+    """``text`` word-wrapped into lines of these ``widths`` (the first may stay empty when its
+    first word is too long for it), or () when it does not fit whole."""
+    words = text.split()
+    for first_empty in (False, True):
+        lines = [""] if first_empty else []
+        rest = list(words)
+        while rest and len(lines) < len(widths):
+            width = widths[len(lines)]
+            take = 0
+            while take < len(rest) and text_width(f, " ".join(rest[: take + 1])) <= width:
+                take += 1
+            if take == 0:
+                break
+            lines.append(" ".join(rest[:take]))
+            rest = rest[take:]
+        if not rest:
+            return tuple(lines)
+    return ()
 
 
 def offer_bonus(

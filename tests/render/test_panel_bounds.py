@@ -130,3 +130,25 @@ def test_the_check_sees_a_die_outside_its_panel() -> None:
     lower = (d.glyph[0], panel[3] - 5, d.glyph[2], panel[3] + 10)
     cv.dice.append(DieGlyph(d.where, d.value, 1, lower, lower))
     assert any("crosses the edge of player p1" in s for s in spills(cv))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_installations_title_is_drawn_whole_on_its_card(lang: str) -> None:
+    """Each installation's title on the narrowest card on offer (the two-player table's): all
+    its words, inside the card, clear of the points."""
+    from render.canvas import Canvas
+    from render.cardparts import offer_title
+    from render.tableview import TABLE_UNIT, pad, text_size
+
+    game = busy_late_game(8, players=2)
+    table = render.table_canvas(game, DEMO_NAMES[:2], labels=LABELS[lang])
+    rect = next(b.rect for b in table.boxes if b.kind == "panel" and b.name == "offer 1")
+    u = TABLE_UNIT
+    for card in game.deck.installations:
+        cv = Canvas(rect[2] + 10, rect[3] + 10, (255, 255, 255))
+        offer_title(cv.within("offer"), card, rect, pad(u) // 2 + 2, u, text_size(u), LABELS[lang])
+        points, *lines = [b for b in cv.boxes if b.kind == "text"]
+        title = LABELS[lang].installation(card)
+        assert " ".join(b.name for b in lines) == title, f"{title!r} drawn as {[b.name for b in lines]}"
+        for b in lines:
+            assert _inside(b.rect, rect) and not _overlap(b.rect, points.rect), f"{title!r}: {b.name!r} {b.rect}"
