@@ -117,14 +117,17 @@ def offer_title(w: Writes, card: InstallationCard, rect: Rect, p: int, c: int, t
     step = round(0.44 * c)
     bottom = pts[3] + 3 + 2 * step
     widths = (pts[0] - x0 - p - 6, inner, inner)
-    tops = (y0 + p, pts[3] + 2, pts[3] + 2 + step)  # the first line beside the points, the others below them
+    tops = (y0 + p, *(pts[3] + 2 + k * step for k in range(3)))  # beside the points, then below them
     lines: tuple[str, ...] = ()
     # under the points on two lines if it fits whole there, else from beside them
-    tries = [(size, room) for room in ((0, inner, inner), widths) for size in range(max(11, round(0.36 * c)), 9, -1)]
-    for size, room in tries:
+    tries: list[tuple[int, tuple[int, ...]]] = [
+        (size, room) for room in ((0, inner, inner), widths) for size in range(max(11, round(0.36 * c)), 9, -1)
+    ]
+    tries += [(10, (0, inner, inner, inner))] * 2  # a narrow card: three lines under the points
+    for n, (size, room) in enumerate(tries):
         tf = font(size, bold=True)
-        lines = title_lines(title, tf, room)
-        if lines and tops[len(lines) - 1] + size <= bottom:
+        lines = title_lines(title, tf, room, hyphens=n == len(tries) - 1)  # a broken word, last
+        if lines and (len(lines) == 4 or tops[len(lines) - 1] + size <= bottom):
             break
         lines = ()
     if not lines:  # not whole even at 10 px: below the points, on two lines, the end cut
@@ -132,37 +135,16 @@ def offer_title(w: Writes, card: InstallationCard, rect: Rect, p: int, c: int, t
         lines = ("", *wrap(title, tf, inner, 2))
     for k, line in enumerate(lines):
         if line:
-            w.text((x0 + p, tops[k]), line, tf, pal.INK, anchor="la", max_width=widths[k])
-    return bottom
-
-
-def title_lines(text: str, f: Font, widths: tuple[int, ...]) -> tuple[str, ...]:
-    """``text`` word-wrapped into lines of these ``widths`` (the first may stay empty when its
-    first word is too long for it), or () when it does not fit whole."""
-    words = text.split()
-    for first_empty in (False, True):
-        lines = [""] if first_empty else []
-        rest = list(words)
-        while rest and len(lines) < len(widths):
-            width = widths[len(lines)]
-            take = 0
-            while take < len(rest) and text_width(f, " ".join(rest[: take + 1])) <= width:
-                take += 1
-            if take == 0:
-                break
-            lines.append(" ".join(rest[:take]))
-            rest = rest[take:]
-        if not rest:
-            return tuple(lines)
-    return ()
+            w.text((x0 + p, tops[k]), line, tf, pal.INK, anchor="la", max_width=inner if k else widths[0])
+    return max(bottom, tops[len(lines) - 1] + round(tf.size) + 1)
 
 
 def offer_bonus(
     w: Writes, card: InstallationCard, rect: Rect, p: int, c: int, sizes: tuple[int, ...], labels: Labels
-) -> None:
+) -> int:
     """The bonus spaces in words at the card's foot: "1 or 4 · 3 or 6" (a die of either value
     may go there), on one line where it fits, else a line per space, bottom up; the word
-    "bonus" before them where there is room."""
+    "bonus" before them where there is room.  Returns the top of these lines."""
     x0, _y0, x1, y1 = rect
     or_ = f" {labels.text('or')} "
     spaces = [or_.join(str(v) for v in space) for space in card.bonus]
@@ -177,11 +159,52 @@ def offer_bonus(
             font(sizes[-1], bold=True),
         )
     step = round(bf.size * 1.1)
-    left = x1 - p
+    left, top = x1 - p, y1 - p
     for k, line in enumerate(reversed(lines)):
         r = w.text((x1 - p, y1 - p - k * step), line, bf, pal.INK, anchor="rd", max_width=inner)
-        left = min(left, r[0])
+        left, top = min(left, r[0]), min(top, r[1])
     sf = font(max(11, round(0.34 * c)))
     bonus = labels.text("bonus")
     if len(lines) == 1 and text_width(sf, bonus) <= left - x0 - p - 4:
-        w.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld")
+        top = min(top, w.text((x0 + p, y1 - p), bonus, sf, pal.MUTED, anchor="ld")[1])
+    return top
+
+
+def title_lines(text: str, f: Font, widths: tuple[int, ...], hyphens: bool = False) -> tuple[str, ...]:
+    """``text`` word-wrapped into lines of these ``widths`` (the first may stay empty when its
+    first word is too long for it), or () when it does not fit whole; with ``hyphens``, a word
+    that overflows a line under the first is broken there with a hyphen."""
+    words: list[str] = []
+    for word in text.split():  # a number stays with the word before it ("No. 3")
+        words.append(f"{words.pop()} {word}" if words and word.isdigit() else word)
+    for first_empty in (False, True):
+        lines = [""] if first_empty else []
+        rest = list(words)
+        while rest and len(lines) < len(widths):
+            width = widths[len(lines)]
+            take = 0
+            while take < len(rest) and text_width(f, " ".join(rest[: take + 1])) <= width:
+                take += 1
+            line = " ".join(rest[:take])
+            if hyphens and lines and take < len(rest):
+                head = _hyphenated(rest[take], f, width, f"{line} " if line else "")
+                if head:
+                    line = f"{line} {head}-".strip()
+                    rest = [rest[take][len(head) :], *rest[take + 1 :]]
+                    take = 0
+            if not line:
+                break
+            lines.append(line)
+            rest = rest[take:]
+        if not rest:
+            return tuple(lines)
+    return ()
+
+
+def _hyphenated(word: str, f: Font, width: int, before: str) -> str:
+    """The longest start of ``word`` that fits ``width`` after ``before`` with a hyphen,
+    leaving three letters or more on each side ("" when none does)."""
+    for k in range(len(word) - 3, 2, -1):
+        if text_width(f, before + word[:k] + "-") <= width:
+            return word[:k]
+    return ""

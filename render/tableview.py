@@ -415,7 +415,8 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, cam: Camera, u: int, 
     on_card = cv.within(f"offer {i + 1}")
     top = offer_title(on_card, card, rect, p, u, ts, labels)
     x0, _y0, x1, y1 = rect
-    bottom = y1 - p - round(0.55 * u)
+    # the plan between the title and the bonus spaces (a line, or more on a narrow card)
+    bottom = min(y1 - p - round(0.55 * u), offer_bonus(on_card, card, rect, p, u, bonus_sizes(u), labels) - 3)
     board = pieces.plan(card, f"offer {i + 1} plan")
     # the plan's cubes as large as fit between the title and the bonus line
     q = cam.a
@@ -426,7 +427,6 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, cam: Camera, u: int, 
     pc = camera(cam.iso, q)
     w, h, rise = board_box(board, pc)
     draw_board(cv, board, pc, (x0 + (x1 - x0 - w) // 2, top + rise + max(0, (bottom - top - h - rise) // 2)), record=[])
-    offer_bonus(on_card, card, rect, p, u, bonus_sizes(u), labels)
 
 
 def bonus_sizes(u: int) -> tuple[int, ...]:
