@@ -116,7 +116,8 @@ def band_of(game: Game, seats: range, cam: Camera, u: int) -> Band:
             w, h, r = board_box(pieces.workroom(game, seat, room, hl), cam)
             bw, bh, rise = w, h, max(rise, r)
     dw = cam.die_size()[0]
-    info_w = 3 * (dw + 2) + 2 * pad(u)
+    # three dice wide, and wide enough for "★ winner" beside the points (from above, dice are small)
+    info_w = max(3 * (dw + 2), 5 * u) + 2 * pad(u)
     extra = extras_height(game, seats, cam, u, info_w)
     rise = max(rise, round(0.2 * u))
     return Band(info_w, bw, max(bh, extra - rise), rise, round(0.3 * u))
@@ -268,15 +269,26 @@ def draw_band(
     ly = iy0 + round(0.4 * u)
     dice.draw_mark(cv.draw, pal.MARKS[seat % 4], ix0 + r, ly, r, fill=colour, outline=pal.INK, width=2)
     name = player_name(seat, names)
-    text, f = fit_name(name, font(ts, bold=True), iw - 2 * r - 6)
+    # the name may use the column's right margin too (nothing stands there on its line)
+    text, f = fit_name(name, font(ts, bold=True), band.info_w - p - 4 - (2 * r + 6))
     cv.text((ix0 + 2 * r + 6, ly), text, f, pal.player_ink(seat), anchor="lm", parent=pname)
     ly2 = iy0 + round(1.25 * u)
-    sr = cv.text((ix0 + iw, ly2), labels.text("points", points=game.score(seat)), font(ts, bold=True), pal.INK,
-                 anchor="rm", parent=pname)  # fmt: skip
     tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
-    if tag_key:
-        cv.text((ix0, ly2), labels.text(tag_key), font(small_size(u), bold=True), pal.INK, anchor="lm",
-                max_width=sr[0] - ix0 - 4, parent=pname)  # fmt: skip
+    points = labels.text("points", points=game.score(seat))
+    tag = labels.text(tag_key) if tag_key else ""
+    # "▶ to play" and the points side by side (into the column's right margin): both smaller
+    # before the tag is cut
+    ss, row = small_size(u), band.info_w - p - 4
+    pairs = [(ts, ss), (ts, round(ss * 0.88)), (ts, round(ss * 0.8)), (round(ts * 0.88), round(ss * 0.8)),
+             (round(ts * 0.8), round(ss * 0.8))]  # fmt: skip
+    pf, tf = next(
+        ((font(a, bold=True), font(b, bold=True)) for a, b in pairs
+         if not tag or text_width(font(a, bold=True), points) + text_width(font(b, bold=True), tag) + 8 <= row),
+        (font(pairs[-1][0], bold=True), font(pairs[-1][1], bold=True)),
+    )  # fmt: skip
+    sr = cv.text((ix0 + row, ly2), points, pf, pal.INK, anchor="rm", parent=pname)
+    if tag:
+        cv.text((ix0, ly2), tag, tf, pal.INK, anchor="lm", max_width=sr[0] - ix0 - 3, parent=pname)
     small = font(small_size(u))
     sy = iy0 + round(1.7 * u) + p
     cv.text(

@@ -11,7 +11,7 @@ import render
 from bot.i18n.pictures import render_labels
 from engine import Game
 from engine.players import GreedyPlayer
-from render.demo import DEMO_NAMES, busy_late_game
+from render.demo import DEMO_NAMES, busy_late_game, play
 from render.model import DieGlyph
 
 Rect = tuple[int, int, int, int]
@@ -154,3 +154,17 @@ def test_every_installations_title_is_drawn_whole_on_its_card(lang: str, players
         assert said == title, f"{title!r} drawn as {[b.name for b in lines]}"
         for b in lines:
             assert _inside(b.rect, rect) and not _overlap(b.rect, points.rect), f"{title!r}: {b.name!r} {b.rect}"
+
+
+@pytest.mark.parametrize("style", ["iso", "flat"])
+@pytest.mark.parametrize("players,seed", [(2, 8), (3, 5), (4, 3)])
+def test_whose_turn_and_the_winner_are_said_in_full_beside_the_points(style: str, players: int, seed: int) -> None:
+    """ "▶ to play" (mid-game) and "★ winner" (at the end) are never cut in a player's band."""
+    for game in (play(players, seed, turns=6), play(players, seed)):
+        for lang in ("en", "fr"):
+            labels = LABELS[lang]
+            cv = render.table_canvas(game, DEMO_NAMES[:players], labels=labels, style=style)
+            tags = {labels.text("to_play"), labels.text("winner")}
+            said = [b.name for b in cv.boxes if b.kind == "text" and b.parent.startswith("player")]
+            assert tags & set(said), f"{players}p {lang} {style}: no tag among {said}"
+            assert not [t for t in said if t.endswith("…") and t.rstrip("…") and t[0] in "▶★"], said
