@@ -27,7 +27,7 @@ from bot.chat.replies import send_error
 from bot.chat.shutdown import finish_in_flight
 from bot.chat.translator import CubistTranslator
 from bot.cog import CubistCog
-from bot.config import WebPlan
+from bot.config import Settings, WebPlan
 from bot.i18n import Message, catalog
 from bot.jobs import events as ev
 from bot.jobs.outbox import LEASE_SECONDS, Outbox
@@ -222,3 +222,22 @@ class CubistBot(Bot):
         if store is not None:
             await store.close()
         self.pictures.close()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, force_sync: bool = False) -> CubistBot:
+        """The bot as ``.env`` configures it (``python -m bot``): which setting feeds which
+        part is said here, once, beside the constructor."""
+        database = settings.database()
+        shards = settings.shard_plan()
+        return cls(
+            database.path if database.kind == "sqlite" else database.where,
+            dev_guild_id=settings.dev_guild_id,
+            render_workers=settings.render_workers,
+            limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
+            force_sync=force_sync,
+            outbox_lease=settings.outbox_lease_seconds,
+            reminder_poll_seconds=settings.timer_poll_seconds,
+            shard_ids=shards.shard_ids if shards else None,
+            shard_count=shards.shard_count if shards else None,
+            web=settings.web(),
+        )
