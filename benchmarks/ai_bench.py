@@ -1,6 +1,6 @@
 """Computer players: seat-rotated tournaments with 95% Wilson intervals and decision times.
 
-Targets (issue 9): greedy beats random in >= 95% of 2-player games; strong beats greedy in
+Targets: greedy beats random in >= 95% of 2-player games; strong beats greedy in
 >= 65% of 400 2-player games and wins the most 4-player games against three greedy
 players; a strong turn takes <= 1 s (median <= 200 ms).  A shared victory counts as
 1/k of a win for each of the k winners (half a win in a two-way tie).

@@ -1,4 +1,4 @@
-"""Load benchmark (issue 6): many concurrent games through the real bot and the stand-in.
+"""Load benchmark: many concurrent games through the real bot and the stand-in.
 
 One process holds the stand-in (REST + gateway on 127.0.0.1), the real ``CubistBot`` with a
 temporary SQLite file, and the simulated players.  Games live in their own channels spread

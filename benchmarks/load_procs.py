@@ -1,4 +1,4 @@
-"""The load benchmark over several bot processes (issue 19):
+"""The load benchmark over several bot processes:
 
     python -m benchmarks load --processes 2 --database postgresql
 
@@ -318,7 +318,7 @@ async def _measure(
         await single.run()
         rows += _rows("[1 process, SQLite]", single)
         viewers = int(os.environ.get("LOAD_WEB_VIEWERS", "0"))
-        if viewers:  # the same again with the web board serving viewers (issue 30)
+        if viewers:  # the same again with the web board serving viewers
             rows += await _web_cost(settings, tmp, rate, viewers, single)
         if database != "postgresql":
             return rows

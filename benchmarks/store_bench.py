@@ -1,4 +1,4 @@
-"""Store benchmark (issue 5): the SQLite game store with 1,000 games in play.
+"""Store benchmark: the SQLite game store with 1,000 games in play.
 
 Fixture: 1,000 two-to-four-player games started through the store API and played 0-30
 moves each (100 move sequences chosen by ``GreedyPlayer``, each stored for ten games; built

@@ -293,10 +293,11 @@ def write_transcript(
             before = msg.versions[index - 1]
             if version.content != before.content:
                 said = plain(version.content)
-            elif before.components and not version.components:
-                said = "(its buttons taken off)"
-            else:
-                said = "(same text)"
+            else:  # which message: its first words
+                first = plain(version.content).split("\n", 1)[0].replace("**", "")
+                quoted = f"“{first[:60]}…”" if len(first) > 60 else f"“{first}”"
+                took_off = before.components and not version.components
+                said = f"{quoted} loses its buttons" if took_off else f"{quoted}, same text"
             lines.append(f"**{where}, edited**: {said}\n")
         controls = _controls(version.components)
         if controls and (before is None or version.components != before.components):

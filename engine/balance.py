@@ -1,4 +1,4 @@
-"""The balance report: does the bundled deck play like a real game? (issue 17)
+"""The balance report: does the bundled deck play like a real game?
 
 ``python -m engine balance --players 2,3,4 --games N --seats strong [--equal-turns]``
 
@@ -43,8 +43,8 @@ _ENDINGS = {
     Termination.BOTH: BOTH,
     Termination.LAST_PLAYER: LAST,
 }
-HOARD_TURNS = 8  # "sat 8+ turns in a row with the same two dice in storage" (issue 17)
-# Dead stretches (issue 31): rounds in a row in which nobody's score changed.
+HOARD_TURNS = 8  # a player hoards who keeps the same two dice in storage 8+ turns in a row
+# Dead stretches: rounds in a row in which nobody's score changed.
 STILL_ROUNDS = 6  # a stretch this long counts as dead (goal: in at most 2% of the games)
 STILL_MAX = 10  # no game may have a stretch this long
 STILL_SHARE = 0.02
@@ -536,7 +536,7 @@ def print_rows(rows: list[tuple[str, str]], *, flush: bool = False) -> None:
         print(f"{figure.ljust(width)}  {value}", flush=flush)
 
 
-# --- the goals of issue 17 ----------------------------------------------------------------
+# --- the goals a balanced deck meets ---------------------------------------------------------
 
 MUSEUM_BANDS = {2: (0.10, 1.0), 3: (0.25, 0.50), 4: (0.25, 0.50)}
 TURNS_BAND = (10.0, 18.0)

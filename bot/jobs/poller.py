@@ -146,5 +146,5 @@ class Poller:
             return
         if runs.dm_wanted(seat):
             # In the background: the command that ended the turn is answered without waiting
-            # for the next player's studio picture and DM (issue 6: the `end` reply time).
+            # for the next player's studio picture and DM.
             await self.host.events.tell(ev.TURN_START_DM_SOON, record, game)

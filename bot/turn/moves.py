@@ -29,7 +29,7 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
         await send_error(interaction, Message("actions.missing_permissions", missing=", ".join(missing)))
         return
     # A quick move is answered in one request; only a slow one gets the "thinking" deferral
-    # first (well inside Discord's 3 s).  Saves a request per move under load (issue 6).
+    # first (well inside Discord's 3 s).  Saves a request per move under load.
     try:
         move = parse(text)  # the one parse of a typed move
     except UserError as e:
