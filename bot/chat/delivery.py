@@ -20,19 +20,16 @@ import discord
 from bot.chat.base import Bot
 from bot.chat.board_link import board_link
 from bot.chat.buttons import game_buttons, rematch_view
-from bot.chat.language import guild_language, user_language
+from bot.chat.language import guild_language
 from bot.chat.lost_channel import find_home
 from bot.chat.replies import (
     AnswerUnconfirmed,
     build_in_time,
-    carries_post,
     channel_lost,
     clip,
     next_player_ping,
     png_file,
     post_as_response,
-    post_failed,
-    send_error,
     whose_turn,
 )
 from bot.chat.table_posts import after_table_post
@@ -219,25 +216,3 @@ async def deliver_turn(
         raise
     await bot.outbox.done(row, message.id)
     return message
-
-
-async def after_move(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool = False) -> None:
-    """Answer the move that ended a turn: the channel post first (so that the player's answer
-    arrives after the table is in the channel), then a private note.  The post was queued in
-    the outbox with the move: if it fails here, the outbox worker posts it, and the player
-    reads that their move is saved.  (A move inside a turn is answered with the turn panel:
-    ``bot.turn.panel.show``.)"""
-    channel = interaction.channel
-    assert channel is not None
-    carry = carries_post(interaction, outcome.record) and not edit
-    try:
-        await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
-    except Exception as e:
-        log.warning("turn post of game %s failed; the outbox has it: %r", outcome.record.id, e)
-        await send_error(interaction, post_failed(e))
-        return
-    note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
-    if edit and not interaction.response.is_done():
-        await interaction.response.edit_message(content=note, attachments=[], view=None)
-    else:
-        await send_error(interaction, note)

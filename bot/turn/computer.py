@@ -17,6 +17,7 @@ from bot.chat.base import Bot
 from bot.chat.delivery import deliver_turn
 from bot.jobs import events as ev
 from bot.service.game import UserError, in_play, level_of
+from bot.service.gate import Entry
 from bot.store import GameRecord
 from engine import Game
 from engine.moves import Move
@@ -139,7 +140,7 @@ class Computers:
             player = self._player(record, seat)
             move: Move = await asyncio.to_thread(player.choose, game.clone())
             try:
-                outcome = await self.bot.service.play_in(game_id, None, move, as_seat=seat)
+                outcome = await self.bot.service.play_in(game_id, None, move, entry=Entry.JOB, as_seat=seat)
             except UserError as e:
                 # The game moved on meanwhile (a vote, an admin's skip): look again.
                 failures += 1

@@ -330,8 +330,4 @@ def turn_dm_view(
 ) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop (and, with the web
     board on, "Open the board" for this player)."""
-    view = panel_view(record, game, locale, link=link)
-    for item in reminder_buttons(record.id, locale):
-        item.row = 4  # beside End turn and Board (nothing to undo yet at a turn's start)
-        view.add_item(item)
-    return view
+    return panel_view(record, game, locale, link=link, extras=reminder_buttons(record.id, locale))
