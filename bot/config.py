@@ -38,10 +38,13 @@ class Settings(BaseSettings):
     timer_poll_seconds: float = Field(
         default=30.0,
         gt=0,
-        description="Seconds between two looks at due timers (reminders, turn clocks): their greatest delay.",
+        description="Seconds between two looks at due timers (reminders, turn clocks, computer turns): their"
+        " greatest delay.",
     )
-    outbox_lease_seconds: float = Field(
-        default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
+    job_lease_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds after which a job whose process died (a post, a DM, a computer's turn) is taken over.",
     )
 
     public_url: str | None = Field(

@@ -98,7 +98,7 @@ def test_the_bot_takes_its_settings_whole() -> None:
         dev_guild_id=5,
         max_open_games=3,
         lobby_cooldown=7,
-        outbox_lease_seconds=11,
+        job_lease_seconds=11,
         timer_poll_seconds=13,
         shards="1",
         shard_count=2,
@@ -108,7 +108,7 @@ def test_the_bot_takes_its_settings_whole() -> None:
     bot = CubistBot.from_settings(settings, force_sync=True)
     assert (str(bot.db_path), bot.dev_guild_id, bot.force_sync) == ("x.db", 5, True)
     assert (bot.limits.max_open_games, bot.limits.lobby_cooldown) == (3, 7)
-    assert bot.outbox.lease == 11 and bot.timers.standing_seconds == 13
+    assert bot.jobs.lease == 11 and bot.jobs.timer_poll_seconds == 13
     assert (bot.shard_ids, bot.shard_count) == ([1], 2)
     assert bot.web_plan is not None and (bot.web_plan.public_url, bot.web_plan.port) == ("https://cubist.example", 8081)
 

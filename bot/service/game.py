@@ -47,7 +47,8 @@ from bot.store import (
     TooManyGames,
     TooSoon,
 )
-from bot.store.outbox import PostsRoom, Queued
+from bot.store.jobs import JobsRoom
+from bot.store.outbox import Queued
 from bot.store.timers import TimersRoom
 from bot.words.texts import COLOUR_NAMES
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Step, parse_move
@@ -868,14 +869,14 @@ class GameService:
     # store only through these.
 
     @property
-    def timers(self) -> TimersRoom:
-        """The timers' claims (the timers poller and the turn post's turn-start DM)."""
-        return self.store.timers
+    def jobs(self) -> JobsRoom:
+        """Every job's claim, finish and failure (the poller, the interaction ending a turn)."""
+        return self.store.jobs
 
     @property
-    def posts(self) -> PostsRoom:
-        """The outbox rows' claims (the outbox worker and the interaction ending a turn)."""
-        return self.store.posts
+    def timers(self) -> TimersRoom:
+        """The game's standing jobs by slot (an away player's seat taken over)."""
+        return self.store.timers
 
     async def end_turn_clock(self, game_id: int, turn: int) -> bool:
         """Ends the clock of ``turn`` now (its player is known to be gone)."""

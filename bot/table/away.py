@@ -18,7 +18,6 @@ from bot.chat.guard import Guarded
 from bot.chat.language import guild_language, user_language
 from bot.chat.replies import send_error
 from bot.i18n import Message, babel_locale, has, language, t
-from bot.jobs import events as ev
 from bot.service import votes
 from bot.service.game import MoveOutcome, TableSettings, UserError, in_play
 from bot.service.gate import Entry
@@ -122,7 +121,7 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         if holder is not None and (before is None or holder.seat != before.seat):
             text += "\n" + t("trust.powers_passed", lang, name=holder.display_name)
         await interaction.response.send_message(text)
-        await bot.events.tell(ev.COMPUTER_DUE, game_id)
+        await bot.jobs.taken_over(game_id)
         return
     move: Skip | Remove = Skip() if choice == "skip" else Remove(away.seat)
     headline = (

@@ -113,7 +113,7 @@ async def test_a_move_inside_a_turn_keeps_the_turns_timers(store: Store, clock: 
     assert await store.timers.of_game(record.id) == before
 
 
-async def test_a_computers_turn_gets_a_wake_up_instead_of_dms(store: Store, clock: FakeClock) -> None:
+async def test_a_computers_turn_is_a_job_instead_of_dms(store: Store, clock: FakeClock) -> None:
     svc = service(store, clock)
     (record, game), _ = await started(svc, computers=1)
     if record.seats[game.current_player].is_computer:
@@ -121,7 +121,7 @@ async def test_a_computers_turn_gets_a_wake_up_instead_of_dms(store: Store, cloc
     else:
         turn_of_computer = (await end_turn(svc, record.id)).record
     nudge = await svc.timers.get(record.id, "nudge")
-    assert nudge is not None and nudge.kind == "computer_wake" and nudge.due_at == clock.now + COMPUTER_GRACE
+    assert nudge is not None and nudge.kind == "computer_turn" and nudge.due_at == clock.now + COMPUTER_GRACE
     assert turn_of_computer.seats[turn_of_computer.current_seat or 0].is_computer
 
 
