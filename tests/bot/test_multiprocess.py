@@ -78,7 +78,8 @@ class Processes:
                 await process.wait()
 
 
-async def until(condition: Any, what: str, timeout: float = 30.0) -> None:
+async def until(condition: Any, what: str, timeout: float = 120.0) -> None:
+    """Waits for ``condition``; the timeout is a hang guard, far above any wait on a busy machine."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():
@@ -263,16 +264,30 @@ async def test_reminders_once_across_processes(standin: StandIn, postgres_url: s
         async def make_due_now(tx: Tx) -> int:
             return await tx.execute("UPDATE jobs SET due_at = ? WHERE slot = 'nudge'", (time.time() - 1,))
 
+        async def busy(tx: Tx) -> int:
+            """Reminder jobs a process holds or could run now: sent, perhaps, but not yet put back."""
+            sql = "SELECT count(*) AS n FROM jobs WHERE slot = 'nudge' AND (claimed_by IS NOT NULL OR due_at < ?)"
+            return int((await tx.one(sql, (time.time() + 3600,)))["n"])
+
+        async def settled(what: str) -> None:
+            # A DM is seen before the process that sent it records it: killing it in between
+            # would rightly send that reminder again after the lease, so wait for the record.
+            loop = asyncio.get_running_loop()
+            hang_guard = loop.time() + 120
+            while await store.db.read(busy):
+                assert loop.time() < hang_guard, what
+                await asyncio.sleep(0.05)
+
         for step in (1, 2, 3, 4):  # three reminders, then the channel note
             assert await store.db.write(make_due_now) == 2
             if step == 4:
                 await until(lambda: all(notes(g) for g in waiting), "the channel notes")
             else:
                 await until(lambda s=step: all(len(reminders(g)) >= s for g in waiting), f"reminder {step}")
+            await settled(f"step {step} recorded")
             if step == 2:
                 await processes.kill(1)
                 await processes.start(1)
-        await asyncio.sleep(2.0)  # ten more looks by each process: nothing more may go out
         for game_id in waiting:
             assert reminders(game_id) == [1, 2, 3], reminders(game_id)
             assert notes(game_id) == 1
