@@ -72,7 +72,7 @@ class Processes:
                 process.terminate()
         for process in self.running.values():
             try:
-                await asyncio.wait_for(process.wait(), 20)
+                await asyncio.wait_for(process.wait(), 60)
             except TimeoutError:
                 process.kill()
                 await process.wait()
@@ -101,10 +101,10 @@ async def play_game(
     every other turn through the DM panel.  ``interrupt()`` is awaited once, in the middle of
     the first turn from turn 4 on that has a move before its end (the deal is random, so turn 4
     itself may be a bare end).  Returns the game id."""
-    first = await users[0].slash(channel, "cubist lobby new", players=2, timeout=30)
+    first = await users[0].slash(channel, "cubist lobby new", players=2)
     assert not first.failed, first
-    assert "joined" in (await users[1].slash(channel, "cubist lobby join", timeout=30)).content
-    assert not (await users[0].slash(channel, "cubist lobby start", timeout=30)).failed
+    assert "joined" in (await users[1].slash(channel, "cubist lobby join")).content
+    assert not (await users[0].slash(channel, "cubist lobby start")).failed
     record = await store.active_game_for_channel(channel.id)
     assert record is not None
     by_id = {u.id: u for u in users}
@@ -129,10 +129,10 @@ async def play_game(
         if panel_turns and state.state.turn % 2 == 1:
             await play_through_panel(standin, reader, user, record.id, str(move))  # type: ignore[arg-type]
         elif isinstance(move, EndTurn):
-            result = await user.slash(channel, "cubist end", keep=" ".join(map(str, move.keep)), timeout=30)
+            result = await user.slash(channel, "cubist end", keep=" ".join(map(str, move.keep)))
             assert not result.failed and "not your turn" not in result.content, result.content
         else:
-            result = await user.slash(channel, "cubist move", move=str(move), timeout=30)
+            result = await user.slash(channel, "cubist move", move=str(move))
             assert not result.failed and "not allowed" not in result.content, result.content
         if isinstance(move, EndTurn):
             await until(lambda n=posted: len(standin.channel_messages(channel)) > n, "the turn post")
@@ -240,9 +240,9 @@ async def test_reminders_once_across_processes(standin: StandIn, postgres_url: s
         await processes.start(1)
         waiting: dict[int, Player] = {}  # game id -> its player in turn
         for channel, pair in zip(channels, (users[:2], users[2:]), strict=True):
-            assert not (await pair[0].slash(channel, "cubist lobby new", players=2, timeout=30)).failed
-            assert "joined" in (await pair[1].slash(channel, "cubist lobby join", timeout=30)).content
-            assert not (await pair[0].slash(channel, "cubist lobby start", timeout=30)).failed
+            assert not (await pair[0].slash(channel, "cubist lobby new", players=2)).failed
+            assert "joined" in (await pair[1].slash(channel, "cubist lobby join")).content
+            assert not (await pair[0].slash(channel, "cubist lobby start")).failed
             record = await store.active_game_for_channel(channel.id)
             assert record is not None
             _, game = await store.load_game(record.id)

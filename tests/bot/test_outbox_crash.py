@@ -46,10 +46,10 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
     answers = []
     try:
         await start()
-        await ada.slash(channel, "cubist lobby new", players=2, timeout=30)
-        await bruno.slash(channel, "cubist lobby join", timeout=30)
-        await ada.slash(channel, "cubist lobby start", timeout=30)
-        await standin.wait_for_message(channel, lambda m: "The game begins" in m.content, timeout=30)
+        await ada.slash(channel, "cubist lobby new", players=2)
+        await bruno.slash(channel, "cubist lobby join")
+        await ada.slash(channel, "cubist lobby start")
+        await standin.wait_for_message(channel, lambda m: "The game begins" in m.content)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 120  # a hang guard
         while not [m for u in (ada, bruno) for m in standin.dms(u) if "Your turn in Cubist" in m.content]:
@@ -118,12 +118,12 @@ async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_out
         await asyncio.sleep(0.05)
     dm = [m for m in table.standin.dms(current) if any(":endask:" in c for c in custom_ids(m))][-1]
     ask = await current.click(dm, next(c for c in custom_ids(dm) if ":endask:" in c))
-    r = await current.click(ask.message, next(c for c in custom_ids(ask.message) if ":endok:" in c), timeout=20)
-    await r.wait(lambda res: any("Your move is saved" in m.content for m in res.messages), timeout=20)
+    r = await current.click(ask.message, next(c for c in custom_ids(ask.message) if ":endok:" in c))
+    await r.wait(lambda res: any("Your move is saved" in m.content for m in res.messages))
     assert not any("unchanged" in m.content for m in r.messages)
     assert len(rule.hits) == 5
     post = await table.standin.wait_for_message(
-        table.channel, lambda m: "ended the turn" in m.content and other.mention in m.content, timeout=15
+        table.channel, lambda m: "ended the turn" in m.content and other.mention in m.content
     )
     assert post.attachments
     # Everything the move queued is out (so nothing more can come) before counting.
