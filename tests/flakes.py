@@ -54,14 +54,30 @@ class Run:
 
 
 def failures_in(log: str) -> list[tuple[str, str]]:
-    """(test id, its message) for each FAILED or ERROR line of pytest's short summary (``-rfE``)."""
+    """(test id, why) for each FAILED or ERROR line of pytest's short summary (``-rfE``); why:
+    the summary's message, else the first ``E`` line of the test's traceback."""
+    lines = log.splitlines()
     failed: list[tuple[str, str]] = []
-    for line in log.splitlines():
+    for line in lines:
         for outcome in ("FAILED ", "ERROR "):
             if line.startswith(outcome):
                 nodeid, _, message = line[len(outcome) :].partition(" - ")
-                failed.append((nodeid.strip(), message.strip()[:200] or outcome.strip().lower()))
+                nodeid = nodeid.strip()
+                why = message.strip() or first_error(lines, nodeid) or outcome.strip().lower()
+                failed.append((nodeid, why[:200]))
     return failed
+
+
+def first_error(lines: list[str], nodeid: str) -> str:
+    """The first ``E   ...`` line after the test's section header (``____ test_name ____``)."""
+    name = nodeid.rsplit("::", 1)[-1]
+    inside = False
+    for line in lines:
+        if line.startswith("_") and f" {name} " in line:
+            inside = True
+        elif inside and line.startswith("E "):
+            return line[1:].strip()
+    return ""
 
 
 @contextlib.contextmanager
@@ -153,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args.logs.mkdir(parents=True, exist_ok=True)
     load = contextlib.nullcontext() if args.no_load else cpu_hog(args.cpu)
-    what = " ".join(args.pytest_args) or "the whole suite"
+    what = " ".join(a for a in args.pytest_args if not a.startswith("-")) or "the whole suite"
     beside = "on an idle machine" if args.no_load else f"beside stress-ng --cpu {args.cpu}"
     print(f"Running {what} {args.runs} time(s) {beside}; logs in {args.logs}")
     runs: list[Run] = []
