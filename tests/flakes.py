@@ -120,7 +120,13 @@ def run_once(number: int, seed: int, pytest_args: Sequence[str], logs: Path) -> 
     with log.open("w") as out:
         out.write(f"# PYTHONHASHSEED={seed} {' '.join(command)}\n")
         out.flush()
-        code = subprocess.call(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        with subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT) as pytest:
+            try:
+                code = pytest.wait()
+            except BaseException:  # stopped: so is this run
+                pytest.terminate()
+                pytest.wait()
+                raise
     failed = failures_in(log.read_text(errors="replace"))
     if code not in (0, 5) and not failed:
         # pytest died before writing its report (a crash, a hung test killed): the run failed as a whole.
@@ -150,6 +156,10 @@ def summary(runs: Sequence[Run]) -> list[str]:
     return lines
 
 
+def stopped(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tests.flakes",
@@ -168,6 +178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(MISSING_HOG, file=sys.stderr)
         return 2
     args.logs.mkdir(parents=True, exist_ok=True)
+    # Stopped by a signal (also when started in the background, where SIGINT is ignored):
+    # leave through the finally blocks, which stop the current pytest run and the hog.
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, stopped)
     load = contextlib.nullcontext() if args.no_load else cpu_hog(args.cpu)
     what = " ".join(a for a in args.pytest_args if not a.startswith("-")) or "the whole suite"
     beside = "on an idle machine" if args.no_load else f"beside stress-ng --cpu {args.cpu}"
