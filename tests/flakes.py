@@ -58,7 +58,8 @@ def failures_in(log: str) -> list[tuple[str, str]]:
     the summary's message, else the first ``E`` line of the test's traceback."""
     lines = log.splitlines()
     failed: list[tuple[str, str]] = []
-    for line in lines:
+    starts = [i for i, line in enumerate(lines) if "short test summary info" in line]
+    for line in lines[starts[-1] if starts else len(lines) :]:  # not a test's own output
         for outcome in ("FAILED ", "ERROR "):
             if line.startswith(outcome):
                 nodeid, _, message = line[len(outcome) :].partition(" - ")

@@ -54,6 +54,8 @@ def test_the_summary_lines_and_tracebacks_give_each_failure_its_reason() -> None
             "______________ test_b ______________",
             "    assert x",
             "E   AssertionError: reminder 3",
+            "FAILED tests/x.py::test_printed_by_a_test - not a failure of this run",
+            "=========================== short test summary info ============================",
             "FAILED tests/a.py::test_a - ValueError: bad",
             "FAILED tests/a.py::test_b",
             "ERROR tests/c.py::test_c - fixture 'nope' not found",
