@@ -1,10 +1,13 @@
-"""A drawing surface that records the boxes of its panels and texts (for layout tests)."""
+"""A drawing surface that records the boxes of its panels and texts (for layout tests).
+
+``Canvas`` draws with Pillow; render.svgcanvas.SvgCanvas is the same surface writing SVG,
+so one drawing (render.tableview, render.cubes) makes both the PNGs and the web board."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
@@ -17,7 +20,7 @@ Rect = tuple[int, int, int, int]
 class Writes(Protocol):
     """What the layouts both drawings share need of a surface: text at a point (Pillow's
     anchors, fitted to ``max_width``), returning its ink box.  A Canvas through
-    ``Canvas.within``, an Svg (render.svgparts) as it is."""
+    through ``Canvas.within``."""
 
     def text(
         self,
@@ -40,6 +43,8 @@ class Box:
 
 
 class Canvas:
+    hooks = False  # draws the web page's cells (render.svgcanvas); a picture has none
+
     def __init__(
         self,
         width: int,
@@ -132,6 +137,17 @@ class Canvas:
             self.img.paste(fill, (x, y, x + w, y + h), mask)
         return (x, y, x + w, y + h)
 
+    def open(self, at: tuple[int, int] = (0, 0), **attrs: str) -> None:
+        """Start a group (``class_="player", data_seat="0"``), a part of the table whose box
+        starts ``at``: the web board's hooks, an SVG ``<g>``; nothing on a picture."""
+
+    def close(self) -> None:
+        """End the group ``open`` started."""
+
+    def cell(self, ident: str, area: tuple[tuple[float, float], ...], ring: tuple[tuple[float, float], ...]) -> None:
+        """A board cell the web page may light and take taps on (``data-cell``): its
+        ``area`` (the column standing there, or its floor) and its ``ring``; nothing on a picture."""
+
     def within(self, parent: str) -> Within:
         """This canvas as ``Writes``: its texts recorded in the panel ``parent``."""
         return Within(self, parent)
@@ -171,12 +187,35 @@ class Within:
         return self.cv.text(xy, text, f, fill, anchor=anchor, max_width=max_width, parent=self.parent)
 
 
+Op = tuple[str, tuple[Any, ...], dict[str, Any]]  # a drawing call: its name, arguments, keywords
+
+
 @dataclass(frozen=True, slots=True)
 class Layer:
-    """A prepared picture (a card, a floor grid) and the text boxes drawn on it."""
+    """A prepared picture (a card, a floor grid), the text boxes drawn on it and the calls
+    that drew it (to draw it again on another surface)."""
 
     image: Image.Image
     texts: tuple[tuple[str, Rect], ...]
+    ops: tuple[Op, ...] = ()
+
+
+class RecordingDraw(ImageDraw.ImageDraw):
+    """Pillow's drawing, remembering its calls (``ops``)."""
+
+    def __init__(self, im: Image.Image) -> None:
+        super().__init__(im)
+        self.ops: list[Op] = []
+
+    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        self.ops.append(("polygon", (xy,), {"fill": fill, "outline": outline, "width": width}))
+        super().polygon(xy, fill=fill, outline=outline, width=width)
+
+    def text(
+        self, xy: Any, text: Any, fill: Any = None, font: Any = None, anchor: Any = None, *a: Any, **kw: Any
+    ) -> None:
+        self.ops.append(("text", (xy, text), {"fill": fill, "font": font, "anchor": anchor}))
+        super().text(xy, text, fill, font, anchor, *a, **kw)
 
 
 class LayerBuilder:
@@ -184,7 +223,7 @@ class LayerBuilder:
 
     def __init__(self, width: int, height: int, mode: str = "RGBA", background: tuple[int, ...] = (0, 0, 0, 0)) -> None:
         self.img = Image.new(mode, (width, height), background)
-        self.draw = ImageDraw.Draw(self.img)
+        self.draw = RecordingDraw(self.img)
         self.texts: list[tuple[str, Rect]] = []
 
     def text(
@@ -215,7 +254,7 @@ class LayerBuilder:
             self.img.paste(im, xy)
 
     def build(self) -> Layer:
-        return Layer(self.img, tuple(self.texts))
+        return Layer(self.img, tuple(self.texts), tuple(self.draw.ops))
 
 
 @lru_cache(maxsize=4096)

@@ -1,6 +1,6 @@
-"""The parts of the cards the drawings share (render/tableview.py, and the web board's high
-camera, render/isoboard.py and render/svg.py): an artist card's coloured band with its number and name,
-an installation on offer's frame, points and title, and its bonus spaces in words."""
+"""The parts of the cards render/tableview.py draws: an artist card's coloured band with its
+number and name, an installation on offer's frame, points and title, and its bonus spaces in
+words."""
 
 from __future__ import annotations
 
@@ -14,25 +14,6 @@ from .labels import Labels
 from .names import fit_name
 
 POINTS_INK = (150, 96, 0)
-
-
-def table_column(rects: dict[str, Rect], x: int, y: int, cw: int, g: int, mh: int, ah: int, oh: int) -> int:
-    """The table's right-hand column from (``x``, ``y``), ``cw`` wide with gaps ``g``: the
-    museum (``mh`` high), the four artist cards two by two (``ah``), the three installations
-    on offer side by side (``oh``).  Adds their rectangles; returns the column's bottom."""
-    rects["museum"] = (x, y, x + cw, y + mh)
-    y += mh + g
-    aw = (cw - g) // 2
-    for i in range(4):
-        r, k = divmod(i, 2)
-        ax, ay = x + k * (aw + g), y + r * (ah + g)
-        rects[f"artist {i + 1}"] = (ax, ay, ax + aw, ay + ah)
-    y += 2 * (ah + g)
-    ow = (cw - 2 * g) // 3
-    for i in range(3):
-        ox = x + i * (ow + g)
-        rects[f"offer {i + 1}"] = (ox, y, ox + ow, y + oh)
-    return y + oh
 
 
 def artist_band(

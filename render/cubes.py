@@ -10,7 +10,7 @@ Every die drawn is recorded in the canvas's layout model (render.model.DieGlyph)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from . import dice
@@ -64,8 +64,22 @@ def value_font(cam: Camera) -> Font:
 
 @lru_cache(maxsize=64)
 def figure_font(cam: Camera) -> Font:
-    """A column's height from above, "×3": large enough to read at the preview."""
-    return font(max(9, round(0.7 * cam.w / 0.73)), bold=True)
+    """A column's height from above: 7 px at the laptop preview of a 2- or 3-player table
+    (and of every studio close-up)."""
+    return font(round(0.75 * value_font(cam).size), bold=True)
+
+
+@lru_cache(maxsize=64)
+def stacked_font(cam: Camera) -> Font:
+    """From above, the value of a column of two or more: a little smaller, to leave its
+    height figure the right half of the face."""
+    return font(round(0.85 * value_font(cam).size), bold=True)
+
+
+@lru_cache(maxsize=64)
+def times_font(cam: Camera) -> Font:
+    """The small "×" over a height figure."""
+    return font(max(8, round(0.6 * cam.w)), bold=True)
 
 
 @lru_cache(maxsize=64)
@@ -145,6 +159,29 @@ def draw_board(
     texts = [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
     texts += [box for _w, _h, box in cv.targets]
     _numerals(cv, cam, drawn, out, bounds, texts)
+    if board.ids and cv.hooks:
+        _cells(cv, cam, board, at, {(c.x, c.y): (c, centres[(c.x, c.y)]) for c, _p in drawn})
+
+
+def _cells(
+    cv: Canvas,
+    cam: Camera,
+    board: Board,
+    at: Callable[[Point], Point],
+    columns: dict[tuple[int, int], tuple[Column, Point]],
+) -> None:
+    """Every cell of ``board`` for the web page, front last (it takes the taps where columns
+    overlap): a column's outline with a ring around its top face, or the floor's square."""
+    have = board.cells or frozenset((x, y) for x in range(board.cols) for y in range(board.rows))
+    for x, y in sorted(have, key=lambda c: depth(*c)):
+        ident = f"{board.ids}.{(y + board.first[1]) * board.stride + x + board.first[0]}"
+        found = columns.get((x, y))
+        if found is None:
+            floor = tuple(at(p) for p in cam.cell(x, y, board.rows))
+            cv.cell(ident, floor, tuple(_grow(floor, -3)))
+        else:
+            col, centre = found
+            cv.cell(ident, cam.outline(centre, len(col.keys)), tuple(_grow(cam.cube(centre, len(col.keys))[0], 3)))
 
 
 FloorKey = tuple[Camera, int, int, frozenset[tuple[int, int]] | None, tuple[int, int], bool, pal.RGB]
@@ -316,9 +353,11 @@ def _numerals(
         ink = pal.contrast_ink(shades(col.keys[-1])[0])
         if col.value == 0:
             continue
-        if not cam.iso and h >= 2:  # from above: the value higher, its height figure at the lower right
-            cy -= 0.25 * cam.w
-        box = _ink_box(cv, vf, str(col.value), (cx, cy + 1))
+        f = vf
+        if not cam.iso and h >= 2:  # from above: the value on the left, its height on a tag on the right
+            cx = (top[0][0] + _figure_tag(cam, top, h)[0]) / 2
+            f = stacked_font(cam)
+        box = _ink_box(cv, f, str(col.value), (cx, cy + 1))
         if cam.iso and _hidden(cam, box, drawn[i + 1 :]):
             hidden.append(len(glyphs))
             glyphs.append(
@@ -326,7 +365,7 @@ def _numerals(
                          outline=cam.outline(centre, h))
             )  # fmt: skip
             continue
-        cv.ink((cx, cy + 1), str(col.value), vf, ink, stroke=ring_of(col.keys[-1]))
+        cv.ink((cx, cy + 1), str(col.value), f, ink, stroke=ring_of(col.keys[-1]))
         hbox = None
         if not cam.iso and h >= 2:
             hbox = _height_figure(cv, cam, top, h, col.keys[-1])
@@ -358,17 +397,23 @@ def _bbox(poly: Poly) -> Rect:
     return (int(min(xs)), int(min(ys)), int(max(xs) + 1), int(max(ys) + 1))
 
 
+def _figure_tag(cam: Camera, top: Poly, height: int) -> Rect:
+    """From above: the tag of a column's height, along the right edge of its top face."""
+    left, _t, right, _b = _text_box(figure_font(cam), str(height))
+    (_x0, y0), (x1, y1) = top[0], top[2]
+    return (round(x1 + 1 - (right - left) - 5), round(y0 + 1), round(x1 + 1), round(y1 - 1))
+
+
 def _height_figure(cv: Canvas, cam: Camera, top: Poly, height: int, key: Key) -> Rect:
-    """From above: "×3" in a dark tag on the top face's lower right corner, reaching into
-    the gap beside it, clear of this value and of the neighbours' (centred on their faces)."""
+    """From above: the height on a light tag along the top face's right edge, a small "×"
+    over its figure (the value, white or dark on the die's colour, beside it on the left)."""
     f = figure_font(cam)
-    x1, y1 = top[2]
-    text = f"×{height}"
-    xy = (x1 - 0.4 * cam.w, y1 - 0.08 * cam.w)
-    left, t, right, bottom = f.getbbox(text, anchor="mm")
-    rect = (round(xy[0] + left - 3), round(xy[1] + t - 3), round(xy[0] + right + 3), round(xy[1] + bottom + 3))
-    cv.draw.rounded_rectangle(rect, radius=3, fill=TAG_EDGE)
-    return cv.ink(xy, text, f, (255, 255, 255))
+    rect = _figure_tag(cam, top, height)
+    cv.draw.rounded_rectangle(rect, radius=3, fill=BOARD, outline=TAG_EDGE, width=1)
+    mid = (rect[0] + rect[2]) / 2
+    tf = times_font(cam)
+    cv.ink((mid, rect[1] + 2 - _text_box(tf, "×")[1]), "×", tf, TAG_EDGE)
+    return cv.ink((mid, rect[3] - 2 - _text_box(f, str(height))[3]), str(height), f, TAG_EDGE)
 
 
 def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken: list[Rect], bounds: Rect) -> DieGlyph:

@@ -44,11 +44,6 @@ def seat_colour_key(seat: int) -> str:
     return COLOUR_KEYS[seat % len(COLOUR_KEYS)]
 
 
-def seat_mark_glyph(seat: int) -> str:
-    """The text glyph of the shape mark drawn on ``seat``'s dice."""
-    return MARK_GLYPHS[seat % len(MARK_GLYPHS)]
-
-
 # Die colour keys: a seat number 0-3, or one of these names.
 CORNER_KEY = "corner"
 NEUTRAL_KEY = "neutral"

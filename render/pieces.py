@@ -40,6 +40,8 @@ class Board:
     targets: tuple[tuple[int, int, int], ...] = ()  # museum places to build: (x, y, height)
     first: tuple[int, int] = (0, 0)  # the grid's first letter and number (a museum's crop)
     axes: bool = True  # letters and numbers along its edges
+    ids: str = ""  # its cells' names for the web page ("p0.w1", "m"; "": none)
+    stride: int = 0  # ... numbered row by row, ``stride`` to a row, as the engine's moves do
 
     def letter(self, x: int) -> str:
         return LETTERS[x + self.first[0]]
@@ -62,7 +64,8 @@ def workroom(game: Game, seat: int, room: int, hl: Highlights) -> Board:
         y, x = divmod(cell, WORKROOM_SIZE)
         where = f"p{seat + 1} w{room + 1} {LETTERS[x]}{y + 1}"
         cols.append(Column(x, y, (seat,) * height, value, where, (seat, room, cell) in hl.workroom))
-    return Board(f"p{seat + 1} w{room + 1}", WORKROOM_SIZE, WORKROOM_SIZE, tuple(cols))
+    name = f"p{seat + 1} w{room + 1}"
+    return Board(name, WORKROOM_SIZE, WORKROOM_SIZE, tuple(cols), ids=f"p{seat}.w{room}", stride=WORKROOM_SIZE)
 
 
 def museum_box(card: MuseumCard) -> tuple[int, int, int, int]:
@@ -86,7 +89,8 @@ def museum(game: Game, hl: Highlights) -> Board:
         y, x = divmod(cell, MUSEUM_SIZE)
         targets.append((x - x0, y - y0, want))
     cells = frozenset((x - x0, y - y0) for x, y, _h in card.cells)
-    return Board("museum", x1 - x0 + 1, y1 - y0 + 1, tuple(cols), cells, tuple(targets), (x0, y0))
+    size = (x1 - x0 + 1, y1 - y0 + 1)
+    return Board("museum", *size, tuple(cols), cells, tuple(targets), (x0, y0), ids="m", stride=MUSEUM_SIZE)
 
 
 def plan(card: InstallationCard, name: str) -> Board:

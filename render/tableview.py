@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -40,15 +41,16 @@ from .cubes import (
     draw_slot,
     floor_key,
     floor_layer,
+    stacked_font,
     value_font,
 )
-from .fonts import font, text_width, wrap
+from .fonts import Font, font, text_width, wrap
 from .highlight import Highlights, highlights
-from .isoboard import recap
 from .labels import Labels
 from .model import phone_scale, preview_scale
-from .names import _fitting, fit_name, plain_name
+from .names import _fitting, _initials, fit_name, plain_name
 from .pieces import Marks
+from .recap import recap
 from .words import last_turn_line, player_name, status_line
 
 RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, where, dice (key, value, height)
@@ -423,9 +425,10 @@ def bonus_sizes(u: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=64)
-def header_height(width: int, u: int) -> tuple[int, int, int]:
+def header_height(width: int, u: int, over: bool = False) -> tuple[int, int, int]:
     """(height, recap unit, status size): the recap's numerals and the whose-turn line
-    PHONE_GLYPH px tall once the picture is shrunk to a phone's width."""
+    PHONE_GLYPH px tall once the picture is shrunk to a phone's width; ``over``: room for
+    the game-over line on two lines (who won, in full, that large, takes more than one)."""
     scale = phone_scale(width)
     need = PHONE_GLYPH / scale
     ru = u
@@ -438,7 +441,7 @@ def header_height(width: int, u: int) -> tuple[int, int, int]:
     size = max(text_size(u) + 4, math.ceil(need / 0.72) + 1)
     dh = camera(True, ru).die_size()[1]
     p = pad(u)
-    return (p + max(dh, round(size * 1.3)) + round(0.75 * u) + p, ru, size)
+    return (p + max(dh, round(size * (2.5 if over else 1.3))) + round(0.75 * u) + p, ru, size)
 
 
 def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: int, labels: Labels) -> None:
@@ -446,17 +449,20 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: 
     s = game.state
     p = pad(u)
     cv.panel("header", rect, fill=BOARD, outline=BOARD_EDGE)
-    _h, ru, size = header_height(cv.size[0], u)
+    _h, ru, size = header_height(cv.size[0], u, s.over)
     rc = camera(True, ru)
     dw, dh = rc.die_size()
     row_top = y0 + p // 2
-    row = max(dh, round(size * 1.3))
+    row = max(dh, round(size * (2.5 if s.over else 1.3)))
     mid = row_top + row // 2
     ink = pal.INK if s.over else pal.player_ink(s.current)
     room = x1 - x0 - 2 * p
     most = room - 2 * (dw + 4) - 3 * p
-    status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
-    cv.status = cv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most, parent="header")
+    if s.over:
+        cv.status = _game_over(cv, game, names, labels, (x0 + p, mid), most, size)
+    else:
+        status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
+        cv.status = cv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most, parent="header")
     _recap(cv, game, names, labels, (cv.status[2] + 2 * p, row_top, x1 - p, row_top + row), rc, size)
     ts = text_size(u)
     line, lf = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2, ts - 3), room, bold=False)
@@ -465,6 +471,37 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: 
     lr = cv.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room, parent="header")
     if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
         cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
+
+
+def _game_over(
+    cv: Canvas, game: Game, names: list[str] | None, labels: Labels, left_mid: tuple[int, int], width: int, size: int
+) -> Rect:
+    """Who won, never cut: on two lines, the names in full when they fit, else shortened
+    (initials for the later words); returns the lines' box."""
+    f = font(size, bold=True)
+    lines: tuple[str, ...] = ()
+    shorter = [[plain_name(n) for n in names], [_initials(n) for n in names]] if names else []
+    for candidate in (names, *shorter):
+        lines = _two_lines(status_line(game, candidate, labels), f, width)
+        if lines:
+            break
+    if not lines:  # not even with initials: cut the end (the points), never the start
+        lines = wrap(status_line(game, shorter[-1] if shorter else names, labels), f, width, 2)
+    step = round(size * 1.15)
+    x, y = left_mid[0], left_mid[1] - (len(lines) - 1) * step // 2
+    boxes = [cv.text((x, y + k * step), line, f, pal.INK, anchor="lm", parent="header") for k, line in enumerate(lines)]
+    return (min(b[0] for b in boxes), boxes[0][1], max(b[2] for b in boxes), boxes[-1][3])
+
+
+def _two_lines(text: str, f: Font, width: int) -> tuple[str, ...]:
+    """``text`` on one line if it fits, else on two of about equal width (no short last
+    word alone), or () when it does not fit on two."""
+    if text_width(f, text) <= width:
+        return (text,)
+    words = text.split()
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    fits = [pair for pair in splits if max(text_width(f, part) for part in pair) <= width]
+    return min(fits, key=lambda pair: max(text_width(f, part) for part in pair), default=())
 
 
 def _recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels, box: Rect, rc: Camera, size: int) -> None:
@@ -557,7 +594,7 @@ def layout(
     width = p + body_w + g + cw + p
     if cards_below:
         width = max(width, p + 4 * (aw + g) + 3 * (ow + g) - g + p)
-    head_h = header_height(width, u)[0]
+    head_h = header_height(width, u, game.state.over)[0]
     top = p + head_h + g
     row_tops = [top + sum(b.height + g for b in row_bands[:r]) for r in range(rows)]
     bands = tuple((p + (i % per_row) * (band.width + g), row_tops[i // per_row]) for i in range(n))
@@ -587,7 +624,8 @@ def layout(
 
 
 def glyph_px(cam: Camera) -> int:
-    box = value_font(cam).getbbox("4", anchor="mm")
+    """The smallest value's height (from above, a column's value makes room for its height)."""
+    box = (value_font(cam) if cam.iso else stacked_font(cam)).getbbox("4", anchor="mm")
     return int(box[3] - box[1])
 
 
@@ -620,7 +658,18 @@ def frame(
     return cv.freeze()
 
 
-def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bool = True) -> Canvas:
+def table_canvas(
+    game: Game,
+    names: list[str] | None,
+    *,
+    labels: Labels,
+    iso: bool = True,
+    surface: Callable[[int, int], Canvas] | None = None,
+    header: Game | None = None,
+) -> Canvas:
+    """The table, on a Pillow canvas (its unchanging parts from a cached frame) or on
+    ``surface(width, height)`` (render.svgcanvas); ``header``: the game whose header to
+    draw (the web board's: the turn as it began)."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
     lay = best_layout(game, cam, u)
@@ -633,15 +682,30 @@ def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bo
         band = lay.sizes[seat]
         panels.append((f"player p{seat + 1}", (x0, y0, x0 + band.width, y0 + band.height)))
         floors += band_floors(band, (x0, y0), cam, f"player p{seat + 1}")
-    cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
-    draw_header(cv, game, lay.header, names, u, labels)
-    draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=True)
+    framed = surface is None
+    if surface is None:
+        cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
+    else:
+        cv = surface(*lay.size)
+    # each part a group: the web page's hooks (and the pieces a move's update sends)
+    cv.open(lay.header[:2], class_="header")
+    draw_header(cv, header or game, lay.header, names, u, labels)
+    cv.close()
+    cv.open(lay.museum[:2], class_="museum")
+    draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=framed)
+    cv.close()
     for i, rect in enumerate(lay.artists):
+        cv.open(rect[:2], class_="artist", data_artist=str(i))
         draw_artist(cv, game, i, rect, cam, u, labels, hl)
+        cv.close()
     for i, rect in enumerate(lay.offers):
+        cv.open(rect[:2], class_="offer", data_offer=str(i))
         draw_offer(cv, game, i, rect, cam, u, labels)
+        cv.close()
     for seat, xy in enumerate(lay.bands):
-        draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=True)
+        cv.open(xy, class_="player", data_seat=str(seat))
+        draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=framed)
+        cv.close()
     return cv
 
 

@@ -1,6 +1,6 @@
-"""What the web page shows, as JSON: the table as SVG (render.svg, from the same layout
-model as the posted pictures; the page shows a studio close up by zooming into its player's
-part of it), the same in words for screen readers,
+"""What the web page shows, as JSON: the table as SVG (render.webboard: the posted table
+picture's own drawing, on an SVG surface; the page shows a studio close up by zooming into
+its player's part of it), the same in words for screen readers,
 the last turn's story, and, on the player's own turn, every legal move as something to
 tap: a die and the cells it may go to, the other actions in words, Undo and End.
 
@@ -32,7 +32,7 @@ from bot.words.texts import scores_lines, seat_colour_name
 from engine import Game
 from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.moves import EndTurn, Move, Place, ToMuseum, Undo
-from render import svg as svgboard
+from render import webboard
 
 
 class Drawings:
@@ -69,7 +69,7 @@ class Drawings:
         def build() -> tuple[list[Piece], str]:
             # The header as the turn began: drawn once a turn (this turn's moves glow on the board,
             # and the page says them in words).
-            t = svgboard.table_pieces(game, names, labels=render_labels(lang), this_turn=False)
+            t = webboard.table_pieces(game, names, labels=render_labels(lang), this_turn=False)
             return [piece(text) for text in (t.head, t.defs, *t.sections, t.end)], t.style
 
         parts, css = self._get(key, build)
@@ -198,7 +198,7 @@ def names_of(record: GameRecord) -> list[str]:
 
 
 def cell_id(seat: int, room: int, cell: int) -> str:
-    """The SVG's ``data-cell`` of a workroom cell (render/svg.py)."""
+    """The SVG's ``data-cell`` of a workroom cell (render/webboard.py)."""
     return f"p{seat}.w{room}.{cell}"
 
 

@@ -29,6 +29,7 @@ from render.tableview import MIN_GLYPH, MIN_GLYPH_4P
 EN = render_labels("en")
 CUBE_PX = 4.0  # a cube's height at the laptop preview, so a column's dice can be counted
 FIGURE_PX = 7.0  # ... or its height figure's
+FIGURE_PX_4P_TOP = 5.5  # ... from above in a four-player table (its studio posted beside it)
 
 
 def dice_in_game(game: Game) -> int:
@@ -131,16 +132,16 @@ def test_every_die_is_shown_readable_and_uncovered_at_the_laptop_preview(name: s
     goal = MIN_GLYPH_4P if n == 4 else MIN_GLYPH
     if style == "iso":
         assert smallest >= goal, f"{name}: the smallest value is {smallest:.1f} px tall at 550x400"
-    # from above (the choice) the figures are smaller (5 px at the preview, 4 px with four
-    # players, whose studio beside the table has them large); the isometric cubes are countable
-    check_heights(name, cv, scale, style == "iso", FIGURE_PX if style == "iso" else 5.0 if n < 4 else 4.0)
+    # the isometric cubes are countable; from above the height figures are 7 px, but for
+    # the four-player table (5.5 px: its faces are 12 px there), whose studio goes beside it
+    check_heights(name, cv, scale, style == "iso", FIGURE_PX if style == "iso" or n < 4 else FIGURE_PX_4P_TOP)
     if render.table_needs_studio(game, style=style):
         for seat in range(n):
             st = render.studio_canvas(game, seat, DEMO_NAMES[:n], labels=EN, style=style)
             s2 = preview_scale(*st.size)
             assert min(_px(d.glyph, s2) for d in st.dice) >= MIN_GLYPH
             assert not hidden_values(st.dice)
-            check_heights(f"{name} studio", st, s2, style == "iso", FIGURE_PX if style == "iso" else 5.0)
+            check_heights(f"{name} studio", st, s2, style == "iso")
     else:
         assert smallest >= MIN_GLYPH, f"{name}: {smallest:.1f} px, and no studio beside it"
     assert render.table_needs_studio(game, style=style) == (n == 4 or smallest < MIN_GLYPH)
@@ -169,7 +170,7 @@ def test_the_closeups_are_readable() -> None:
         assert not hidden_values(cv.dice) and not tags_on_values(cv.dice)
         scale = preview_scale(*cv.size)
         assert min(_px(d.glyph, scale) for d in cv.dice) >= MIN_GLYPH
-        check_heights("museum", cv, scale, style == "iso", FIGURE_PX if style == "iso" else 5.0)
+        check_heights("museum", cv, scale, style == "iso")
 
 
 def test_museum_places_to_build_show_their_heights_as_figures() -> None:
@@ -276,3 +277,26 @@ def test_every_turn_of_a_full_game_reads_at_discords_sizes(players: int, seed: i
         assert cv.status is not None and _px(cv.status, ph) >= 9.5, where
         turns += 1
     assert turns > 20
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("players,seed", [(2, 8), (4, 3)])
+def test_the_game_over_line_says_who_won_in_full(lang: str, players: int, seed: int) -> None:
+    """A finished game's header names the winners in full (on two lines when one is not
+    enough), large enough to read on a phone; nothing of it is cut."""
+    game = play(players, seed)
+    assert game.is_over
+    labels = render_labels(lang)
+    names = DEMO_NAMES[:players]
+    cv = render.table_canvas(game, names, labels=labels)
+    assert cv.status is not None
+    header = next(b.rect for b in cv.boxes if b.kind == "panel" and b.name == "header")
+    lines = [b for b in cv.boxes if b.kind == "text" and b.parent == "header" and b.rect[1] < cv.status[3]]
+    said = " ".join(b.name for b in lines if _overlap(b.rect, cv.status))
+    winners = [names[w] for w in game.winners()]
+    assert "…" not in said
+    assert all(w in said for w in winners), said
+    assert said.endswith(labels.text("points", points=game.score(game.winners()[0])))
+    assert all(header[0] <= b.rect[0] and b.rect[2] <= header[2] for b in lines)
+    ph = phone_scale(cv.size[0])
+    assert all(_px(b.rect, ph) >= 9.0 for b in lines if _overlap(b.rect, cv.status))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
-from playwright.async_api import async_playwright
+from playwright.async_api import Page, async_playwright
 
 from engine.moves import Place
 from engine.players import GreedyPlayer
@@ -57,6 +57,19 @@ def compare(name: str, shot: bytes, tmp: Path) -> None:
     assert share <= PIXEL_SHARE, f"{name}: {share:.2%} of pixels differ from the golden (see {got_path})"
 
 
+async def each_glowing_space_is_one_tab_stop(page: Page) -> None:
+    """A space glows in the studio and in the table (both take taps), once in the tab order
+    and once a button, with its words."""
+    glowing = page.locator(".svg .glow")
+    cells = [await glowing.nth(i).get_attribute("data-cell") for i in range(await glowing.count())]
+    assert cells and len(cells) > len(set(cells))  # each drawn twice
+    stops = page.locator('.svg .glow[tabindex="0"]')
+    stopped = [await stops.nth(i).get_attribute("data-cell") for i in range(await stops.count())]
+    assert sorted(stopped) == sorted(set(cells))
+    assert await page.locator('.svg .glow[role="button"][aria-label]').count() == len(set(cells))
+    assert await page.locator('#studio .glow[tabindex="0"]').count() == len(set(cells))
+
+
 @pytest.mark.timeout(180)
 async def test_the_page_looks_as_a_person_saw_it(board: Board, tmp_path: Path) -> None:
     executable = chromium_path()
@@ -72,6 +85,7 @@ async def test_the_page_looks_as_a_person_saw_it(board: Board, tmp_path: Path) -
                 await page.wait_for_selector("body[data-version]")
                 if token is not None:  # the last die glows at once; wait for its spaces
                     await page.wait_for_selector("#studio .glow", state="attached")
+                    await each_glowing_space_is_one_tab_stop(page)
                 shot = await page.screenshot(animations="disabled", caret="hide")
                 compare(name, shot, tmp_path)
                 await context.close()

@@ -175,8 +175,12 @@
     const die = play.dice.find((d) => d.die === chosen);
     say(die ? fill(ui.pick_space, { die: die.label }) : ui.your_turn);
     for (const t of targetsOf(chosen)) {
-      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g) => {
-        g.classList.add("glow"); g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label);
+      // The space glows in the studio and in the table alike (both take taps), but is one
+      // stop in the tab order and one button for a screen reader: the first (the studio's).
+      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g, k) => {
+        g.classList.add("glow");
+        g.setAttribute("tabindex", k === 0 ? "0" : "-1");
+        if (k === 0) { g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label); }
       });
     }
     $("undo").hidden = !play.undo;
