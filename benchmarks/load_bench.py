@@ -461,7 +461,7 @@ class LoadRun:
             if time.perf_counter() > deadline:
                 raise _Stop(f"channel {channel.id}: no 'game begins' post after `/cubist lobby start`")
             await asyncio.sleep(0.01)
-        record = await self.bot.store.active_game_for_channel(channel.id)
+        record = await self.bot.store.games.active_game_for_channel(channel.id)
         return None if record is None else int(record.id)
 
     async def _play_all(self, tables: list[_Table]) -> None:
