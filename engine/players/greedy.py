@@ -21,6 +21,7 @@ from ..moves import (
     Move,
     Place,
     Release,
+    Switch,
     ToArtist,
     ToMuseum,
     UseArtist,
@@ -31,6 +32,9 @@ W = WORKROOM_SIZE
 _GRID = 8  # plans are checked on a roomier grid so that shifts never fall off it
 _START_CELL = 2 * W + 2  # c3: a new structure starts near the middle of the workroom
 _GIVERS = (ArtistKind.MALEVICH, ArtistKind.BOCCIONI, ArtistKind.MARC, ArtistKind.ROZANOVA)
+# A workroom that has not grown through this many of the player's turns is given up (unless
+# it is one die from a card): its dice wait on values that the rolls keep not bringing.
+STALE_TURNS = 3
 
 PlanRot = tuple[tuple[tuple[int, int], int], ...]
 
@@ -66,6 +70,10 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._kept: tuple[int, ...] = ()  # the dice this player stored at the end of its last turn
+        # per workroom: its dice at the end of this player's last turn, and how many of its
+        # turns in a row ended with them unchanged
+        self._rooms: list[tuple[tuple[int, int, int], ...]] = [(), ()]
+        self._still = [0, 0]
 
     # Scores a workroom: progress toward the best offered plan it can still become.
     def _fit(self, game: Game, cols: dict[int, tuple[int, int]]) -> float:
@@ -93,17 +101,20 @@ class GreedyPlayer:
         if not game.has_rolled():
             uses = [m for m in moves if isinstance(m, UseArtist)]
             if uses:
-                return uses[0]
+                return self._best_of(game, uses)
             abandons = [m for m in moves if isinstance(m, Abandon)]
             return min(abandons, key=lambda m: self._fit(game, me.workrooms[m.room]))
         museum = [m for m in moves if isinstance(m, ToMuseum)]
         if museum:
             return museum[0]
+        switch = self._museum_switch(game, moves)
+        if switch is not None:
+            return switch
         use = self._choose_use(game, moves)
         if use is not None:
             return use
         for room in (0, 1):
-            if me.workrooms[room] and self._fit(game, me.workrooms[room]) < 0:
+            if me.workrooms[room] and (self._fit(game, me.workrooms[room]) < 0 or self._stale(game, room)):
                 return Abandon(room)
         place = self._best_place(game, moves)
         if place is not None:
@@ -116,11 +127,12 @@ class GreedyPlayer:
     def _choose_use(self, game: Game, moves: list[Move]) -> Move | None:
         uses = [m for m in moves if isinstance(m, UseArtist)]
         others: list[UseArtist] = []
+        givers: list[UseArtist] = []
         for m in uses:
             card = game.artist_card(m.slot)
-            if card is not None and card.artist in _GIVERS:
-                return m
-            others.append(m)
+            (givers if card is not None and card.artist in _GIVERS else others).append(m)
+        if givers:
+            return self._best_of(game, givers)
         if not others:
             return None
         # The other artists (change a die, take back or move a workroom die) are used when the
@@ -135,6 +147,81 @@ class GreedyPlayer:
             if gain > 0.01 and (best is None or gain > best[0]):
                 best = (gain, m)
         return None if best is None else best[1]
+
+    def _best_of(self, game: Game, uses: list[UseArtist]) -> UseArtist:
+        """The artist use (of the first card offering several, e.g. Marc's six values) after
+        which the position looks best: the die that a workroom can take."""
+        slot = uses[0].slot
+        options = [m for m in uses if m.slot == slot]
+        if len(options) == 1:
+            return options[0]
+        best: tuple[float, UseArtist] | None = None
+        for m in options:
+            copy = game.clone()
+            copy.apply(m)
+            value = self._outlook(copy) if copy.has_rolled() else self._kept_outlook(copy)
+            if best is None or value > best[0]:
+                best = (value, m)
+        assert best is not None
+        return best[1]
+
+    def _kept_outlook(self, game: Game) -> float:
+        """Before the roll: how many storeroom values some workroom could take."""
+        me = game.state.players[game.current_player]
+        value = 0.0
+        for v in set(me.storeroom):
+            value += max((self._value_gain(game, cols, v) for cols in me.workrooms), default=0.0)
+        return value
+
+    def _value_gain(self, game: Game, cols: dict[int, tuple[int, int]], v: int) -> float:
+        """The best progress one die of value ``v`` brings this workroom (0 when none)."""
+        if not cols:
+            return 0.0
+        base = self._fit(game, cols)
+        best = 0.0
+        cells = set(cols)
+        for c in cols:
+            x, y = c % W, c // W
+            cells.update(n for n, ok in ((c - 1, x > 0), (c + 1, x < W - 1), (c - W, y > 0), (c + W, y < W - 1)) if ok)
+        for cell in cells:
+            col = cols.get(cell)
+            if col is not None and col[0] != v:
+                continue
+            new = dict(cols)
+            new[cell] = (v, 1 if col is None else col[1] + 1)
+            best = max(best, self._fit(game, new) - base)
+        return best
+
+    def _museum_switch(self, game: Game, moves: list[Move]) -> Move | None:
+        """Turn a two-value bonus die to its other value when the museum then takes it."""
+        for m in moves:
+            if isinstance(m, Switch):
+                copy = game.clone()
+                copy.apply(m)
+                if any(isinstance(x, ToMuseum) for x in copy.legal_moves()):
+                    return m
+        return None
+
+    def _stale(self, game: Game, room: int) -> bool:
+        cols = game.state.players[game.current_player].workrooms[room]
+        if self._still[room] < STALE_TURNS or self._room_sig(cols) != self._rooms[room]:
+            return False
+        return self._missing(game, cols) > 1
+
+    def _missing(self, game: Game, cols: dict[int, tuple[int, int]]) -> int:
+        """Dice still missing to the nearest face-up card this workroom can become."""
+        plans = _plans(game.deck)
+        dice = sum(h for _v, h in cols.values())
+        gaps = [
+            game.deck.installation(c).dice - dice
+            for c in game.state.offer
+            if c is not None and dice <= game.deck.installation(c).dice and fits(cols, plans[c])
+        ]
+        return min(gaps, default=99)
+
+    @staticmethod
+    def _room_sig(cols: dict[int, tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
+        return tuple(sorted((c, v, h) for c, (v, h) in cols.items()))
 
     def _outlook(self, game: Game) -> float:
         """How promising the current player's position is, for comparing artist uses."""
@@ -179,26 +266,42 @@ class GreedyPlayer:
             if not cols and any(me.workrooms[1 - m.room]) and base[1 - m.room] >= 0:
                 gain -= 0.05  # prefer finishing the structure already started
             if m.die.kind != "s":
-                gain -= 0.1  # card dice are better spent in the museum
+                if self._fit(game, new) < 1:
+                    continue  # card dice are kept for the museum, unless they finish a card now
+                gain -= 0.1
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, m)
         return (0.0, None) if best is None else best
 
     def _choose_artist(self, game: Game, moves: list[Move]) -> Move | None:
-        """Dice nothing else wants go onto a free artist card: one that gives dice first, then
-        any other kind whose action this player could use next turn.  Dice on completed cards
-        join them (they are no use there once the museum takes none of them)."""
+        """Dice nothing else wants go onto an artist card: first one that can give a value a
+        workroom is waiting for (bumping another player's dice if need be), then any other
+        that gives dice, then any other kind whose action this player could use next turn.
+        Dice on completed cards join them (they are no use there once the museum takes none)."""
         me = game.state.players[game.current_player]
         has_room_dice = any(me.workrooms)
+        wanted = self._wanted(game)
         best: tuple[tuple[int, int], Move] | None = None
         for m in moves:
             if not isinstance(m, ToArtist):
                 continue
             card = game.artist_card(m.slot)
             slot = game.state.artists[m.slot]
-            if card is None or slot.owner is not None:
+            if card is None:
                 continue
-            if card.artist in _GIVERS:
+            if card.artist == ArtistKind.MARC:
+                gives = bool(wanted)
+            elif card.artist == ArtistKind.MALEVICH:
+                gives = card.value in wanted
+            elif card.artist == ArtistKind.BOCCIONI:
+                gives = bool(wanted.intersection(card.values or ()))
+            else:
+                gives = False
+            if gives:
+                rank = 3
+            elif slot.owner is not None:
+                continue  # bumping is worth it only for a die a workroom waits for
+            elif card.artist in _GIVERS:
                 rank = 2
             elif card.artist in (ArtistKind.GRIS, ArtistKind.PASCIN):
                 rank = 1 if has_room_dice else -1
@@ -210,6 +313,11 @@ class GreedyPlayer:
             if best is None or key > best[0]:
                 best = (key, m)
         return None if best is None else best[1]
+
+    def _wanted(self, game: Game) -> set[int]:
+        """The values a started workroom could take to grow toward a face-up card."""
+        me = game.state.players[game.current_player]
+        return {v for cols in me.workrooms if cols for v in range(1, 7) if self._value_gain(game, cols, v) > 0}
 
     def _end(self, game: Game, moves: list[Move]) -> Move:
         """Keep the two most common storeroom dice, but not the same pair that already sat in
@@ -223,4 +331,9 @@ class GreedyPlayer:
 
         best = max(ends, key=key)
         self._kept = tuple(sorted(best.keep))
+        me = game.state.players[game.current_player]
+        for i, cols in enumerate(me.workrooms):
+            sig = self._room_sig(cols)
+            self._still[i] = self._still[i] + 1 if cols and sig == self._rooms[i] else 0
+            self._rooms[i] = sig
         return best
