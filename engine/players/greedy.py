@@ -1,8 +1,11 @@
-"""The built-in greedy player: completes installations when it can, otherwise builds
-toward the offered plans, feeds the museum, and uses the dice-giving artists.
+"""The built-in greedy player (the easy level): completes installations when it can,
+otherwise builds toward the offered plans it can still complete, feeds the museum, and uses
+the dice-giving artists.
 
-It is simple on purpose (self-play needs games that finish); stronger players come
-later.  It uses only the engine's public API.
+It looks one action ahead only: a giver's value is the one a workroom can take, dice go
+onto the artist card that can give a value a workroom waits for, dice on completed cards
+are kept for the museum (a two-value die is switched when that lets the museum take it).
+It uses only the engine's public API.
 """
 
 from __future__ import annotations
@@ -32,9 +35,6 @@ W = WORKROOM_SIZE
 _GRID = 8  # plans are checked on a roomier grid so that shifts never fall off it
 _START_CELL = 2 * W + 2  # c3: a new structure starts near the middle of the workroom
 _GIVERS = (ArtistKind.MALEVICH, ArtistKind.BOCCIONI, ArtistKind.MARC, ArtistKind.ROZANOVA)
-# A workroom that has not grown through this many of the player's turns is given up (unless
-# it is one die from a card): its dice wait on values that the rolls keep not bringing.
-STALE_TURNS = 3
 
 PlanRot = tuple[tuple[tuple[int, int], int], ...]
 
@@ -70,10 +70,6 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._kept: tuple[int, ...] = ()  # the dice this player stored at the end of its last turn
-        # per workroom: its dice at the end of this player's last turn, and how many of its
-        # turns in a row ended with them unchanged
-        self._rooms: list[tuple[tuple[int, int, int], ...]] = [(), ()]
-        self._still = [0, 0]
 
     # Scores a workroom: progress toward the best offered plan it can still become.
     def _fit(self, game: Game, cols: dict[int, tuple[int, int]]) -> float:
@@ -114,7 +110,7 @@ class GreedyPlayer:
         if use is not None:
             return use
         for room in (0, 1):
-            if me.workrooms[room] and (self._fit(game, me.workrooms[room]) < 0 or self._stale(game, room)):
+            if me.workrooms[room] and self._fit(game, me.workrooms[room]) < 0:
                 return Abandon(room)
         place = self._best_place(game, moves)
         if place is not None:
@@ -201,27 +197,6 @@ class GreedyPlayer:
                 if any(isinstance(x, ToMuseum) for x in copy.legal_moves()):
                     return m
         return None
-
-    def _stale(self, game: Game, room: int) -> bool:
-        cols = game.state.players[game.current_player].workrooms[room]
-        if self._still[room] < STALE_TURNS or self._room_sig(cols) != self._rooms[room]:
-            return False
-        return self._missing(game, cols) > 1
-
-    def _missing(self, game: Game, cols: dict[int, tuple[int, int]]) -> int:
-        """Dice still missing to the nearest face-up card this workroom can become."""
-        plans = _plans(game.deck)
-        dice = sum(h for _v, h in cols.values())
-        gaps = [
-            game.deck.installation(c).dice - dice
-            for c in game.state.offer
-            if c is not None and dice <= game.deck.installation(c).dice and fits(cols, plans[c])
-        ]
-        return min(gaps, default=99)
-
-    @staticmethod
-    def _room_sig(cols: dict[int, tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
-        return tuple(sorted((c, v, h) for c, (v, h) in cols.items()))
 
     def _outlook(self, game: Game) -> float:
         """How promising the current player's position is, for comparing artist uses."""
@@ -331,9 +306,4 @@ class GreedyPlayer:
 
         best = max(ends, key=key)
         self._kept = tuple(sorted(best.keep))
-        me = game.state.players[game.current_player]
-        for i, cols in enumerate(me.workrooms):
-            sig = self._room_sig(cols)
-            self._still[i] = self._still[i] + 1 if cols and sig == self._rooms[i] else 0
-            self._rooms[i] = sig
         return best
