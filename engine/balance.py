@@ -101,6 +101,8 @@ class GameStats:
     # whether the workroom could still have become a face-up installation card).
     abandons: list[tuple[int, int, int, bool]] = field(default_factory=list)
     turn_seconds: list[float] = field(default_factory=list)  # every whole turn of every seat
+    # per seat: CPU seconds of the process per whole turn (what one core spends on the choice)
+    turn_cpu_seconds: list[list[float]] = field(default_factory=list)
 
 
 _DOING = (Place, ToArtist, UseArtist, Complete, ToMuseum)
@@ -231,6 +233,7 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         rooms_unfit=rooms_unfit,
         abandons=abandons,
         turn_seconds=[t for seat in played.turn_seconds for t in seat],
+        turn_cpu_seconds=played.turn_cpu_seconds,
     )
 
 
@@ -357,6 +360,12 @@ class BalanceReport:
                     rooms += g.rooms_at_end[seat]
                     unfit += g.rooms_unfit[seat]
         return placeable, rooms, unfit
+
+    def cpu_times(self, level: str) -> list[float]:
+        """CPU seconds per whole turn of the seats of ``level``, sorted."""
+        return sorted(
+            t for g in self.stats for seat, lv in enumerate(g.levels) if lv == level for t in g.turn_cpu_seconds[seat]
+        )
 
     def ended(self, how: str) -> int:
         return sum(g.ended_by == how for g in self.stats)

@@ -175,14 +175,14 @@ class GreedyPlayer:
             return 0.0
         base = self._fit(game, cols)
         best = 0.0
-        cells = set(cols)
-        for c in cols:
-            x, y = c % W, c // W
-            cells.update(n for n, ok in ((c - 1, x > 0), (c + 1, x < W - 1), (c - W, y > 0), (c + W, y < W - 1)) if ok)
+        nb = neighbour_table(W)
+        cells = set(cols).union(*(nb[c] for c in cols))
         for cell in cells:
             col = cols.get(cell)
             if col is not None and col[0] != v:
-                continue
+                continue  # a die stacks only on its own value
+            if col is None and any(abs(cols[n][0] - v) != 1 for n in nb[cell] if n in cols):
+                continue  # side by side, values differ by exactly 1
             new = dict(cols)
             new[cell] = (v, 1 if col is None else col[1] + 1)
             best = max(best, self._fit(game, new) - base)
