@@ -178,7 +178,7 @@ def test_small_tournament_greedy_beats_random() -> None:
 
 def test_small_tournament_strong_beats_greedy_more_often_than_not() -> None:
     # Fixed seeds and deterministic players: this sample is the same on every run.  The
-    # real measure is the 400-game tournament of ``python -m benchmarks ai``.  Eight deals,
+    # real measure is the 300-game match of ``python -m benchmarks ai``.  Eight deals,
     # each played from both seats (fewer were too few: with the issue 17 deck strong won
     # exactly half of two deals, and after its artist tuning half of four, 10 of these 16).
     result = run_match("strong", "greedy", 16, 2, seed=200, workers=1)
