@@ -30,7 +30,7 @@ from bot.cog import CubistCog
 from bot.config import WebPlan
 from bot.i18n import Message, catalog
 from bot.jobs import events as ev
-from bot.jobs.outbox import LEASE_SECONDS, Outbox
+from bot.jobs.outbox import Outbox
 from bot.jobs.poller import Poller
 from bot.lobby.items import ITEMS as LOBBY_ITEMS
 from bot.look.items import ITEMS as LOOK_ITEMS
@@ -38,6 +38,7 @@ from bot.pictures.cache import Pictures
 from bot.service.game import GameService, Limits
 from bot.settings.items import ITEMS as SETTINGS_ITEMS
 from bot.store import Store
+from bot.store.jobs import LEASE_SECONDS
 from bot.table.away import SkipConfirmButton, VoteButton
 from bot.turn.computer import Computers
 from bot.turn.items import ITEMS as TURN_ITEMS
@@ -84,13 +85,13 @@ class CubistBot(Bot):
         render_workers: int = 0,
         seed: int | None = None,
         clock: Callable[[], float] = time.time,
-        reminder_poll_seconds: float | None = 30.0,
+        timer_poll_seconds: float | None = 30.0,
         computer_pause: float = 1.0,
         limits: Limits | None = None,
         force_sync: bool = False,
         invalid_request_limit: int = DEFAULT_LIMIT,
         outbox_poll_seconds: float | None = 1.0,
-        outbox_lease: float = LEASE_SECONDS,
+        job_lease_seconds: float = LEASE_SECONDS,
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
         web: WebPlan | None = None,
@@ -125,14 +126,18 @@ class CubistBot(Bot):
         self.service: GameService
         # The one way from the workers to the features (bot/jobs/events.py).
         self.events = ev.Events()
-        # Turn posts and turn-start DMs queued with the moves (bot/jobs/outbox.py).
-        self.outbox = Outbox(self, lease=outbox_lease)
+        # Turn posts and turn-start DMs queued with the moves: the interaction's side (bot/jobs/outbox.py).
+        self.outbox = Outbox(self, job_lease_seconds=job_lease_seconds)
         # The one poller of every durable job (bot/jobs/poller.py): posts and DMs every
-        # ``outbox_poll_seconds``; reminders, turn clocks and computer wake-ups every
-        # ``reminder_poll_seconds`` (None: only when ``reminders.poll_once()`` is called, as
-        # the tests do with their own clock).
-        self.timers = Poller(
-            self, self.outbox, poll_seconds=outbox_poll_seconds, standing_seconds=reminder_poll_seconds
+        # ``outbox_poll_seconds``; reminders, turn clocks and computer turns every
+        # ``timer_poll_seconds`` (None: only when ``jobs.poll_once()`` is called, as the tests
+        # do with their own clock).
+        self.jobs = Poller(
+            self,
+            self.outbox,
+            outbox_poll_seconds=outbox_poll_seconds,
+            timer_poll_seconds=timer_poll_seconds,
+            job_lease_seconds=job_lease_seconds,
         )
         self.reminders = Reminders(self)
         self.old_posts = OldPosts(self)  # takes the buttons off replaced turn posts
@@ -140,7 +145,7 @@ class CubistBot(Bot):
         self.computers = Computers(self, pause=computer_pause)
         self.reminders.subscribe(self.events)
         self.computers.subscribe(self.events)
-        self.events.subscribe(ev.OUTBOX_TURN_POST, functools.partial(send_turn_row, self))
+        self.events.subscribe(ev.TURN_POST_DUE, functools.partial(send_turn_row, self))
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.db_path, clock=self.clock)
@@ -155,7 +160,7 @@ class CubistBot(Bot):
         await self.add_cog(CubistCog(self))
         await self.tree.set_translator(CubistTranslator())  # French descriptions and choices
         await self.sync_commands()
-        self.timers.start()  # and posts and DMs a crash or an error left behind go out now
+        self.jobs.start()  # and posts and DMs a crash or an error left behind go out now
         await self.computers.resume_all()  # computer turns cut short by a restart
         log.info("store %s open; commands synced", self.store.db.label)
 
@@ -164,7 +169,7 @@ class CubistBot(Bot):
         secret = plan.secret or await self.store.meta_or_set("web_secret", new_secret())
         self.links = Links(plan.public_url, secret, plan.link_hours)
         self.web = WebBoard(
-            self.service, secret=secret, host=plan.host, port=plan.port, clock=self.clock, wake=self.timers.loop.wake
+            self.service, secret=secret, host=plan.host, port=plan.port, clock=self.clock, wake=self.jobs.loop.wake
         )
         await self.web.start()
 
@@ -210,10 +215,10 @@ class CubistBot(Bot):
         # and edits they started; only then does the HTTP session close under them.
         if self.web is not None:
             await self.web.stop()
-        await self.timers.stop()
-        await self.computers.stop()
+        await self.computers.stop()  # a computer's turn under way stops after its current move
+        await self.jobs.stop()
         await finish_in_flight()
-        await self.reminders.stop()
+        await self.jobs.drain()  # the nudges those answers began
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(5):
                 await self.old_posts.idle()  # the last buttons taken off before the HTTP session closes

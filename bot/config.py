@@ -38,10 +38,13 @@ class Settings(BaseSettings):
     timer_poll_seconds: float = Field(
         default=30.0,
         gt=0,
-        description="Seconds between two looks at due timers (reminders, turn clocks): their greatest delay.",
+        description="Seconds between two looks at due timers (reminders, turn clocks, computer turns): their"
+        " greatest delay.",
     )
-    outbox_lease_seconds: float = Field(
-        default=30.0, gt=0, description="Seconds after which a claimed but unsent post is sent by the outbox worker."
+    job_lease_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds after which a job whose process died (a post, a DM, a computer's turn) is taken over.",
     )
 
     public_url: str | None = Field(
@@ -106,8 +109,14 @@ class Settings(BaseSettings):
             return None
         if not self.public_url.startswith(("http://", "https://")):
             raise ValueError(f"PUBLIC_URL must start with https:// (or http://), got {self.public_url!r}")
+        base = self.public_url.rstrip("/")
+        if len(base) > PUBLIC_URL_MAX:
+            raise ValueError(
+                f"PUBLIC_URL is {len(base)} characters long; the most is {PUBLIC_URL_MAX}, so that the board's"
+                f" links stay within the {LINK_MAX} characters Discord takes on a link button"
+            )
         secret = self.web_secret.get_secret_value() if self.web_secret else None
-        return WebPlan(self.public_url.rstrip("/"), self.web_host, self.web_port, secret, self.web_link_hours)
+        return WebPlan(base, self.web_host, self.web_port, secret, self.web_link_hours)
 
     def shard_plan(self) -> ShardPlan | None:
         """The shards this process runs (None: unsharded, one shard)."""
@@ -141,6 +150,12 @@ def database_target(url: str) -> DatabaseTarget:
     if scheme in ("postgresql", "postgres"):
         return DatabaseTarget("postgresql", url)
     raise ValueError(f"DATABASE_URL: unknown database {scheme!r} (use sqlite:/// or postgresql://)")
+
+
+LINK_MAX = 512  # Discord refuses a message whose link button's URL is longer
+# A board link is PUBLIC_URL then "/g/<game>?t=<token>" (bot/web/links.py): a game id of up
+# to 19 digits and a token of at most 120 characters.
+PUBLIC_URL_MAX = LINK_MAX - len("/g/") - 19 - len("?t=") - 120
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The picture gallery (docs/pictures): the table for 2, 3 and 4 players in English and
-French, by the high camera (the default), at full size and as Discord previews it (fit into
-550x400 on a laptop, 360 px wide on a phone), the studio and museum close-ups,
-colour-vision simulations, and the high-camera table beside the top-down one.
+French, isometric (the default), at full size and as Discord previews it (fit into 550x400
+on a laptop, 360 px wide on a phone), the studio and museum close-ups, colour-vision
+simulations, and the isometric table beside the same table seen from above.
 
     python -m bot.gallery docs/pictures
 
@@ -64,7 +64,7 @@ def write(directory: Path) -> list[str]:
         "comes from the layout model (`render.model`).",
         "",
         "| players | language | full size | laptop preview | phone preview | smallest value, laptop "
-        "| smallest height figure, laptop | last turn's dice, phone |",
+        "| smallest cube's height, laptop | last turn's dice, phone |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for players, seed in POSITIONS:
@@ -73,7 +73,12 @@ def write(directory: Path) -> list[str]:
             cv = render.table_canvas(game, DEMO_NAMES[:players], labels=render_labels(lang))
             img = cv.img
             glyph = min(d.glyph[3] - d.glyph[1] for d in cv.dice)
-            figs = [d.height_box[3] - d.height_box[1] for d in cv.dice if d.height_box]
+            # a column's cubes, each this high (a column's body less its top face, by its dice)
+            cubes = [
+                (d.body[3] - d.body[1] - (d.cell[3] - d.cell[1])) / d.height
+                for d in cv.dice
+                if d.body is not None and not d.tag
+            ]
             recap = [d.glyph[3] - d.glyph[1] for d in cv.recap]
             s_lap, s_phone = preview_scale(*img.size), phone_scale(img.width)
             stem = f"table-{players}p-{lang}"
@@ -82,7 +87,7 @@ def write(directory: Path) -> list[str]:
             phone = _save(_few(shrink(img, s_phone)), directory / f"{stem}-phone.png")
             lines.append(
                 f"| {players} | {lang} | [{img.width}x{img.height}]({full}) | ![]({lap}) | ![]({phone}) | "
-                f"{glyph * s_lap:.1f} px | {min(figs) * s_lap:.1f} px | "
+                f"{glyph * s_lap:.1f} px | {min(cubes) * s_lap:.1f} px | "
                 + (f"{min(recap) * s_phone:.1f} px |" if recap else "– |")
             )
             rows += [full, lap, phone]
@@ -104,7 +109,7 @@ def write(directory: Path) -> list[str]:
                 f"![]({mname}) ![]({mlap})",
             ]
     game = busy_late_game(5, players=3)
-    img = render.table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))  # the high camera
+    img = render.table_image(game, DEMO_NAMES[:3], labels=render_labels("en"))  # isometric
     lines += [
         "",
         "## Colour vision",
@@ -122,15 +127,16 @@ def write(directory: Path) -> list[str]:
     both = Image.new("RGB", (a.width + b.width + 20, max(a.height, b.height)), (255, 255, 255))
     both.paste(a, (0, 0))
     both.paste(b, (a.width + 20, 0))
-    name = _save(_few(both), directory / "high-camera-vs-top-down-3p-laptop.png")
+    name = _save(_few(both), directory / "isometric-vs-from-above-3p-laptop.png")
     rows.append(name)
     lines += [
-        "## High camera or top-down",
+        "## Isometric or from above",
         "",
-        "The same position at the laptop preview: the high camera (left, the default) and the top-down "
-        "table (right, a player's choice in `/cubist settings pictures`). The high camera spaces the rows "
-        "so that no column hides a top face, and foreshortens the boards, which leaves room for larger "
-        "numerals; a column's height shows as a stack and as its figure.",
+        "The same scene at the laptop preview, seen by the two cameras: from a corner (left, the default: "
+        "every board's axes at the 2:1 angle, each die a cube, a column as many cubes high as it has dice) "
+        "and from straight above (right, a player's choice in `/cubist settings pictures`: each column "
+        "shows its top, its height written beside its value). Where a taller column in front hides a "
+        "value, the value is written again on a tag just above it.",
         "",
         f"![]({name})",
         "",

@@ -5,18 +5,19 @@
     png = render.studio_png(game, seat, names, labels=labels)   # one player's studio, larger
     png = render.museum_png(game, labels=labels)                # the museum, larger
 
-``style``: ``"iso"`` (the default: dice as cubes on the boards, seen by a high camera,
-render.isoboard and render.scene) or ``"flat"`` (seen from straight above, render.board),
-for players who choose the top-down view.  ``labels`` (``render.Labels``, the words in the
+``style``: ``"iso"`` (the default: the boards seen from a corner, dice as cubes) or
+``"flat"`` (the same scene seen from straight above), for players who choose the top-down
+view: render.pieces (the scene), render.camera, render.cubes (drawing), render.tableview
+(where each part goes).  ``labels`` (``render.Labels``, the words in the
 reader's language) is required: render has no words of its own (the bot builds them from
 its catalogues with ``bot.i18n.pictures.render_labels(lang)``).  Same game, same bytes: no
 time stamps, no randomness.  ``*_image`` give PIL images and ``*_canvas`` the drawing with
 its recorded boxes and its layout model (``Canvas.dice``, see render.model).
 
 What each style guarantees at Discord's sizes (tests/render/test_legibility.py):
-- laptop preview (fit into 550x400): every numeral of the table 10 px tall for 2 and 3
-  players; for 4 players 9 px ("iso") or 8 px ("flat"), and the studio posted beside the
-  table (``table_needs_studio``) 10 px;
+- laptop preview (fit into 550x400), "iso": every value of the table 10 px tall for 2 and
+  3 players, 9 px for 4, whose current player's studio is posted beside the table
+  (``table_needs_studio``) at 10 px; a column's cubes at least 4 px high each;
 - phone (360 px wide), "iso": the header shows the last turn's dice again, large (numerals
   9 px there), with where they went, and whose turn it is; the whole table is one tap away.
 """
@@ -27,16 +28,11 @@ from PIL import Image
 
 from engine import Game
 
-from . import isoboard
-from .board import MIN_GLYPH, Marks, layout, museum_rows, unit
-from .board import museum_canvas as flat_museum_canvas
-from .board import studio_canvas as flat_studio_canvas
-from .board import table_canvas as flat_table_canvas
+from . import tableview
 from .canvas import Box, Canvas
 from .encode import png_bytes
-from .flat import die_tile
 from .labels import Labels
-from .model import preview_scale
+from .pieces import Marks
 
 STYLES = ("iso", "flat")
 
@@ -48,9 +44,7 @@ def _check(style: str) -> None:
 
 def table_canvas(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> Canvas:
     _check(style)
-    if style == "flat":
-        return flat_table_canvas(game, names, labels=labels)
-    return isoboard.table_canvas(game, names, labels=labels)
+    return tableview.table_canvas(game, names, labels=labels, iso=style == "iso")
 
 
 def studio_canvas(
@@ -63,16 +57,12 @@ def studio_canvas(
     style: str = "iso",
 ) -> Canvas:
     _check(style)
-    if style == "flat":
-        return flat_studio_canvas(game, seat, names, labels=labels, marks=marks)
-    return isoboard.studio_canvas(game, seat, names, labels=labels, marks=marks)
+    return tableview.studio_canvas(game, seat, names, labels=labels, marks=marks, iso=style == "iso")
 
 
 def museum_canvas(game: Game, *, labels: Labels, style: str = "iso") -> Canvas:
     _check(style)
-    if style == "flat":
-        return flat_museum_canvas(game, labels=labels)
-    return isoboard.museum_canvas(game, labels=labels)
+    return tableview.museum_canvas(game, labels=labels, iso=style == "iso")
 
 
 def table_image(game: Game, names: list[str] | None = None, *, labels: Labels, style: str = "iso") -> Image.Image:
@@ -122,13 +112,7 @@ def table_needs_studio(game: Game, style: str = "iso") -> bool:
     """True when ``game``'s table cannot keep every numeral MIN_GLYPH px tall at Discord's
     laptop preview (4 players): post the current player's studio beside it."""
     _check(style)
-    if style == "iso":
-        return isoboard.needs_studio(game)
-    rows = museum_rows(game.deck.museum(game.state.museum_card))
-    c = unit(game.num_players, rows)
-    _x, _y, w, h = layout(game.num_players, c, rows)["table"]
-    g = die_tile(c, 0, 5)[1]
-    return (g[3] - g[1]) * preview_scale(w, h) < MIN_GLYPH
+    return tableview.needs_studio(game, iso=style == "iso")
 
 
 __all__ = [

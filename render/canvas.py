@@ -56,8 +56,9 @@ class Canvas:
             self.boxes = []
         self.draw = ImageDraw.Draw(self.img)
         self.dice: list[DieGlyph] = []  # the layout model of the dice drawn (render.model), in drawing order
-        self.status: Rect | None = None  # the "▶ Ann to play" line's box (high camera)
-        self.recap: list[DieGlyph] = []  # the last turn's dice again, drawn large in the header (high camera)
+        self.status: Rect | None = None  # the "▶ Ann to play" line's box
+        self.targets: list[tuple[str, int, Rect]] = []  # museum places to build: where, height, its figure's box
+        self.recap: list[DieGlyph] = []  # the last turn's dice again, drawn large in the header
 
     def freeze(self) -> tuple[Image.Image, tuple[Box, ...]]:
         """The picture so far and its boxes, to start other canvases from."""
@@ -104,6 +105,32 @@ class Canvas:
         rect = (x, y, x + w, y + h)
         self.boxes.append(Box("text", text, rect, parent))
         return rect
+
+    def ink(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        f: Font,
+        fill: tuple[int, int, int],
+        anchor: str = "mm",
+        stroke: tuple[int, int, int] | None = None,
+    ) -> Rect:
+        """Draw text that the layout model records otherwise (a die's value): no text box;
+        with ``stroke``, ringed in that colour (a value that reaches over its face's edges)."""
+        if stroke is not None:
+            outer, inner, dx, dy, sw = stroked_masks(text, f, anchor)
+            x, y = round(xy[0]) + dx, round(xy[1]) + dy
+            w, h = outer.size
+            if w and h:
+                self.img.paste(stroke, (x, y, x + w, y + h), outer)
+                self.img.paste(fill, (x, y, x + w, y + h), inner)
+            return (x + sw, y + sw, x + w - sw, y + h - sw)
+        mask, dx, dy = text_mask(text, f, anchor)
+        x, y = round(xy[0]) + dx, round(xy[1]) + dy
+        w, h = mask.size
+        if w and h:
+            self.img.paste(fill, (x, y, x + w, y + h), mask)
+        return (x, y, x + w, y + h)
 
     def within(self, parent: str) -> Within:
         """This canvas as ``Writes``: its texts recorded in the panel ``parent``."""
@@ -204,3 +231,19 @@ def text_mask(text: str, f: Font, anchor: str) -> tuple[Image.Image, int, int]:
     if right > left and bottom > top:
         ImageDraw.Draw(im).text((-left, -top), text, font=f, fill=255, anchor=anchor)
     return im, left, top
+
+
+@lru_cache(maxsize=1024)
+def stroked_masks(text: str, f: Font, anchor: str) -> tuple[Image.Image, Image.Image, int, int, int]:
+    """The masks of ``text`` with a ring around it and of the text alone, their offset from
+    the anchor point, and the ring's width."""
+    sw = max(1, round(f.size / 15))
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor, stroke_width=sw))
+    size = (max(0, right - left), max(0, bottom - top))
+    outer, inner = Image.new("L", size, 0), Image.new("L", size, 0)
+    if size[0] and size[1]:
+        ImageDraw.Draw(outer).text(
+            (-left, -top), text, font=f, fill=255, anchor=anchor, stroke_width=sw, stroke_fill=255
+        )
+        ImageDraw.Draw(inner).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return outer, inner, left, top, sw

@@ -1,5 +1,5 @@
-"""The parts of the cards both drawings share (the high camera's, render/isoboard.py, and the
-top-down one's, render/board.py): an artist card's coloured band with its number and name,
+"""The parts of the cards the drawings share (render/tableview.py, and the web board's high
+camera, render/isoboard.py and render/svg.py): an artist card's coloured band with its number and name,
 an installation on offer's frame, points and title, and its bonus spaces in words."""
 
 from __future__ import annotations
@@ -35,13 +35,24 @@ def table_column(rects: dict[str, Rect], x: int, y: int, cw: int, g: int, mh: in
     return y + oh
 
 
-def artist_band(cv: Canvas, game: Game, i: int, rect: Rect, c: int, band: int, ts: int, labels: Labels) -> bool:
+def artist_band(
+    cv: Canvas,
+    game: Game,
+    i: int,
+    rect: Rect,
+    c: int,
+    band: int,
+    ts: int,
+    labels: Labels,
+    card: ArtistCard | None = None,
+) -> bool:
     """The artist card's panel and coloured band: its number in a white disc and the artist's
-    name (shortened to fit).  False when the slot holds no card (said in its middle)."""
+    name (shortened to fit).  False when the slot holds no card (said in its middle);
+    ``card``: the slot's card, when the caller has it."""
     name = f"artist {i + 1}"
     x0, y0, x1, _y1 = rect
     cv.panel(name, rect, fill=pal.CARD, outline=pal.CARD_EDGE, radius=10)
-    card = game.artist_card(i)
+    card = card or game.artist_card(i)
     if card is None:
         artist_empty(cv.within(name), rect, ts, labels)
         return False

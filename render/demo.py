@@ -75,8 +75,8 @@ Stage = tuple[str, Callable[[], Game], str]  # name, game, picture kind
 
 def stages() -> list[Stage]:
     """The demo pictures: (file stem, game factory, kind): 'table' | 'studio:N' |
-    'marks:N' (the studio with the turn panel's letters) | 'museum', drawn by the high
-    camera, or with '@flat' from above (the top-down choice)."""
+    'marks:N' (the studio with the turn panel's letters) | 'museum', seen from a corner,
+    or with '@flat' from above (the player's choice)."""
     return [
         ("start-4p", lambda: play(4, 11, turns=0), "table"),
         ("mid-3p", lambda: play(3, 5, turns=18), "table"),

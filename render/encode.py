@@ -15,9 +15,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import dice, scene
-from . import isoboard as iso
+from . import cubes
 from . import palette as pal
+from .camera import camera
+from .canvas import Canvas
 from .cards import KIND_COLOURS
 from .fonts import font
 
@@ -26,12 +27,8 @@ PALETTE_COLOURS = 256
 
 
 def _swatch() -> Image.Image:
-    keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.NEUTRAL_KEY, pal.PLAN_KEY]
-    backgrounds = [pal.PANEL, pal.FLOOR, pal.MUSEUM_FLOOR, pal.CARD]
-    s = 26
-    sw, sh = dice.sprite_size(s)
-    per_row = 7 + 2 + 2
-    tile_w, tile_h = per_row * sw, len(keys) * sh + 120
+    backgrounds = [pal.PANEL, cubes.BOARD, pal.CARD, cubes.TABLE]
+    tile_w, tile_h = 1200, 200
     img = Image.new("RGB", (tile_w, tile_h * len(backgrounds) + 60 * (len(KIND_COLOURS) + 4)), pal.BACKGROUND)
     d = ImageDraw.Draw(img)
     inks = [pal.INK, pal.MUTED, (150, 96, 0), (255, 255, 255), *(pal.player_ink(i) for i in range(4))]
@@ -40,22 +37,12 @@ def _swatch() -> Image.Image:
     for bi, bg in enumerate(backgrounds):
         y0 = bi * tile_h
         d.rectangle((0, y0, tile_w, y0 + tile_h), fill=bg)
-        for ki, key in enumerate(keys):
-            x = 0
-            for value, hl, num in [(v, False, False) for v in range(7)] + [(3, True, False), (4, False, True)]:
-                sp = dice.cube(s, key, value, hl, num)
-                img.paste(sp, (x, y0 + ki * sh), sp)
-                x += sw
-            for sp in (dice.ghost(s), dice.slot(s)):
-                img.paste(sp, (x, y0 + ki * sh), sp)
-                x += sw
-        ty = y0 + len(keys) * sh + 4
         for ii, ink in enumerate(inks):
-            d.text((10 + (ii % 4) * 300, ty + (ii // 4) * 40), "Museum pts 0123456789 wxyz", font=f, fill=ink)
-            d.text((10 + (ii % 4) * 300, ty + 80), "p1 p2 #17", font=fb, fill=ink)
+            d.text((10 + (ii % 4) * 300, y0 + 10 + (ii // 4) * 40), "Museum pts 0123456789 wxyz", font=f, fill=ink)
+            d.text((10 + (ii % 4) * 300, y0 + 100), "p1 p2 #17", font=fb, fill=ink)
     y = tile_h * len(backgrounds)
     for i, colour in enumerate(pal.PLAYER_COLOURS):  # the current player's header band
-        d.rectangle((0, y, tile_w, y + 60), fill=pal.mix(colour, pal.PANEL, 0.78))
+        d.rectangle((0, y, tile_w, y + 60), fill=pal.mix(colour, cubes.BOARD, 0.7))
         d.text((20, y + 14), "p1 Ann ▶ to play supply 7 12 pts", font=fb, fill=pal.player_ink(i))
         y += 60
     for colour in KIND_COLOURS.values():
@@ -66,36 +53,31 @@ def _swatch() -> Image.Image:
 
 
 def _scene_swatch(top: Image.Image) -> Image.Image:
-    """The high camera's colours: the table, boards, squares, cubes with their faces,
-    rings, shadows and ghosts (render.scene, render.isoboard)."""
+    """The pictures' scene: the table, boards, squares, shadows, cubes of every colour with
+    their three faces (lit and not), outlines of museum places, tags (render.cubes)."""
     keys: list[int | str] = [0, 1, 2, 3, pal.CORNER_KEY, pal.PLAN_KEY]
-    c = 30
-    g = scene.cam(c)
-    sw, sh = g.w + 2 * g.R + 4, g.K + 2 * g.LH + 2 * g.R + 4
-    grounds = [iso.TABLE, iso.BOARD, iso.SQUARE, iso.MUSEUM_SQUARE, pal.CARD]
-    band_h = len(keys) * sh + 70
-    img = Image.new("RGB", (top.width, top.height + band_h * len(grounds)), pal.BACKGROUND)
-    img.paste(top, (0, 0))
-    d = ImageDraw.Draw(img)
+    cam = camera(True, 30)
+    dw, dh = cam.die_size()
+    grounds = [cubes.TABLE, cubes.BOARD, cubes.SQUARE, cubes.SQUARE_ALT, cubes.MUSEUM_SQUARE, pal.CARD]
+    band_h = len(keys) * (dh + 2 * cam.v + 8) + 70
+    cv = Canvas(top.width, top.height + band_h * len(grounds), pal.BACKGROUND)
+    cv.img.paste(top, (0, 0))
     fb = font(24, bold=True)
     for gi, ground in enumerate(grounds):
         y0 = top.height + gi * band_h
-        d.rectangle((0, y0, img.width, y0 + band_h), fill=ground)
+        cv.draw.rectangle((0, y0, cv.size[0], y0 + band_h), fill=ground)
         for ki, key in enumerate(keys):
-            x = 0
-            for value, height, lit in [(v, 1, False) for v in range(1, 7)] + [(3, 2, True), (5, 2, False)]:
-                sp = scene.column(c, key, value, height, g.LH, lit)
-                shadow, dx, dy = scene.shadow(c, height, g.LH)
-                img.paste(shadow, (x + dx, y0 + ki * sh + dy), shadow)
-                img.paste(sp.image, (x, y0 + ki * sh), sp.image)
-                x += sw
-            gh = scene.ghost(c, 2, g.LH)
-            img.paste(gh, (x, y0 + ki * sh), gh)
-        for ii, ink in enumerate([pal.INK, pal.MUTED, *(pal.player_ink(i) for i in range(4))]):
-            d.text(
-                (10 + (ii % 3) * 300, y0 + len(keys) * sh + 4 + (ii // 3) * 32), "Ann to play 12 pts", font=fb, fill=ink
-            )
-    return img
+            y = y0 + ki * (dh + 2 * cam.v + 8) + 2 * cam.v
+            for k, (value, lit) in enumerate([(v, False) for v in range(1, 7)] + [(3, True)]):
+                centre = (8 + k * (dw + 16) + cam.w, y + cam.v + cam.hw)
+                cubes.draw_shadow(cv, cam, centre, 1)
+                cubes.draw_column(cv, cam, centre, (key, key), lit)
+                cv.ink(
+                    cam.top_centre(centre, 2), str(value), cubes.value_font(cam), pal.contrast_ink(cubes.shades(key)[0])
+                )
+        for ii, ink in enumerate([pal.INK, pal.MUTED, cubes.GHOST_EDGE, *(pal.player_ink(i) for i in range(4))]):
+            cv.text((10 + (ii % 3) * 300, y0 + band_h - 60 + (ii // 3) * 20), "Ann to play 12 pts", fb, ink)
+    return cv.img
 
 
 @lru_cache(maxsize=1)

@@ -1,6 +1,6 @@
-"""The table, the studio and the museum seen by a high camera (the default pictures).
-
-Same plan as the top-down table (render.board): a header, one panel per player (its two
+"""The web board's drawing: the table seen by a high camera, which render.svg draws in
+vectors (this module keeps its Pillow drawing, which tests/render/test_svg.py compares the
+SVG with).  A header, one panel per player (its two
 workroom boards, storeroom and storage, completed installations) and a column with the
 museum, the four artist cards and the installations on offer; dice are cubes standing on
 them (render.scene), columns are stacks of cubes with their height figure, empty museum
@@ -32,7 +32,6 @@ from engine.state import CORNERSTONE
 
 from . import dice
 from . import palette as pal
-from .board import Marks, museum_box
 from .canvas import Box, Canvas, Rect, Writes
 from .cardparts import artist_band, museum_count, offer_bonus, offer_frame, offer_title, table_column
 from .cards import action_text
@@ -41,6 +40,7 @@ from .highlight import Highlights, highlights
 from .labels import Labels
 from .model import DieGlyph, phone_scale, preview_scale
 from .names import _fitting, circled, fit_name, plain_name
+from .pieces import Marks, museum_box
 from .scene import (
     Column,
     board_layer,

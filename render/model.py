@@ -24,14 +24,16 @@ class DieGlyph:
     value: int
     height: int  # dice in the column (1 for loose dice)
     glyph: Rect  # the value numeral's ink box on the picture
-    cell: Rect  # the die's square (top-down), or its top face (high camera)
-    covered: bool = False  # drawn under something else (neither drawing ever does this)
-    # The high-camera drawing (render.scene) also records:
-    body: Rect | None = None  # the whole column as drawn (top face, front faces), to check covering
+    cell: Rect  # the box of its top face (of its tag, when drawn on a tag)
+    covered: bool = False  # drawn under something else (the web board's drawing checks this)
+    body: Rect | None = None  # the whole column as drawn (top face, side faces), to check covering
     height_box: Rect | None = None  # the ink box of the column's height figure ("×3"), columns of 2+
     lit: bool = False  # placed or moved in the last turn (or this one): outlined
     # The height figure is a tag drawn over the dice around it (its column's front is hidden).
     height_over: bool = False
+    tag: bool = False  # drawn again on a tag above its column (a taller column in front hides its top)
+    # The column's outline on the picture (a hexagon seen from a corner), to check covering.
+    outline: tuple[tuple[float, float], ...] = ()
 
 
 def preview_scale(width: int, height: int, box: tuple[int, int] = LAPTOP_BOX) -> float:

@@ -39,7 +39,6 @@ from engine.state import CORNERSTONE
 
 from . import dice, svgparts
 from . import palette as pal
-from .board import museum_box
 from .cardparts import artist_empty, band_colour, band_disc, band_texts, offer_bonus, offer_empty, offer_title
 from .fonts import font
 from .highlight import Highlights, highlights
@@ -76,6 +75,7 @@ from .isoboard import (
 from .labels import Labels
 from .model import DieGlyph
 from .names import fit_name, plain_name
+from .pieces import museum_box
 from .scene import TAG_FILL, board_size, cam, figure_zone, height_tag, level_height, room_disc
 from .svgparts import (
     RING_PAD,

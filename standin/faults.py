@@ -1,5 +1,5 @@
-"""Faults tests switch on: injected 429 rate limits, and 5xx answers to requests that were carried out
-(closed DMs live on the user model)."""
+"""Faults tests switch on: injected 429 rate limits, 5xx answers to requests that were carried out,
+and 5xx refusals of requests that were not (closed DMs live on the user model)."""
 
 from __future__ import annotations
 
@@ -38,20 +38,45 @@ def route_pattern(route: str) -> tuple[str, re.Pattern[str]]:
 
 @dataclass
 class FailureRule:
-    """The next `count` requests matching are carried out, then answered `status` (a 5xx that
-    hides a success, as when Discord's edge loses the answer)."""
+    """The next `count` requests matching are answered `status`: carried out first (a 5xx that
+    hides a success, as when Discord's edge loses the answer), or with `carried_out` False
+    refused untouched (Discord down or overloaded: 503 Service Unavailable)."""
 
     method: str
     pattern: re.Pattern[str]
     count: int
     status: int
+    carried_out: bool = True
     hits: list[str] = field(default_factory=list)
+
+
+# The reason phrases Discord's 5xx bodies carry ("503: Service Unavailable").
+REASONS = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+
+
+def server_error(status: int) -> web.Response:
+    """A 5xx as Discord answers it: ``{"message": "<status>: <reason>", "code": 0}``."""
+    reason = REASONS.get(status, "Server Error")
+    return json_response({"message": f"{status}: {reason}", "code": 0}, status)
 
 
 class Faults:
     def __init__(self) -> None:
         self.rate_limits: list[RateLimitRule] = []
         self.failures: list[FailureRule] = []
+        self.refusals: list[FailureRule] = []
+
+    def refuse(self, route: str, *, count: int = 1, status: int = 503) -> FailureRule:
+        """Answer the next `count` requests to `route` `status` without carrying them out."""
+        if not 500 <= status < 600:
+            raise ValueError(f"a refusal is a server error (5xx), not {status}")
+        method, pattern = route_pattern(route)
+        rule = FailureRule(method, pattern, count, status, carried_out=False)
+        self.refusals.append(rule)
+        return rule
+
+    def take_refusal(self, method: str, api_path: str) -> FailureRule | None:
+        return _take(self.refusals, method, api_path)
 
     def fail_after(self, route: str, *, count: int = 1, status: int = 500) -> FailureRule:
         """Carry out the next `count` requests to `route`, then answer them `status`."""

@@ -19,7 +19,7 @@ from aiohttp import web
 from . import errors as E
 from .documented import TABLE, check_buttons, check_command_definitions
 from .errors import DiscordError, FieldError, Violation, form_error
-from .faults import rate_limited_response
+from .faults import rate_limited_response, server_error
 from .interactions import (
     ACK_DEADLINE_S,
     AUTOCOMPLETE,
@@ -232,12 +232,15 @@ class RestApi:
         if rule is not None:
             server.invalid_requests.append(f"429 {request.method} {api_path}")
             return rate_limited_response(rule, bucket)
+        refusal = server.faults.take_refusal(request.method, api_path)
+        if refusal is not None:  # refused untouched: nothing was done
+            return server_error(refusal.status)
         try:
             request[QUERY_KEY] = self._query(request)
             response = await handler(request)
             failure = server.faults.take_failure(request.method, api_path)
             if failure is not None and response.status < 300:  # done, but the answer is lost
-                response = json_response({"message": f"{failure.status}: Server Error", "code": 0}, failure.status)
+                response = server_error(failure.status)
         except DiscordError as err:
             if err.violation:
                 self._record_violation(request, err, api_path)

@@ -26,7 +26,7 @@ class Bot(commands.AutoShardedBot):
     pictures: Pictures
     events: Events  # workers -> features (bot/jobs/events.py), and table posts -> who waits for them
     outbox: Outbox  # turn posts and turn-start DMs queued with the moves
-    timers: Poller  # the one poller of every durable job: posts, DMs, reminders, turn clocks
+    jobs: Poller  # the one poller of every durable job: posts, DMs, reminders, turn clocks, computer turns
     old_posts: OldPosts  # takes the buttons off replaced turn posts
     dms: DirectMessages
     invalid_requests: InvalidRequestGuard  # counts 401/403/429; DMs pause well before a ban

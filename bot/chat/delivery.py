@@ -1,6 +1,6 @@
 """The Discord side of the outbox (``bot/jobs/outbox.py``): a turn's channel post, sent by
-the interaction or computer player that ended the turn, or by the worker (subscribed to
-``OUTBOX_TURN_POST``), exactly once.
+the interaction or computer player that ended the turn, or by the poller (subscribed to
+``TURN_POST_DUE``), exactly once.
 
 An interaction's answer carries no nonce, so a claim for a post that may become one names the
 interaction; whoever takes over such a claim first asks Discord for that interaction's answer
@@ -20,19 +20,16 @@ import discord
 from bot.chat.base import Bot
 from bot.chat.board_link import board_link
 from bot.chat.buttons import game_buttons, rematch_view
-from bot.chat.language import guild_language, user_language
+from bot.chat.language import guild_language
 from bot.chat.lost_channel import find_home
 from bot.chat.replies import (
     AnswerUnconfirmed,
     build_in_time,
-    carries_post,
     channel_lost,
     clip,
     next_player_ping,
     png_file,
     post_as_response,
-    post_failed,
-    send_error,
     whose_turn,
 )
 from bot.chat.table_posts import after_table_post
@@ -42,8 +39,7 @@ from bot.jobs.outbox import ANSWER, nonce
 from bot.pictures.chart import score_chart
 from bot.pictures.replay import replay_gif
 from bot.service.game import MoveOutcome, TurnPost
-from bot.store import GameRecord
-from bot.store.outbox import OutboxRow
+from bot.store import GameRecord, Job
 from bot.words.story import before_last_turn
 from bot.words.texts import MARKS, scores_lines, tie_break_text, turn_summary
 from engine import Game
@@ -61,7 +57,7 @@ def answer_owner(bot: Bot, interaction: discord.Interaction) -> str:
     return f"{bot.outbox.owner}{ANSWER}{answer_ref(interaction)}"
 
 
-async def posted_as_answer(bot: Bot, row: OutboxRow) -> int | None:
+async def posted_as_answer(bot: Bot, row: Job) -> int | None:
     """The id of the turn post a sender sent as its interaction's answer, if Discord has it;
     None when it has not.  Raises AnswerUnconfirmed while Discord will not say (429, 5xx,
     timeouts): the row is tried again later, never posted blind."""
@@ -85,13 +81,13 @@ async def posted_as_answer(bot: Bot, row: OutboxRow) -> int | None:
     ids = {getattr(c, "custom_id", None) for r in message.components for c in getattr(r, "children", [])}
     if marks & ids and not message.flags.ephemeral:
         log.info("outbox row %s was posted as its interaction's answer; not again", row.id)
-        await bot.service.queries.remember_table_post(row.game_id, message.id, row.version)
+        await bot.service.queries.remember_table_post(row.game_id, message.id, row.version or 0)
         return message.id
     return None
 
 
-async def send_turn_row(bot: Bot, record: GameRecord, game: Game, row: OutboxRow) -> int | bool | None:
-    """The worker's turn post (``OUTBOX_TURN_POST``): unless it went out as an answer already."""
+async def send_turn_row(bot: Bot, record: GameRecord, game: Game, row: Job) -> int:
+    """The poller's turn post (``TURN_POST_DUE``): unless it went out as an answer already."""
     answered = await posted_as_answer(bot, row)
     if answered is not None:
         return answered
@@ -209,35 +205,14 @@ async def deliver_turn(
         return await post_in_place(bot, channel, post, interaction=interaction)
     owner = answer_owner(bot, interaction) if interaction is not None else None
     ref = answer_ref(interaction) if interaction is not None else None
-    if not await bot.outbox.claim(row, owner, ref):
-        return None  # sent already, or being sent by the worker
+    job = await bot.outbox.claim(row, owner, ref)
+    if job is None:
+        return None  # sent already, or being sent by the poller
     try:
         # With ``interaction`` the post may be its answer (bot/chat/replies.py post_as_response).
         message = await post_in_place(bot, channel, post, nonce=nonce(row), interaction=interaction)
     except BaseException:
         await bot.outbox.release(row, owner)
         raise
-    await bot.outbox.done(row, message.id)
+    await bot.outbox.done(job, message.id, owner)
     return message
-
-
-async def after_move(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, *, edit: bool = False) -> None:
-    """Answer the move that ended a turn: the channel post first (so that the player's answer
-    arrives after the table is in the channel), then a private note.  The post was queued in
-    the outbox with the move: if it fails here, the outbox worker posts it, and the player
-    reads that their move is saved.  (A move inside a turn is answered with the turn panel:
-    ``bot.turn.panel.show``.)"""
-    channel = interaction.channel
-    assert channel is not None
-    carry = carries_post(interaction, outcome.record) and not edit
-    try:
-        await deliver_turn(bot, channel, outcome, interaction=interaction if carry else None)  # type: ignore[arg-type]
-    except Exception as e:
-        log.warning("turn post of game %s failed; the outbox has it: %r", outcome.record.id, e)
-        await send_error(interaction, post_failed(e))
-        return
-    note = t("replies.turn_over" if not outcome.finished else "replies.game_over", user_language(interaction))
-    if edit and not interaction.response.is_done():
-        await interaction.response.edit_message(content=note, attachments=[], view=None)
-    else:
-        await send_error(interaction, note)

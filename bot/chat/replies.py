@@ -9,6 +9,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Sequence
+from typing import TypeVar
 
 import aiohttp
 import discord
@@ -145,6 +146,7 @@ def whose_turn(record: GameRecord, game: Game, lang: str) -> str:
     return t("replies.your_turn", lang, mark=mark, who=who, rolled=rolled)
 
 
+T = TypeVar("T")
 DEFER_AFTER_S = 1.0  # a first answer not ready by then is deferred (Discord allows 3 s)
 
 
@@ -155,20 +157,39 @@ def time_left(interaction: discord.Interaction) -> float:
     return max(0.0, DEFER_AFTER_S - age)
 
 
+async def defer(interaction: discord.Interaction, edit: bool) -> None:
+    """Tells Discord an answer is coming: ``edit``, the clicked message itself will be edited;
+    otherwise a private "thinking…" answer."""
+    if interaction.response.is_done():
+        return
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, edit: bool = False) -> T:
+    """Awaits ``work``, deferring the answer first (``defer``) if it is not done when a first
+    answer is due: a quick answer takes one request, a slow one is still answered in time."""
+    task = asyncio.ensure_future(work)
+    if not interaction.response.is_done():
+        done, _pending = await asyncio.wait({task}, timeout=time_left(interaction))
+        if not done:
+            await defer(interaction, edit)
+    return await task
+
+
 async def build_in_time(
     interaction: discord.Interaction | None, building: Awaitable[tuple[str, list[discord.File], discord.ui.View]]
 ) -> tuple[str, list[discord.File], discord.ui.View, bool]:
     """Build a channel post; the last value says whether ``interaction`` can carry it as its
     first answer.  A post that takes too long goes to the channel instead (after a private
     deferral): an answer edited in later would not ping the next player."""
-    task = asyncio.ensure_future(building)
-    if interaction is None or interaction.response.is_done():
-        return (*await task, False)
-    done, _pending = await asyncio.wait({task}, timeout=time_left(interaction))
-    if done:
-        return (*task.result(), True)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    return (*await task, False)
+    if interaction is None:
+        return (*await building, False)
+    free = not interaction.response.is_done()
+    built = await in_time(interaction, building)
+    return (*built, free and not interaction.response.is_done())
 
 
 def carries_post(interaction: discord.Interaction, record: GameRecord) -> bool:

@@ -1,13 +1,12 @@
 """After every table post: remember it (reminders link to it), start the turn it hands on
-(the next person's DM through the timers, a computer's move through ``TABLE_POSTED``), then
-take the buttons off the post it replaces (bot/chat/old_posts.py)."""
+(its nudge job: the next person's DM, or a computer's turn), then take the buttons off the
+post it replaces (bot/chat/old_posts.py)."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.chat.base import Bot
-from bot.jobs import events as ev
 from bot.store import GameRecord
 from engine import Game
 
@@ -27,7 +26,6 @@ async def after_table_post(
         await bot.service.queries.remember_table_post(record.id, message.id, record.version)
         if answered is not None:
             bot.old_posts.answered(message, answered)
-    await bot.timers.start_turn_now(record, game)
-    await bot.events.tell(ev.TABLE_POSTED, record, game)  # the next turn may be a computer's
+    await bot.jobs.start_turn(record, game)
     if message is not None and previous is not None and previous[0] != message.id:
         bot.old_posts.replaced(record, previous[0])

@@ -1,6 +1,6 @@
 """The one way from the workers to the features: what falls due is handed over by name.
 
-The outbox worker and the timer runs (``bot/jobs``) never import the Discord-facing code;
+The job runs (``bot/jobs``) never import the Discord-facing code;
 they ``ask`` (one subscriber, its answer returned) or ``tell`` (every subscriber) an
 event here, and the features subscribe when the client is built, as RoboDanny's timers
 dispatch ``on_<event>_timer_complete`` to the cogs that listen.
@@ -15,19 +15,16 @@ from typing import Any
 Handler = Callable[..., Awaitable[Any]]
 
 # Asked of exactly one subscriber (the answer matters):
-OUTBOX_TURN_POST = "outbox.turn_post"  # (record, game, row) -> message id, or False: postponed
-OUTBOX_TURN_DM = "outbox.turn_dm"  # (record, game, row) -> None: sent, or False: postponed
+TURN_POST_DUE = "turn_post_due"  # (record, game, job) -> the message id of the turn's post
+TURN_DM_DUE = "turn_dm_due"  # (record, game, job) -> None: sent (or not needed), or when to try again
+COMPUTER_TURN_DUE = "computer_turn_due"  # (game_id) -> bool: played (False: stopped by a shutdown)
 USER_EXISTS = "user_exists"  # (user_id) -> bool: whether Discord still knows the person in turn
 # Told to every subscriber:
 TURN_START_DM = "turn_start_dm"  # (record, game): the turn-start DM, now
-TURN_START_DM_SOON = "turn_start_dm_soon"  # (record, game): the same, in the background
 REMINDER_DUE = "reminder_due"  # (record, game, seat, step)
 CHANNEL_NOTE_DUE = "channel_note_due"  # (record, game, seat, waited seconds)
 PLAYER_GONE = "player_gone"  # (game_id, game): the person in turn no longer exists
 VOTE_DUE = "vote_due"  # (record, game): the turn's clock ran out
-COMPUTER_DUE = "computer_due"  # (game_id): a computer player's turn waits
-POLL_ROUND = "poll_round"  # (): a timers round begins (DMs under way finish first)
-TABLE_POSTED = "table_posted"  # (record, game): a table post handed the turn on
 
 
 class Events:

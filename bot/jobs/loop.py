@@ -1,6 +1,6 @@
 """A background loop that works rounds: one round at start, then one each ``poll_seconds``
-or sooner when woken.  The outbox worker and the timers poller both run on it (claim ->
-run -> reschedule happens inside their rounds).
+or sooner when woken.  The job poller runs on it (claim -> run -> finish happens inside its
+rounds).
 
 Stops on a flag as well as a cancellation: Python 3.11's ``wait_for`` could swallow a
 cancellation that raced a wake-up, so the wait is ``asyncio.timeout`` and the flag ends the

@@ -1,150 +1,203 @@
 """The one poller of every durable job (table ``jobs``, ``bot/store/jobs.py``): each round it
-sends the one-offs due (turn posts and turn-start DMs, ``bot/jobs/outbox.py``: every
-``poll_seconds``, and at once when woken) and, every ``standing_seconds``, runs the standing
-jobs due (the timers: reminders, channel notes, computer wake-ups, turn clocks), each through
-its kind (registry.py) and rescheduled from what the run returned.  A claim is a lease in
-the database, so several processes share the work and a crashed claimer's jobs are claimed
-again once the lease runs out; a run that fails is tried again with every job's backoff.
+claims what is due and runs each job through its kind (``registry.py``; the kinds are in
+``runs.py``), then finishes it with what the run returned, or fails it (tried again with every
+job's backoff).  One-offs (turn posts and turn-start DMs) are claimed every
+``outbox_poll_seconds`` and at once when woken; standing jobs (reminders, channel notes,
+computer turns, turn clocks) every ``timer_poll_seconds``.  A claim is a lease in the
+database, renewed while this process lives, so several processes share the work and a
+crashed claimer's jobs are claimed again once the lease runs out.
 
-``poll_once`` is one round of the standing jobs (tests call it after moving their clock);
-``start`` runs rounds in the background.
+``poll_once`` runs everything due now (tests call it after moving their clock); ``start``
+runs rounds in the background; ``start_turn`` runs a turn's nudge at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
 
-from bot.jobs import events as ev
-from bot.jobs import runs  # registers the kinds the poller runs
+from bot.jobs import runs  # noqa: F401  # registers the kinds the poller runs
 from bot.jobs.host import JobHost
 from bot.jobs.loop import PollLoop
 from bot.jobs.outbox import Outbox
 from bot.jobs.registry import KINDS
 from bot.service.game import in_play
-from bot.service.quiet_hours import quiet_until
-from bot.service.schedule import NUDGE, REMINDER, TURN_START
-from bot.store import GameRecord, Timer
-from bot.store.jobs import retry_delay
+from bot.service.schedule import COMPUTER_TURN, NUDGE, TURN_START
+from bot.store import GameRecord, Job, TimerSpec
+from bot.store.jobs import LEASE_SECONDS
 from engine import Game
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 120.0  # a standing job's claim older than this is taken to be dead
-MAX_BATCHES = 10  # claims per round (a timer due again at once runs again in the same round)
+MAX_BATCHES = 50  # claims per round (a job due again at once runs again in the same round)
+BATCH = 20  # jobs per claim (run one after the other; the lease's renewal keeps them held)
 
 
 class Poller:
-    """``poll_seconds``: between rounds of one-offs (None: rounds only by hand);
-    ``standing_seconds``: between rounds of standing jobs (None: only ``poll_once``, as
-    the tests do with their own clock)."""
+    """``outbox_poll_seconds``: between rounds of one-offs; ``timer_poll_seconds``: between
+    rounds of standing jobs (None: not in the background, only ``poll_once``, as the tests do
+    with their own clock); ``job_lease_seconds``: every claim's lease."""
 
     def __init__(
         self,
         host: JobHost,
         outbox: Outbox,
         *,
-        poll_seconds: float | None = 1.0,
-        standing_seconds: float | None = 30.0,
-        lease: float = LEASE_SECONDS,
+        outbox_poll_seconds: float | None = 1.0,
+        timer_poll_seconds: float | None = 30.0,
+        job_lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         self.host = host
         self.outbox = outbox
-        self.lease = lease
-        self.poll_seconds = poll_seconds
-        self.standing_seconds = standing_seconds
+        self.lease = job_lease_seconds
+        self.outbox_poll_seconds = outbox_poll_seconds
+        self.timer_poll_seconds = timer_poll_seconds
         self.owner = uuid.uuid4().hex  # this process's claims
         self._lock = asyncio.Lock()
+        self._starting: set[asyncio.Task[int]] = set()  # nudges run at once, in the background
         self._next_standing = 0.0  # monotonic time of the next round of standing jobs
-        cadences = [t for t in (poll_seconds, standing_seconds) if t is not None]
+        self._renewing: asyncio.Task[None] | None = None
+        cadences = [t for t in (outbox_poll_seconds, timer_poll_seconds) if t is not None]
         self.loop = PollLoop("cubist-jobs", self._round, min(cadences, default=None), host.wait_until_ready)
         outbox.wake_poller = self.loop.wake
 
     async def _round(self) -> int:
         """One-offs every round; standing jobs when their time has come."""
-        done = await self.outbox.send_due() if self.poll_seconds is not None else 0
         now = time.monotonic()
-        if self.standing_seconds is not None and now >= self._next_standing:
-            self._next_standing = now + self.standing_seconds
-            done += await self.poll_once()
-        return done
+        standing = self.timer_poll_seconds is not None and now >= self._next_standing
+        if standing and self.timer_poll_seconds is not None:
+            self._next_standing = now + self.timer_poll_seconds
+        return await self._run_due(one_offs=self.outbox_poll_seconds is not None, standing=standing)
 
     def start(self) -> None:
         self.loop.start()
+        if self.loop.running and self._renewing is None:
+            self._renewing = asyncio.create_task(self._renew(), name="cubist-jobs-lease")
 
     async def stop(self) -> None:
         await self.loop.stop()
+        await self.drain()
+        task, self._renewing = self._renewing, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _renew(self) -> None:
+        """Keeps this process's claims alive while it runs: a lease runs out only when its
+        claimer is gone, however long a run takes (a computer's turn, a DM under a 429)."""
+        await self.host.wait_until_ready()
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                await self.host.service.jobs.renew(self.owner, self.lease)
+            except Exception:  # the next beat tries again; a lost lease only means a late run
+                log.warning("renewing the job leases failed", exc_info=True)
 
     @property
     def busy(self) -> bool:
         return self._lock.locked()
 
+    @property
+    def starting(self) -> bool:
+        """Whether nudges run in the background now."""
+        return bool(self._starting)
+
     async def poll_once(self) -> int:
-        """Runs what is due now; returns how many timers did something."""
-        # Turn-start DMs under way first: what they learn (closed DMs) counts for the
-        # reminders, and a reminder never overtakes the DM that starts its turn.
-        await self.host.events.tell(ev.POLL_ROUND)
-        await self.outbox.send_due()  # turn posts and turn-start DMs queued with moves first
+        """Runs everything due now, one-offs and standing jobs; returns how many did something.
+        Nudges under way in the background finish first (what they learn, closed DMs, counts
+        for what is due now)."""
+        await self.drain()
+        return await self._run_due(one_offs=True, standing=True)
+
+    async def _run_due(self, *, one_offs: bool, standing: bool) -> int:
         async with self._lock:
-            now = self.host.clock()
             done = 0
-            # Claim again after each batch: a run may make another timer due at once (a player
-            # found gone ends their turn clock now, and the vote is posted in this round).
+            # Claim again after each batch: a run may make another job due at once (a post
+            # done lets its DM go; a player found gone ends their turn clock now, and the vote
+            # is posted in this round).
             for _batch in range(MAX_BATCHES):
-                claimed = await self.host.service.timers.claim_due(self.owner, self.lease, now=now + 1e-6)
+                now = self.host.clock()
+                claimed = await self.host.service.jobs.claim_due(
+                    self.owner, self.lease, BATCH, now=now + 1e-6, one_offs=one_offs, standing=standing
+                )
                 if not claimed:
                     break
-                for timer in claimed:
-                    done += await self.run(timer, now)
+                for job in claimed:
+                    done += await self.run(job, now)
             return done
 
-    async def run(self, timer: Timer, now: float) -> int:
-        """Runs one claimed timer and records what comes next; 1 if it did something."""
-        timers = self.host.service.timers
-        run = KINDS.get(timer.kind)
+    async def run(self, job: Job, now: float) -> int:
+        """Runs one claimed job through its kind and records what comes next; 1 if it did
+        something."""
+        jobs = self.host.service.jobs
+        run = KINDS.get(job.kind)
         if run is None:
-            log.error("timer %s of game %s has an unknown kind %r; dropped", timer.id, timer.game_id, timer.kind)
-            await timers.finish(timer, self.owner, due_at=None)
+            log.error("job %s of game %s has an unknown kind %r; dropped", job.id, job.game_id, job.kind)
+            await jobs.finish(job, self.owner, due_at=None, keep=job.slot is None)
             return 0
         try:
-            after = await run(self.host, timer, now)
-        except Exception:
-            log.exception("timer %s (%s of game %s) failed", timer.id, timer.kind, timer.game_id)
-            if not await timers.fail(timer, self.owner, now + retry_delay(timer.failures + 1)):
-                log.error("timer %s of game %s given up", timer.id, timer.game_id)
+            after = await run(self.host, job, now)
+        except Exception as e:
+            log.warning("job %s (%s of game %s) failed: %r", job.id, job.kind, job.game_id, e, exc_info=True)
+            if not await jobs.fail(job, self.owner, repr(e)):
+                log.error("job %s (%s of game %s) given up", job.id, job.kind, job.game_id)
             return 0
-        await timers.finish(
-            timer, self.owner, due_at=after.due_at, kind=after.kind, attempt=after.attempt,
-            payload=after.payload, keep=after.keep, ran=after.ran,
+        await jobs.finish(
+            job, self.owner, due_at=after.due_at, kind=after.kind, attempt=after.attempt,
+            payload=after.payload, keep=after.keep, ran=after.ran, message_id=after.message_id,
         )  # fmt: skip
+        if job.slot is None:
+            self.loop.wake()  # a post done lets the next post or its DM go
         return int(after.counts)
 
-    async def start_turn_now(self, record: GameRecord, game: Game) -> None:
-        """After the table post that began a person's turn: their turn-start DM at once (in the
-        background) unless it is night-time where they live (then the timer sends it in the
-        morning).  Claimed like any timer, so it goes out once across processes and restarts."""
+    async def start_turn(self, record: GameRecord, game: Game) -> None:
+        """After the table post that began a turn: the turn's nudge runs now, in the background
+        (the command that ended the turn is answered without waiting for the next player's
+        studio picture and DM, or for a computer's turn).  It is claimed like any job, so it
+        runs once across processes and restarts, and run like any job: quiet hours postpone a
+        DM, a DM Discord refused for now is tried again with every job's backoff, and a
+        computer's turn cut short by a crash is taken over when its lease runs out."""
         if not in_play(record, game):
             return
-        seat = record.seats[game.current_player]
-        if seat.user_id is None:
-            return  # computer players move by themselves (bot/turn/computer.py)
-        timers = self.host.service.timers
-        timer = await timers.claim(record.id, NUDGE, self.owner, self.lease, [TURN_START])
-        if timer is None or timer.payload.get("turn") != game.state.turn:
-            if timer is not None:
-                await timers.finish(timer, self.owner, due_at=timer.due_at, attempt=timer.attempt - 1, ran=False)
-            return  # sent already (by the poller, another process), or about another turn
-        now = self.host.clock()
-        wake = quiet_until(seat.prefs, now) if seat.prefs.enabled else None
-        if wake is not None:  # night-time where the player lives: the timer sends it in the morning
-            await timers.finish(timer, self.owner, due_at=wake, attempt=timer.attempt - 1, ran=False)
+        job = await self.host.service.jobs.claim_slot(
+            record.id, NUDGE, self.owner, self.lease, [TURN_START, COMPUTER_TURN], {"turn": game.state.turn}
+        )
+        if job is None:
+            return  # run already (by the poller, another process), or about another turn
+        self._in_background(job, f"nudge-{record.id}")
+
+    async def taken_over(self, game_id: int) -> None:
+        """A computer took the seat in turn over (the away vote): its turn is played now."""
+        record, game = await self.host.service.queries.game(game_id)
+        if not in_play(record, game):
             return
-        interval = runs.reminder_interval(self.host, record, seat)
-        if not await timers.finish(timer, self.owner, due_at=now + interval, kind=REMINDER):
-            return
-        if runs.dm_wanted(seat):
-            # In the background: the command that ended the turn is answered without waiting
-            # for the next player's studio picture and DM (issue 6: the `end` reply time).
-            await self.host.events.tell(ev.TURN_START_DM_SOON, record, game)
+        spec = TimerSpec(NUDGE, COMPUTER_TURN, self.host.clock(), {"turn": game.state.turn})
+        await self.host.service.timers.set(game_id, [spec])
+        await self.start_turn(record, game)
+
+    async def resume(self, game_ids: list[int]) -> None:
+        """At start-up: the computer turns of these games run now (in the background), unless
+        another process holds them; a game waiting on a computer without its job (stored by
+        hand, or by an older version) is given one."""
+        for game_id in game_ids:
+            if await self.host.service.timers.get(game_id, NUDGE) is None:
+                _record, game = await self.host.service.queries.game(game_id)
+                spec = TimerSpec(NUDGE, COMPUTER_TURN, self.host.clock(), {"turn": game.state.turn})
+                await self.host.service.timers.set(game_id, [spec])
+            job = await self.host.service.jobs.claim_slot(game_id, NUDGE, self.owner, self.lease, [COMPUTER_TURN], {})
+            if job is not None:
+                self._in_background(job, f"nudge-{game_id}")
+
+    def _in_background(self, job: Job, name: str) -> None:
+        task = asyncio.create_task(self.run(job, self.host.clock()), name=name)
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    async def drain(self) -> None:
+        """Waits for the nudges under way (a round, shutdown; not the caller's own)."""
+        while pending := self._starting - {asyncio.current_task()}:
+            await asyncio.gather(*pending, return_exceptions=True)

@@ -10,13 +10,14 @@ offered whole, up to ``MAX_CELLS``.
 
 from __future__ import annotations
 
+from bot.panel.rows import ROW_WIDTH, ROWS
 from engine import Game
 from engine.geometry import WORKROOM_SIZE
 from engine.moves import DieRef, Place
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_CELLS = 20  # four rows of five buttons; the fifth row holds Back
-MAX_DICE = 5  # one row of die buttons
+MAX_CELLS = (ROWS - 1) * ROW_WIDTH  # the last row holds Back
+MAX_DICE = ROW_WIDTH  # one row of die buttons (the others stay in the menu)
 _MID = WORKROOM_SIZE // 2
 MIDDLE = frozenset(y * WORKROOM_SIZE + x for y in (_MID - 1, _MID) for x in (_MID - 1, _MID))
 

@@ -4,7 +4,7 @@ Rendering is CPU work (tens of milliseconds), so it runs in a worker: a thread b
 default, or a process pool when ``workers`` > 0 (the load benchmark uses both cores that
 way).  The cache key is (game id, version, picture, seat, language, style): a game at a
 given version always draws the same bytes, so a cached picture is never stale.  ``style``
-is ``render``'s ("iso", the high camera; "flat", from straight above): channel posts use
+is ``render``'s ("iso", seen from a corner; "flat", from straight above): channel posts use
 the default, the pictures only one person sees follow their ``/cubist settings pictures``.
 """
 

@@ -25,8 +25,10 @@ import render
 from bot.i18n import Message, has, t
 from bot.i18n.rules import error_message
 from bot.service import schedule
+from bot.service.gate import Actor, Entry, Roles, kind_of, refusal
 from bot.service.queries import Queries
 from bot.service.schedule import CHANNEL_NOTE, NUDGE, REMINDER, turn_timers
+from bot.service.voters import carried
 from bot.store import (
     CannotWrite,
     ChannelBusy,
@@ -45,7 +47,8 @@ from bot.store import (
     TooManyGames,
     TooSoon,
 )
-from bot.store.outbox import PostsRoom, Queued
+from bot.store.jobs import JobsRoom
+from bot.store.outbox import Queued
 from bot.store.timers import TimersRoom
 from bot.words.texts import COLOUR_NAMES
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Step, parse_move
@@ -500,9 +503,7 @@ class GameService:
         if fill is not None:
             if fill not in LEVELS:
                 raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
-            free = self.table_settings(record).max_players - len(record.seats)
-            if free > 0:
-                record = await self.add_computers(record.id, free, fill, lang)
+            record = await self._fill(record, fill, lang)
         settings = self.table_settings(record)
         for _attempt in range(3):
             if len(record.seats) < 2:
@@ -520,6 +521,21 @@ class GameService:
             except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
                 record = await self.store.get_game(record.id)
         raise UserError(Message("service.stale"))
+
+    async def _fill(self, record: GameRecord, level: str, lang: str) -> GameRecord:
+        """Seats computer players of ``level`` in the lobby's free seats, as many as are free
+        when each is seated: people joining meanwhile keep their seats and leave fewer to fill.
+        UserError when the lobby started or was cancelled meanwhile."""
+        try:
+            while len(record.seats) < self.table_settings(record).max_players:
+                record = await self.add_computers(record.id, 1, level, lang)
+        except TableFull:  # the last free seats went to people joining: the table is full
+            pass
+        except GameStateError:
+            now = await self.store.get_game(record.id)
+            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+            raise UserError(Message(key, game=record.id)) from None
+        return await self.store.get_game(record.id)
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
@@ -619,10 +635,55 @@ class GameService:
 
     # --- moves ----------------------------------------------------------------------------
 
-    async def play(self, channel_id: int, user_id: int, move: Move) -> MoveOutcome:
-        """Apply a player's move in the channel's game.  Raises UserError (nothing stored)."""
-        record, _game = await self.channel_game(channel_id)
-        return await self.play_in(record.id, user_id, move)
+    def roles(
+        self,
+        record: GameRecord,
+        game: Game,
+        entry: Entry,
+        user_id: int | None,
+        *,
+        can_manage: bool = False,
+        as_seat: int | None = None,
+        vote_carried: bool = False,
+    ) -> Roles:
+        """What the requester is in this game now, for the gate: the bot's own work (a turn
+        clock, or ``as_seat`` when it is a computer seat at turn), a vote's outcome (only
+        when ``vote_carried``), or a person by their seat, powers and permission."""
+        actors: set[Actor] = set()
+        if entry is Entry.JOB:
+            if as_seat is None:
+                actors.add(Actor.CLOCK)
+            elif as_seat == game.current_player and record.seats[as_seat].is_computer:
+                actors.add(Actor.COMPUTER)
+        elif entry is Entry.VOTE:
+            if vote_carried:
+                actors.add(Actor.VOTE)
+        elif user_id is not None:
+            seat = record.seat_of(user_id)
+            if seat is None or game.state.players[seat.seat].removed:
+                actors.add(Actor.SPECTATOR)
+            else:
+                actors.add(Actor.AT_TURN if seat.seat == game.current_player else Actor.SEATED)
+            if self.may_run_table(record, game, user_id, False):
+                actors.add(Actor.CREATOR)
+            if can_manage:
+                actors.add(Actor.ADMIN)
+        return Roles.of(actors)
+
+    def check(
+        self, record: GameRecord, game: Game, move: Move, entry: Entry, user_id: int | None, *, can_manage: bool = False
+    ) -> None:
+        """The gate for a person asking through ``entry`` (before a confirmation is offered)."""
+        self.admit(record, game, move, self.roles(record, game, entry, user_id, can_manage=can_manage), entry)
+
+    @staticmethod
+    def admit(record: GameRecord, game: Game, move: Move, roles: Roles, entry: Entry) -> None:
+        """The gate: UserError (nothing changes) unless ``roles`` may make ``move``'s kind of
+        move through ``entry`` (``bot/service/gate.py`` holds the table)."""
+        kind = kind_of(move)
+        if not roles.may(kind, entry):
+            playing = record.seats[game.current_player].display_name
+            raise UserError(refusal(kind, roles, entry, playing=playing))
 
     async def play_in(
         self,
@@ -630,12 +691,14 @@ class GameService:
         user_id: int | None,
         move: Move,
         *,
+        entry: Entry = Entry.COMMAND,
         as_seat: int | None = None,
         version: int | None = None,
     ) -> MoveOutcome:
         """Apply ``move`` (parsed at the edge: ``parse``) in game ``game_id`` for ``user_id``
-        (or, for computer seats, for ``as_seat``).  Whether the player may move is decided
-        here; whether the move is allowed, once, by the engine inside the store's
+        (or, for a computer seat, ``as_seat`` through ``Entry.JOB``), come through ``entry``.
+        Whether they may make that kind of move from there is the gate's word (``admit``);
+        whether the move is allowed, once, by the engine inside the store's
         transaction (IllegalMove: nothing written, answered with why and what is allowed).
         Serialized per game; the store's version check guards against other processes.
         ``version``: the game's version the move was chosen at (a panel's or a hint's button):
@@ -648,10 +711,8 @@ class GameService:
                 raise UserError(self._not_in_play(record, game))
             if version is not None and record.version != version:
                 raise StaleChoice(Message("service.stale_choosing"))
-            seat = as_seat if as_seat is not None else self.seat_of(record, user_id or 0)
-            if seat != game.current_player:
-                current = record.seats[game.current_player]
-                raise UserError(Message("service.not_your_turn", name=current.display_name))
+            self.admit(record, game, move, self.roles(record, game, entry, user_id, as_seat=as_seat), entry)
+            seat = game.current_player
 
             def post(step: Step, new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
                 return TurnPost(record, new_game, seat, step.turn_moves, new_game.is_over).payload()
@@ -728,28 +789,36 @@ class GameService:
         user_id: int | None,
         move: Skip | Remove,
         *,
+        entry: Entry,
         turn: int | None = None,
-        can_manage: bool | None = None,
+        can_manage: bool = False,
         headline: str | None = None,
         headline_lang: str,
         sent_at: float | None = None,
     ) -> MoveOutcome:
-        """Apply a table move (``skip`` or ``remove pN``), decided by a vote or an admin; the
-        engine decides whether it can be done.  ``turn``, when given, must still be the turn
-        in play (a vote, a skip or a kick about an earlier turn is refused).  ``can_manage``
-        given: an admin's move, allowed to Manage Channels members and to the seated holder of
-        the creator's powers, checked on the game as it is now.  ``sent_at`` (wall-clock
-        seconds, Discord's timestamp of the admin's command): refused if the turn in play
-        began after that (the player moved first and the next turn is not what was meant)."""
+        """Apply a table move (``skip`` or ``remove pN``), decided by a vote (``Entry.VOTE``:
+        the votes stored for the turn in play must carry it) or an admin (``Entry.ADMIN``:
+        a Manage Channels member, ``can_manage``, or the seated holder of the creator's
+        powers, checked on the game as it is now); the gate (``admit``) has the last word on
+        who, the engine on whether it can be done.  ``turn``, when given, must still be the
+        turn in play (a vote, a skip or a kick about an earlier turn is refused).
+        ``sent_at`` (wall-clock seconds, Discord's timestamp of the admin's command): refused
+        if the turn in play began after that (the player moved first and the next turn is
+        not what was meant)."""
         async with self._locked(game_id):
             try:
                 record, game = await self._load_in_play(game_id, turn)
             except UserError as e:
-                if can_manage is not None and e.args[0].key == "service.vote_void":
+                if entry is Entry.ADMIN and e.args[0].key == "service.vote_void":
                     raise UserError(Message("trust.turn_over", turn=(turn or 0) + 1)) from None
                 raise
-            if can_manage is not None and not self.may_run_table(record, game, user_id or 0, can_manage):
-                raise UserError(Message("away.admins_only"))
+            vote_carried = False
+            if entry is Entry.VOTE:  # a vote is about the player at turn, counted as stored now
+                about_away = not isinstance(move, Remove) or move.seat == game.current_player
+                stored = await self.store.votes(game_id, game.state.turn)
+                vote_carried = about_away and carried(record, game, stored, kind_of(move).value)
+            roles = self.roles(record, game, entry, user_id, can_manage=can_manage, vote_carried=vote_carried)
+            self.admit(record, game, move, roles, entry)
             if sent_at is not None:
                 clock = await self.queries.turn_clock(game_id)
                 began = clock.began if clock is not None and clock.turn == game.state.turn else None
@@ -800,14 +869,14 @@ class GameService:
     # store only through these.
 
     @property
-    def timers(self) -> TimersRoom:
-        """The timers' claims (the timers poller and the turn post's turn-start DM)."""
-        return self.store.timers
+    def jobs(self) -> JobsRoom:
+        """Every job's claim, finish and failure (the poller, the interaction ending a turn)."""
+        return self.store.jobs
 
     @property
-    def posts(self) -> PostsRoom:
-        """The outbox rows' claims (the outbox worker and the interaction ending a turn)."""
-        return self.store.posts
+    def timers(self) -> TimersRoom:
+        """The game's standing jobs by slot (an away player's seat taken over)."""
+        return self.store.timers
 
     async def end_turn_clock(self, game_id: int, turn: int) -> bool:
         """Ends the clock of ``turn`` now (its player is known to be gone)."""

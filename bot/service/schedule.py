@@ -2,7 +2,8 @@
 (slot ``turn_clock``) and the nudge of the player in turn (slot ``nudge``), run as a chain of
 kinds: ``turn_start`` (the turn-start DM) -> ``reminder`` (MAX_REMINDERS DMs, one per
 interval; ``attempt`` is the reminder's number) -> ``channel_note`` (a note in the channel,
-then nothing more this turn).  A computer's turn has ``computer_wake`` instead.
+then nothing more this turn).  A computer's turn has ``computer_turn`` instead: the computer
+plays its turn when it runs.
 
 The service hands ``turn_timers`` to the store in the move's own transaction; what runs when
 a timer falls due is the workers' business (``bot/jobs/runs.py``).
@@ -14,23 +15,23 @@ import time
 from dataclasses import dataclass
 
 from bot.service.quiet_hours import interval_of
-from bot.store import GameRecord, Store, Timer, TimerSpec
+from bot.store import GameRecord, Job, Store, TimerSpec
 from engine import Game
 
 # A game's timer slots (one timer per game and slot).
-NUDGE = "nudge"  # bringing the player in turn back: turn-start DM, reminders, channel note, computer wake-up
+NUDGE = "nudge"  # the player in turn: turn-start DM, reminders, channel note; or a computer's turn
 CLOCK = "turn_clock"  # the turn's clock: when it runs out the others may vote
 
 # The kinds of the nudge chain, and the clock's.
 TURN_START = "turn_start"
 REMINDER = "reminder"
 CHANNEL_NOTE = "channel_note"
-COMPUTER_WAKE = "computer_wake"
+COMPUTER_TURN = "computer_turn"
 CLOCK_RAN_OUT = "turn_clock"
 
 MAX_REMINDERS = 3
 START_GRACE = 120.0  # s: the turn post sends the start DM itself; the timer only recovers a missed one
-COMPUTER_GRACE = 60.0  # s: the table post wakes a computer player; the timer only recovers a stalled one
+COMPUTER_GRACE = 60.0  # s: the table post starts a computer's turn; the poller only recovers a missed one
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class TurnClock:
     began: float | None = None
 
     @classmethod
-    def of(cls, timer: Timer) -> TurnClock:
+    def of(cls, timer: Job) -> TurnClock:
         p = timer.payload
         return cls(
             timer.game_id, int(p["turn"]), int(p["seat"]), float(p["started_at"]), float(p["expires_at"]),
@@ -79,7 +80,7 @@ def turn_timers(
     seat = record.seats[game.current_player]
     turn = {"turn": game.state.turn}
     if seat.user_id is None:
-        nudge = TimerSpec(NUDGE, COMPUTER_WAKE, now + COMPUTER_GRACE, turn)
+        nudge = TimerSpec(NUDGE, COMPUTER_TURN, now + COMPUTER_GRACE, turn)
     elif dm_queued:
         nudge = TimerSpec(NUDGE, REMINDER, now + interval_of(seat.prefs, reminder_hours), turn)
     else:

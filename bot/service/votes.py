@@ -12,23 +12,11 @@ from dataclasses import dataclass
 
 from bot.i18n import Message
 from bot.service.game import GameService, UserError
+from bot.service.voters import needed, voters
 from bot.store import GameRecord, SeatRecord, Status
 from engine import Game
 
 CHOICES = ("skip", "remove", "computer")
-
-
-def voters(record: GameRecord, game: Game) -> list[int]:
-    """Seats that may vote on the current player: the other humans still in the game."""
-    return [
-        s.seat
-        for s in record.seats
-        if s.seat != game.current_player and s.user_id is not None and not game.state.players[s.seat].removed
-    ]
-
-
-def needed(record: GameRecord, game: Game, choice: str) -> int:
-    return 1 if choice == "skip" else len(voters(record, game)) // 2 + 1
 
 
 @dataclass(frozen=True, slots=True)

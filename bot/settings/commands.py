@@ -101,10 +101,10 @@ class SettingsCommands(Feature):
     # Every command records the user's Discord locale (DMs sent later follow it); the server's
     # language for channel posts is chosen here.
     @settings.command()
-    @app_commands.describe(style="High camera (cubes in stacks, the default) or seen from straight above")
+    @app_commands.describe(style="Seen from a corner (cubes in stacks, the default) or from straight above")
     @app_commands.choices(
         style=[
-            app_commands.Choice(name="high camera", value="iso"),
+            app_commands.Choice(name="from a corner", value="iso"),
             app_commands.Choice(name="from above", value="flat"),
         ]
     )

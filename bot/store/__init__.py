@@ -87,10 +87,11 @@ from bot.store.errors import (
     TooManyGames,
     TooSoon,
 )
+from bot.store.jobs import Job
 from bot.store.moves import Played
 from bot.store.records import GameRecord, MoveRecord, ReminderPrefs, ResultRecord, SeatRecord, Status
 from bot.store.store import Store
-from bot.store.timers import Timer, TimerSpec
+from bot.store.timers import TimerSpec
 
 __all__ = [
     "CannotWrite",
@@ -99,6 +100,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameStateError",
+    "Job",
     "MigrationError",
     "MoveRecord",
     "Played",
@@ -112,7 +114,6 @@ __all__ = [
     "Store",
     "StoreError",
     "TableFull",
-    "Timer",
     "TimerSpec",
     "TooManyGames",
     "TooSoon",

@@ -1,7 +1,7 @@
 """Posts: one-off jobs (table ``jobs`` without a slot, migration 0014), the posts and DMs that
 must follow a stored move, and each game's newest table post.  ``queue_turn`` runs inside the
-move's own transaction; the other functions are whole transactions, run by ``PostsRoom``.
-Their life is every job's (``bot/store/jobs.py``); ``bot/jobs/outbox.py`` sends them."""
+move's own transaction; the others are whole transactions, run by ``PostsRoom``.  Their life
+is every job's (``bot/store/jobs.py``); their kinds are run by ``bot/jobs/runs.py``."""
 
 from __future__ import annotations
 
@@ -9,35 +9,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.connection import Row, Tx
-from bot.store.jobs import UNCLAIMED, gives_up, retry_delay
+from bot.store.connection import Tx
+from bot.store.jobs import TURN_POST
 from bot.store.room import Room
 from engine import Game
 
 POST_GRACE = 3.0  # s: the interaction that ended the turn may deliver its post itself first
-# s: the longest a turn-start DM waits for its turn's channel post.  A post that failed once
-# (its channel deleted, Discord down) holds the DM back no longer: the player's turn begins
-# whether or not the channel can be written.
-DM_WAITS_FOR_POST = 6.0
-
-
-@dataclass(frozen=True, slots=True)
-class OutboxRow:
-    id: int
-    game_id: int
-    version: int
-    kind: str
-    payload: dict[str, Any]
-    attempts: int  # failed sends so far
-    claimed_by: str | None = None  # a claim whose lease ran out: who had it (bot/jobs/outbox.py)
-    answer: str | None = None  # the interaction whose public answer this post may be (migration 0011)
-
-    @classmethod
-    def from_row(cls, r: Row) -> OutboxRow:
-        return cls(
-            r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"] or "{}"), r["failures"],
-            r["claimed_by"], r["answer"],
-        )  # fmt: skip
+TURN_DM = "turn_dm"  # the next player's turn-start DM (TURN_POST: the turn's channel post)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +30,8 @@ async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: di
     """After a move that ended a turn: the turn's channel post and, when a person's turn
     begins, their turn-start DM (the caller's timers then start at the first reminder)."""
     posted = await tx.all(
-        "INSERT INTO jobs (game_id, version, kind, payload, created_at, due_at)"
-        " VALUES (?, ?, 'turn_post', ?, ?, ?) RETURNING id",
-        (game_id, version, json.dumps(payload), now, now + POST_GRACE),
+        "INSERT INTO jobs (game_id, version, kind, payload, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+        (game_id, version, TURN_POST, json.dumps(payload), now, now + POST_GRACE),
     )
     post = posted[0]["id"]
     if game.is_over:
@@ -64,75 +41,11 @@ async def queue_turn(tx: Tx, game_id: int, version: int, game: Game, payload: di
         return Queued(post, None)  # computer players move by themselves
     dms = await tx.all(
         "INSERT INTO jobs (game_id, version, kind, payload, created_at, due_at)"
-        " VALUES (?, ?, 'turn_dm', '{}', ?, ?) RETURNING id",
-        (game_id, version, now, now),
+        " VALUES (?, ?, ?, '{}', ?, ?) RETURNING id",
+        (game_id, version, TURN_DM, now, now),
     )
     dm = dms[0]["id"]
     return Queued(post, dm)
-
-
-# A one-off still to send, that nobody holds.
-_FREE = f"slot IS NULL AND due_at IS NOT NULL AND {UNCLAIMED}"
-
-
-async def claim(tx: Tx, row_id: int, owner: str, now: float, lease: float, answer: str | None = None) -> bool:
-    """``answer``: the claimer may post the row as this interaction's answer; kept on the row
-    (never cleared) so whoever sends it later asks Discord first."""
-    cur = await tx.execute(
-        f"UPDATE jobs SET claimed_by = ?, lease_until = ?, answer = coalesce(?, answer) WHERE id = ? AND {_FREE}",
-        (owner, now + lease, answer, row_id, now),
-    )
-    return cur == 1
-
-
-async def release(tx: Tx, row_id: int, owner: str) -> None:
-    await tx.execute(
-        "UPDATE jobs SET claimed_by = NULL, lease_until = NULL WHERE id = ? AND claimed_by = ? AND due_at IS NOT NULL",
-        (row_id, owner),
-    )
-
-
-async def done(tx: Tx, row_id: int, now: float, message_id: int | None) -> None:
-    await tx.execute(
-        "UPDATE jobs SET done_at = ?, message_id = ?, due_at = NULL, claimed_by = NULL, lease_until = NULL,"
-        " last_run_at = ? WHERE id = ?",
-        (now, message_id, now, row_id),
-    )
-
-
-async def retry(tx: Tx, row_id: int, owner: str, now: float, error: str) -> bool:
-    """A failed send: tried again later with every job's backoff, given up after its
-    failures in a row (``bot/store/jobs.py``).  Returns False when it was given up."""
-    row = await tx.one("SELECT failures FROM jobs WHERE id = ?", (row_id,))
-    failures = (row["failures"] if row else 0) + 1
-    failed = gives_up(failures)
-    await tx.execute(
-        "UPDATE jobs SET failures = ?, due_at = ?, failed = ?, last_error = ?, claimed_by = NULL, lease_until = NULL"
-        " WHERE id = ? AND (claimed_by = ? OR claimed_by IS NULL)",
-        (failures, None if failed else now + retry_delay(failures), int(failed), error[:500], row_id, owner),
-    )
-    return not failed
-
-
-async def postpone(tx: Tx, row_id: int, due_at: float) -> None:
-    await tx.execute(
-        "UPDATE jobs SET due_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ? AND due_at IS NOT NULL",
-        (due_at, row_id),
-    )
-
-
-async def due(tx: Tx, now: float, limit: int) -> list[OutboxRow]:
-    """One-offs to send now, oldest first: due, not sent, not held (or their claim's lease
-    ran out), and not waiting for an earlier one of the same game.  A turn post waits for the
-    posts before it (the channel reads in order); a DM waits for its turn's post only while
-    that post has not failed and is younger than DM_WAITS_FOR_POST."""
-    sql = (
-        "SELECT o.* FROM jobs o WHERE o.slot IS NULL AND o.due_at <= ? AND (o.lease_until IS NULL OR o.lease_until < ?)"
-        " AND NOT EXISTS (SELECT 1 FROM jobs e WHERE e.game_id = o.game_id AND e.slot IS NULL AND e.id < o.id"
-        " AND e.due_at IS NOT NULL"
-        " AND (o.kind = 'turn_post' OR (e.failures = 0 AND e.created_at > ?))) ORDER BY o.id LIMIT ?"
-    )
-    return [OutboxRow.from_row(r) for r in await tx.all(sql, (now, now, now - DM_WAITS_FOR_POST, limit))]
 
 
 async def counts(tx: Tx) -> dict[str, int]:
@@ -144,32 +57,7 @@ async def counts(tx: Tx) -> dict[str, int]:
 
 
 class PostsRoom(Room):
-    """The one-offs' life (claim -> done, or retry with backoff) and the newest table post."""
-
-    async def claim(self, row_id: int, owner: str, lease: float, answer: str | None = None) -> bool:
-        """Claims an outbox row for sending (atomic): True means the caller sends it, then calls
-        ``done`` (or ``release`` on failure).  False: sent, or claimed by another sender whose
-        lease has not run out.  ``answer``: see ``claim`` above."""
-        now = self.clock()
-        return await self.db.write(lambda tx: claim(tx, row_id, owner, now, lease, answer))
-
-    async def release(self, row_id: int, owner: str) -> None:
-        await self.db.write(lambda tx: release(tx, row_id, owner))
-
-    async def done(self, row_id: int, message_id: int | None = None) -> None:
-        now = self.clock()
-        await self.db.write(lambda tx: done(tx, row_id, now, message_id))
-
-    async def retry(self, row_id: int, owner: str, error: str) -> bool:
-        now = self.clock()
-        return await self.db.write(lambda tx: retry(tx, row_id, owner, now, error))
-
-    async def postpone(self, row_id: int, due_at: float) -> None:
-        await self.db.write(lambda tx: postpone(tx, row_id, due_at))
-
-    async def due(self, limit: int = 50) -> list[OutboxRow]:
-        now = self.clock()
-        return await self.db.read(lambda tx: due(tx, now, limit))
+    """The one-offs' counts and each game's newest table post."""
 
     async def counts(self) -> dict[str, int]:
         return await self.db.read(counts)

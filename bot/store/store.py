@@ -19,6 +19,7 @@ from bot.store.connection import Database, SqliteDatabase
 from bot.store.copy import backup_postgres
 from bot.store.games import GamesRoom
 from bot.store.integrity import IntegrityRoom
+from bot.store.jobs import JobsRoom
 from bot.store.lobby import LobbyRoom
 from bot.store.meta import MetaRoom
 from bot.store.moves import MovesRoom
@@ -49,6 +50,7 @@ class Store:
         self.moves = MovesRoom(db, clock, self.cache)
         self.changes = Changes()  # told after each committed change to a game (the web board)
         self.moves.changes = self.changes
+        self.jobs = JobsRoom(db, clock, self.cache)  # every job's claim, finish and failure
         self.timers = TimersRoom(db, clock, self.cache)
         self.votes_room = VotesRoom(db, clock, self.cache)
         self.posts = PostsRoom(db, clock, self.cache)
@@ -87,12 +89,6 @@ class Store:
         self.cast_vote = self.votes_room.cast_vote
         self.votes = self.votes_room.votes
 
-        self.outbox_claim = self.posts.claim
-        self.outbox_release = self.posts.release
-        self.outbox_done = self.posts.done
-        self.outbox_retry = self.posts.retry
-        self.outbox_postpone = self.posts.postpone
-        self.outbox_due = self.posts.due
         self.outbox_counts = self.posts.counts
         self.set_table_post = self.posts.set_table_post
         self.table_post = self.posts.table_post

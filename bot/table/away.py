@@ -18,9 +18,9 @@ from bot.chat.guard import Guarded
 from bot.chat.language import guild_language, user_language
 from bot.chat.replies import send_error
 from bot.i18n import Message, babel_locale, has, language, t
-from bot.jobs import events as ev
 from bot.service import votes
-from bot.service.game import MoveOutcome, TableSettings, UserError
+from bot.service.game import MoveOutcome, TableSettings, UserError, in_play
+from bot.service.gate import Entry
 from bot.service.votes import needed, voters
 from bot.store import GameRecord
 from bot.words.texts import MARKS
@@ -121,7 +121,7 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         if holder is not None and (before is None or holder.seat != before.seat):
             text += "\n" + t("trust.powers_passed", lang, name=holder.display_name)
         await interaction.response.send_message(text)
-        await bot.events.tell(ev.COMPUTER_DUE, game_id)
+        await bot.jobs.taken_over(game_id)
         return
     move: Skip | Remove = Skip() if choice == "skip" else Remove(away.seat)
     headline = (
@@ -130,7 +130,7 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
     )
     outcome = await bot.service.table_move(
-        game_id, interaction.user.id, move, turn=turn, headline=headline, headline_lang=lang
+        game_id, interaction.user.id, move, entry=Entry.VOTE, turn=turn, headline=headline, headline_lang=lang
     )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -163,8 +163,9 @@ class SkipConfirmButton(
         perms = getattr(interaction.user, "guild_permissions", None)
         try:
             await admin_move(
-                bot, interaction, kick=None, can_manage=bool(perms and perms.manage_channels), turn=self.turn
-            )
+                bot, interaction, kick=None, can_manage=bool(perms and perms.manage_channels),
+                asked=(self.game_id, self.turn),
+            )  # fmt: skip
         except UserError as e:
             await send_error(interaction, e.args[0])
 
@@ -178,8 +179,7 @@ async def ask_skip(bot: Bot, interaction: discord.Interaction, *, can_manage: bo
     """``/cubist table skip`` asks first: whose turn it is and how long they have had it, and
     a button to confirm, pinned to that turn."""
     record, game = await bot.service.channel_game(interaction.channel_id or 0)
-    if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
-        raise UserError(Message("away.admins_only"))
+    bot.service.check(record, game, Skip(), Entry.ADMIN, interaction.user.id, can_manage=can_manage)
     mine = user_language(interaction)
     seat = record.seats[game.current_player]
     clock = await bot.service.queries.turn_clock(record.id)
@@ -203,15 +203,25 @@ async def admin_move(
     *,
     kick: discord.abc.User | None,
     can_manage: bool,
-    turn: int | None = None,
+    asked: tuple[int, int] | None = None,
 ) -> None:
     """``/cubist table kick`` and the confirmed skip: the creator or a Manage Channels member.
-    ``turn``: the turn the skip was confirmed for (refused when it is over)."""
-    record, game = await bot.service.channel_game(interaction.channel_id or 0)
-    if not bot.service.may_run_table(record, game, interaction.user.id, can_manage):
-        raise UserError(Message("away.admins_only"))
-    if turn is not None and turn != game.state.turn:
-        raise UserError(Message("trust.turn_over", turn=turn + 1))
+    ``asked``: the game and turn the skip was confirmed for; refused when that game is no
+    longer in play (cancelled, or another one started since) or that turn is over."""
+    if kick is not None and not isinstance(kick, discord.User | discord.Member):
+        raise UserError(Message("gate.unknown_member"))  # Discord sent an id without its member (forged)
+    if asked is None:
+        record, game = await bot.service.channel_game(interaction.channel_id or 0)
+    else:
+        loaded = await bot.service.for_interaction(
+            asked[0], interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None
+        )
+        record, game = loaded.record, loaded.game
+        if not in_play(record, game):
+            raise UserError(Message("gate.earlier_game"))
+    bot.service.check(record, game, Skip(), Entry.ADMIN, interaction.user.id, can_manage=can_manage)
+    if asked is not None and asked[1] != game.state.turn:
+        raise UserError(Message("trust.turn_over", turn=asked[1] + 1))
     lang = await _channel_language(bot, interaction, record)  # the headline is public
     admin = interaction.user.display_name
     if kick is None:
@@ -229,7 +239,7 @@ async def admin_move(
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
     # ... and to the turn in play when the admin sent the command (it may have ended since).
     outcome = await bot.service.table_move(
-        record.id, interaction.user.id, move, turn=game.state.turn, can_manage=can_manage,
+        record.id, interaction.user.id, move, entry=Entry.ADMIN, turn=game.state.turn, can_manage=can_manage,
         headline=headline, headline_lang=lang, sent_at=interaction.created_at.timestamp(),
     )  # fmt: skip
     await interaction.response.send_message(headline)

@@ -15,11 +15,12 @@ import discord
 from bot.chat.buttons import view_of
 from bot.chat.language import user_language
 from bot.chat.load import host, load
-from bot.chat.replies import answer, png_file, send_error
+from bot.chat.replies import answer, in_time, png_file, send_error
 from bot.i18n import Message, t
 from bot.service.game import StaleChoice, UserError
+from bot.service.gate import Entry
 from bot.turn import faces
-from bot.turn.panel import in_place, in_time, show
+from bot.turn.panel import in_place, show
 from engine import Game
 from engine.moves import EndTurn, Move
 
@@ -64,7 +65,7 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
     async def play_all():
         # Each step pinned to the version it follows: a second press plays nothing.
         for i, move in enumerate(_steps(moves)):
-            await bot.service.play_in(game_id, interaction.user.id, move, version=version + i)
+            await bot.service.play_in(game_id, interaction.user.id, move, entry=Entry.HINT, version=version + i)
 
     try:
         await in_time(interaction, play_all(), edit=in_place(interaction))

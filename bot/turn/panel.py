@@ -9,9 +9,8 @@ everything; this module only loads, asks and answers.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -22,20 +21,22 @@ from bot.chat.board_link import board_link
 from bot.chat.delivery import deliver_turn
 from bot.chat.language import user_language
 from bot.chat.load import host, load
-from bot.chat.replies import answer, carries_post, clip, png_file, post_failed, send_error
+from bot.chat.replies import answer, carries_post, clip, defer, in_time, png_file, post_failed, send_error
 from bot.i18n import Message, join, localize, t
 from bot.panel import Choice, TreeError, choice_tree, node_at
 from bot.panel.cells import cells_for, placeable
+from bot.panel.rows import ROW_WIDTH, ROWS, chunks
 from bot.panel.words import Describer, sensible_end
 from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
+from bot.service.gate import Entry
 from bot.store import GameRecord
 from bot.turn import faces
+from bot.words.texts import describe
 from engine import Game
 from engine.moves import Abandon, EndTurn, Move, Place, Undo
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-DEFER_AFTER_S = 1.0  # a move not answered by then is deferred (Discord wants a first answer within 3 s)
 
 
 # --- answering ---------------------------------------------------------------------------
@@ -76,24 +77,6 @@ async def reply(
     await interaction.response.send_message(ephemeral=True, **kwargs)
 
 
-def _left(interaction: discord.Interaction) -> float:
-    """Seconds left before a slow answer should be deferred (counted from the interaction's
-    creation, so a busy event loop defers sooner)."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return max(0.0, DEFER_AFTER_S - age)
-
-
-async def in_time(interaction: discord.Interaction, work: Awaitable[T], *, edit: bool) -> T:
-    """Await ``work``, deferring the answer first if it is not done in time (Discord wants
-    a first answer within 3 s; a quick one is answered in one request)."""
-    task = asyncio.ensure_future(work)
-    if not interaction.response.is_done():
-        done, _pending = await asyncio.wait({task}, timeout=_left(interaction))
-        if not done:
-            await _defer(interaction, edit)
-    return await task
-
-
 # --- loading -----------------------------------------------------------------------------
 
 
@@ -123,8 +106,8 @@ def _row(item: Any, row: int) -> Any:
     return item
 
 
-MAX_ACTION_BUTTONS = 10  # the top level's choices as buttons: two rows
-MAX_CHOICE_BUTTONS = 20  # a pick's choices as buttons: four rows
+MAX_ACTION_BUTTONS = 2 * ROW_WIDTH  # the top level's choices as buttons: two rows
+MAX_CHOICE_BUTTONS = (ROWS - 1) * ROW_WIDTH  # a pick's choices as buttons, above the last row
 
 
 def _moves_of(choice: Choice) -> list[Move]:
@@ -148,39 +131,67 @@ def panel_view(
     options: tuple[Choice, ...] | None = None,
     *,
     link: discord.ui.Item[Any] | None = None,
+    extras: Sequence[discord.ui.Item[Any]] = (),
 ) -> discord.ui.View:
     """The panel, in rows: a button per die that can be placed (tap it, then a lettered cell);
-    the other choices as buttons where they are few (a button is one tap, a select two);
-    the select of every choice; Back / Undo / End turn / Board."""
-    view = buttons.Faces()
+    the other choices as buttons where they are few and there is room (a button is one tap,
+    a select two); the select of every choice; Back or End turn, Undo, Board and ``link``;
+    ``extras`` (the turn-start DM's Snooze and Stop) in a row of their own."""
     if options is None:
         options = node_at(choice_tree(game, lang, _names(record)), path) or ()
+    v = record.version
+    rows: list[list[discord.ui.Item[Any]]] = []
+    last = 1 + bool(extras)  # the rows under the choices
     if not path:
         describe = Describer(game, lang, _names(record))
-        for die in placeable(game):
-            label = t("turnpanel.btn.place", lang, die=describe.die(die))[:80]
-            view.add_item(_row(faces.die_button(record.id, record.version, str(die), label), 0))
+        dice: list[discord.ui.Item[Any]] = [
+            faces.die_button(record.id, v, str(die), t("turnpanel.btn.place", lang, die=describe.die(die))[:80])
+            for die in placeable(game)
+        ]
+        rows += chunks(dice)
         actions = [(i, c) for i, c in enumerate(options) if _own_button(c)]
-        if len(actions) <= MAX_ACTION_BUTTONS:
-            for k, (i, c) in enumerate(actions):
-                view.add_item(_row(faces.tree_button(record.id, record.version, (i,), c.label), 1 + k // 5))
-    elif len(options) <= MAX_CHOICE_BUTTONS:
-        for i, c in enumerate(options):
-            view.add_item(_row(faces.tree_button(record.id, record.version, (*path, i), c.label), i // 5))
+        room = (ROWS - len(rows) - bool(options) - last) * ROW_WIDTH
+        if len(actions) <= min(MAX_ACTION_BUTTONS, room):
+            shortcuts: list[discord.ui.Item[Any]] = [faces.tree_button(record.id, v, (i,), c.label) for i, c in actions]
+            rows += chunks(shortcuts)
+    elif len(options) <= min(MAX_CHOICE_BUTTONS, (ROWS - last) * ROW_WIDTH):
+        picks: list[discord.ui.Item[Any]] = [
+            faces.tree_button(record.id, v, (*path, i), c.label) for i, c in enumerate(options)
+        ]
+        rows += chunks(picks)
         options = ()  # every choice has its button
     if options:
         select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
         placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
-        view.add_item(_row(faces.tree_select(record.id, record.version, path, select_options, placeholder), 3))
-    if path:
-        view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+        rows.append([faces.tree_select(record.id, v, path, select_options, placeholder)])
+    nav: list[discord.ui.Item[Any]] = []
+    if path:  # inside a choice: back out of it (the turn ends from the first level)
+        nav.append(faces.back_button(record.id, v, lang))
     if game.can_undo():
-        view.add_item(_row(faces.undo_button(record.id, record.version, lang), 4))
-    if any(isinstance(m, EndTurn) for m in game.legal_moves()):
-        view.add_item(_row(faces.end_turn_button(record.id, record.version, lang), 4))
-    view.add_item(_row(buttons.game_button(record.id, "board", lang), 4))
+        nav.append(faces.undo_button(record.id, v, lang))
+    if not path and any(isinstance(m, EndTurn) for m in game.legal_moves()):
+        nav.append(faces.end_turn_button(record.id, v, lang))
+    nav.append(buttons.game_button(record.id, "board", lang))
     if link is not None:  # "Open the board": the web board, for this member (bot/chat/board_link.py)
-        view.add_item(_row(link, 4))
+        nav.append(link)
+    rows.append(nav)
+    if extras:
+        rows.append(list(extras))
+    view = buttons.Faces()
+    for number, items in enumerate(rows):
+        for item in items:
+            view.add_item(_row(item, number))
+    return view
+
+
+def cells_view(record: GameRecord, die: str, cells: list[tuple[str, Place]], lang: str) -> discord.ui.View:
+    """A lettered button per cell ``die`` may go to, and Back."""
+    view = buttons.Faces()
+    for i, (letter, move) in enumerate(cells):
+        view.add_item(
+            _row(faces.cell_button(record.id, record.version, die, move.room, move.cell, letter), i // ROW_WIDTH)
+        )
+    view.add_item(_row(faces.back_button(record.id, record.version, lang), ROWS - 1))
     return view
 
 
@@ -247,10 +258,7 @@ async def pick_die(interaction: discord.Interaction, game_id: int, version: int,
     if not cells:
         await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
         return
-    view = buttons.Faces()
-    for i, (letter, move) in enumerate(cells):
-        view.add_item(_row(faces.cell_button(record.id, record.version, die, move.room, move.cell, letter), i // 5))
-    view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    view = cells_view(record, die, cells, lang)
     words = Describer(game, lang, _names(record)).die(cells[0][1].die)
     offered = sum(1 for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
     lines = [t("turnpanel.where", lang, die=words, count=len(cells))]
@@ -332,17 +340,11 @@ def _trail(tree: tuple[Choice, ...], path: tuple[int, ...]) -> list[Choice]:
     return out
 
 
-async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: EndTurn | None = None) -> None:
-    """What ending now would do, with a button to confirm (and the other ways to end)."""
-    loaded = await _fresh(interaction, game_id, version)
-    if loaded is None:
-        return
-    _bot, record, game, seat = loaded
-    lang = user_language(interaction)
-    ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
-    if not ends:
-        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
-        return
+def end_view(
+    record: GameRecord, game: Game, seat: int, lang: str, ends: list[EndTurn], move: EndTurn | None = None
+) -> tuple[str, discord.ui.View]:
+    """What ending now would do (``move``, or the sensible end), its confirmation, the other
+    ways to end, and Back."""
     chosen: EndTurn | None = None
     if move is not None:
         chosen = move if move in ends else None
@@ -366,15 +368,31 @@ async def ask_end(interaction: discord.Interaction, game_id: int, version: int, 
     if others and len(others) <= MAX_ACTION_BUTTONS:  # few other ways to end: a button each, one tap
         for k, e in enumerate(others):
             keep = "".join(map(str, e.keep))
+            label = describe.end(e)
             view.add_item(
-                _row(faces.confirm_end_button(record.id, record.version, keep, lang, describe.end(e)), 1 + k // 5)
+                _row(faces.confirm_end_button(record.id, record.version, keep, lang, label), 1 + k // ROW_WIDTH)
             )
     elif others:
         options = [discord.SelectOption(label=describe.end_option(e)[:100], value=str(e)) for e in others[:25]]
         view.add_item(
             _row(faces.end_choice_select(record.id, record.version, options, t("turnpanel.keep_other", lang)), 3)
         )
-    view.add_item(_row(faces.back_button(record.id, record.version, lang), 4))
+    view.add_item(_row(faces.back_button(record.id, record.version, lang), ROWS - 1))
+    return content, view
+
+
+async def ask_end(interaction: discord.Interaction, game_id: int, version: int, move: EndTurn | None = None) -> None:
+    """What ending now would do, with a button to confirm (and the other ways to end)."""
+    loaded = await _fresh(interaction, game_id, version)
+    if loaded is None:
+        return
+    _bot, record, game, seat = loaded
+    lang = user_language(interaction)
+    ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
+    if not ends:
+        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
+        return
+    content, view = end_view(record, game, seat, lang, ends, move)
     await reply(interaction, content, view=view, edit=in_place(interaction))
 
 
@@ -387,14 +405,30 @@ def _why_no_end(game: Game) -> Message:
 
 
 async def play(interaction: discord.Interaction, game_id: int, version: int, move: Move, *, what: str = "") -> None:
-    """Apply a move from the panel and redraw it (or, when the turn ends, post the table)."""
+    """A move picked on the panel drawn at ``version`` (``what``: the picks, in words)."""
     loaded = await _fresh(interaction, game_id, version)
     if loaded is None:
         return
-    bot = loaded[0]
+    await answer_move(loaded[0], interaction, game_id, move, entry=Entry.PANEL, version=version, what=what)
+
+
+async def answer_move(
+    bot: Bot,
+    interaction: discord.Interaction,
+    game_id: int,
+    move: Move,
+    *,
+    entry: Entry,
+    version: int | None = None,
+    what: str = "",
+) -> None:
+    """The one way a move is made and answered, typed or picked: the service applies it
+    (``entry``: where it came from; ``version``: the panel's, so a second press is stale), in
+    time or after a deferral; inside the turn the panel comes back saying what was done
+    (``what``, or the move in words), at its end the table goes to the channel."""
     lang = user_language(interaction)
     edit = in_place(interaction)
-    playing = bot.service.play_in(game_id, interaction.user.id, move, version=version)
+    playing = bot.service.play_in(game_id, interaction.user.id, move, entry=entry, version=version)
     try:
         outcome = await in_time(interaction, playing, edit=edit)
     except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
@@ -405,23 +439,20 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, mov
     except UserError as e:
         await send_error(interaction, e.args[0])
         return
-    if outcome.turn_ended:
-        await finish_turn(bot, interaction, outcome, edit)
-        return
-    if isinstance(outcome.move, Undo):
-        note = t("turnpanel.undone", lang)
-    else:
-        note = t("turnpanel.done", lang, what=what or str(move))
-    await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
-
-
-async def _defer(interaction: discord.Interaction, edit: bool) -> None:
-    if interaction.response.is_done():
-        return
-    if edit:
-        await interaction.response.defer()  # the panel itself will be edited
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        if outcome.turn_ended:
+            await finish_turn(bot, interaction, outcome, edit)
+            return
+        if isinstance(outcome.move, Undo):
+            note = t("turnpanel.undone", lang)
+        elif what:
+            note = t("turnpanel.done", lang, what=what)
+        else:
+            note = t("replies.you_did", lang, what=describe(outcome.move, None, lang, _names(outcome.record)))
+        await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
+    except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing
+        log.exception("answering a stored move in game %s failed", game_id)
+        await send_error(interaction, post_failed(e))
 
 
 async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, edit: bool) -> None:
@@ -433,7 +464,7 @@ async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveO
     key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
     carry = carries_post(interaction, record) and interaction.channel is not None
     if not carry:
-        await _defer(interaction, edit)  # drawing the table takes a while
+        await defer(interaction, edit)  # drawing the table takes a while
     channel: Any = (
         interaction.channel if carry else bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
     )
@@ -463,8 +494,6 @@ async def studio_reply(
     game: Game,
     seat: int,
     note: str,
-    *,
-    edit: bool = False,
 ) -> None:
     """Answer the player privately with their studio picture and the turn panel."""
     lang = user_language(interaction)
@@ -474,14 +503,7 @@ async def studio_reply(
     file = png_file(png, "studio.png")
     mine = game.current_player == seat and not game.is_over
     view = panel_view(record, game, lang, link=board_link(bot, record.id, lang, interaction.user.id)) if mine else None
-    content = clip(note)
-    if edit:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=content, attachments=[file], view=view)
-        else:
-            await interaction.response.edit_message(content=content, attachments=[file], view=view)
-        return
-    await answer(interaction, content, files=[file], view=view)
+    await answer(interaction, clip(note), files=[file], view=view)
 
 
 async def old_panel_button(interaction: discord.Interaction, game_id: int, *, ending: bool) -> None:

@@ -1,11 +1,12 @@
-"""Bringing players back: what the timers send (the turn-start DM, reminders, the channel
+"""Bringing players back: what the jobs send (the turn-start DM, reminders, the channel
 note, the away vote) and closed DMs.
 
-When they are sent is data in the store's ``timers`` table (``bot/service/schedule.py``),
-run by the timers poller (``bot/jobs/``), which hands each due one here through the events
-this class subscribes to (``bot/jobs/events.py``).  Every timer is claimed in the database before it runs, so after a
-restart, or with several processes, nothing is sent twice.  ``poll_once`` (the tests call it
-after moving their injected clock) is one round of that poller.
+When they are sent is data in the store's ``jobs`` table (``bot/service/schedule.py``), run
+by the job poller (``bot/jobs/``), which hands each due one here through the events this
+class subscribes to (``bot/jobs/events.py``).  Every job is claimed in the database before it
+runs, so after a restart, or with several processes, nothing is sent twice; a DM Discord
+refused for now (5xx, 429) raises, and its job is tried again with every job's backoff.
+``poll_once`` (the tests call it after moving their injected clock) runs what is due now.
 """
 
 from __future__ import annotations
@@ -29,8 +30,7 @@ from bot.jobs.outbox import nonce
 from bot.service.game import in_play
 from bot.service.quiet_hours import quiet_until
 from bot.service.schedule import MAX_REMINDERS
-from bot.store import GameRecord, ReminderPrefs, SeatRecord
-from bot.store.outbox import OutboxRow
+from bot.store import GameRecord, Job, ReminderPrefs, SeatRecord
 from bot.store.records import DEFAULT_REMINDER_INTERVAL
 from bot.table.away import vote_text, vote_view
 from bot.turn.panel import panel_view
@@ -64,43 +64,22 @@ def prefs_text(prefs: ReminderPrefs, locale: str) -> str:
 class Reminders:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self._sending: set[asyncio.Task[None]] = set()
 
     def subscribe(self, events: ev.Events) -> None:
-        events.subscribe(ev.OUTBOX_TURN_DM, self.turn_start_from_outbox)
+        events.subscribe(ev.TURN_DM_DUE, self.turn_start_from_outbox)
         events.subscribe(ev.TURN_START_DM, self.send_turn_start)
-        events.subscribe(ev.TURN_START_DM_SOON, self.send_in_background)
         events.subscribe(ev.REMINDER_DUE, self.remind)
         events.subscribe(ev.CHANNEL_NOTE_DUE, self.channel_note)
         events.subscribe(ev.USER_EXISTS, self.user_exists)
         events.subscribe(ev.PLAYER_GONE, self.mark_away)
         events.subscribe(ev.VOTE_DUE, self.post_vote)
-        events.subscribe(ev.POLL_ROUND, self.drain)
 
     def now(self) -> float:
         return self.bot.clock()
 
     async def poll_once(self) -> int:
-        """One round of the timers poller (bot/jobs/poller.py): sends what is due now."""
-        return await self.bot.timers.poll_once()
-
-    def _sent(self, task: asyncio.Task[None]) -> None:
-        self._sending.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("turn-start DM failed", exc_info=task.exception())
-
-    async def send_in_background(self, record: GameRecord, game: Game) -> None:
-        task = asyncio.create_task(self.send_turn_start(record, game), name=f"turn-dm-{record.id}")
-        self._sending.add(task)
-        task.add_done_callback(self._sent)
-
-    async def drain(self) -> None:
-        """Waits for the turn-start DMs under way (tests, shutdown)."""
-        while self._sending:
-            await asyncio.gather(*list(self._sending), return_exceptions=True)
-
-    async def stop(self) -> None:
-        await self.drain()
+        """Runs every job due now (bot/jobs/poller.py)."""
+        return await self.bot.jobs.poll_once()
 
     # --- what the nudge timers send (bot/jobs/runs.py) ------------------------------------
 
@@ -161,11 +140,10 @@ class Reminders:
 
     # --- the turn-start DM -------------------------------------------------------------------
 
-    async def turn_start_from_outbox(self, record: GameRecord, game: Game, row: OutboxRow) -> int | bool | None:
-        """The turn-start DM queued in the outbox with the move that began the turn (see
-        bot/jobs/outbox.py).  Returns None when done (sent, or not needed any more), False when
-        postponed to the end of the player's quiet hours."""
-        row_id = row.id
+    async def turn_start_from_outbox(self, record: GameRecord, game: Game, job: Job) -> float | None:
+        """The turn-start DM queued with the move that began the turn (see bot/jobs/outbox.py).
+        Returns None when done (sent, or not needed any more), or the end of the player's quiet
+        hours, when it is to be sent."""
         now_record = await self.bot.service.queries.record(record.id)
         if not in_play(now_record, game) or now_record.turn != game.state.turn:
             return None  # the turn is over already: no DM about it
@@ -174,12 +152,16 @@ class Reminders:
             return None  # a computer now, reminders off, or DMs closed (the channel is told instead)
         wake = quiet_until(seat.prefs, self.now())
         if wake is not None:  # night-time where the player lives: in the morning
-            await self.bot.service.posts.postpone(row_id, wake)
-            return False
-        await self.send_turn_start(now_record, game, nonce=nonce(row_id))
+            return wake
+        await self.send_turn_start(now_record, game, nonce=nonce(job.id), turn_version=job.version)
         return None
 
-    async def send_turn_start(self, record: GameRecord, game: Game, *, nonce: str | None = None) -> None:
+    async def send_turn_start(
+        self, record: GameRecord, game: Game, *, nonce: str | None = None, turn_version: int | None = None
+    ) -> None:
+        """``turn_version``: the game's version when the turn began (an outbox row's); the DM
+        links to the table post of that version or later, and to the channel while there is
+        none (its post failed and is being tried again): never to an older turn's post."""
         seat = game.current_player
         user_id = record.seats[seat].user_id
         if user_id is None:
@@ -187,6 +169,8 @@ class Reminders:
         names = [s.display_name for s in record.seats]
         lang = await recipient_language(self.bot.service, user_id)
         post = await self.bot.service.queries.table_post(record.id)
+        if post is not None and turn_version is not None and post[1] < turn_version:
+            post = None
         link = table_link(record.guild_id, record.channel_id, post and post[0])
         roll = game.state.last_roll
         if roll:
@@ -236,7 +220,10 @@ class Reminders:
         nonce: str | None = None,
     ) -> bool:
         """DMs a player; on closed DMs remembers it and mentions them in the channel instead;
-        on a user who is gone, ends their turn clock so the others may vote at once."""
+        on a user who is gone, ends their turn clock so the others may vote at once.  Those
+        are the only refusals that end the job: anything else (5xx, 429, a timeout, the bot
+        backing off after invalid requests) is raised, so the job that sends the DM is tried
+        again with every job's backoff (``bot/store/jobs.py``)."""
         try:
             kwargs: dict[str, Any] = {}
             if view is not None:
@@ -246,23 +233,30 @@ class Reminders:
             if nonce is not None:  # an outbox row's DM: sent once however often it is tried
                 kwargs["nonce"] = nonce
             await self.bot.dms.send(user_id, clip(text), **kwargs)
-        except (discord.Forbidden, NotSent):
-            log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
-            await self.bot.service.queries.set_dm_reachable(user_id, False)
-            lang = await self.channel_language(record)
-            await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
-            return False
+        except NotSent as e:
+            if not e.closed:
+                raise  # backing off for a while: not the player's doing
+            return await self._dms_closed(record, user_id)
+        except discord.Forbidden:
+            return await self._dms_closed(record, user_id)
         except discord.HTTPException as e:
             if isinstance(e, discord.NotFound) or e.code == INVALID_RECIPIENT:
                 log.info("user %s cannot be found; treating them as away in game %s", user_id, record.id)
                 await self.mark_away(record.id, game)
                 return False
-            log.warning("DM to user %s failed: %s", user_id, e)
-            return False
+            raise
         seat = record.seat_of(user_id)
         if seat is not None and seat.dm_reachable is not True:
             await self.bot.service.queries.set_dm_reachable(user_id, True)
         return True
+
+    async def _dms_closed(self, record: GameRecord, user_id: int) -> bool:
+        """The player does not accept DMs: remembered, and they are mentioned in the channel."""
+        log.info("user %s does not accept DMs; mentioning them in the channel instead", user_id)
+        await self.bot.service.queries.set_dm_reachable(user_id, False)
+        lang = await self.channel_language(record)
+        await self._to_channel(record, t("reminders.dms_closed", lang, user=user_id, game=record.id), ping=user_id)
+        return False
 
     async def user_exists(self, user_id: int) -> bool:
         """A user lookup (one request per reminder): False only when Discord says the account is gone."""
@@ -305,7 +299,7 @@ class Reminders:
             await self.poll_once_soon()
 
     async def poll_once_soon(self) -> None:
-        if not self.bot.timers.busy:
+        if not self.bot.jobs.busy:
             await self.poll_once()
 
     async def member_left(self, guild_id: int, user_id: int) -> None:
@@ -330,8 +324,4 @@ def turn_dm_view(
 ) -> discord.ui.View:
     """The turn-start DM's items: the turn panel, then Snooze and Stop (and, with the web
     board on, "Open the board" for this player)."""
-    view = panel_view(record, game, locale, link=link)
-    for item in reminder_buttons(record.id, locale):
-        item.row = 4  # beside End turn and Board (nothing to undo yet at a turn's start)
-        view.add_item(item)
-    return view
+    return panel_view(record, game, locale, link=link, extras=reminder_buttons(record.id, locale))

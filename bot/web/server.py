@@ -33,6 +33,7 @@ from bot.i18n import language, t
 from bot.i18n.catalog import catalogues
 from bot.i18n.core import localize
 from bot.service.game import GameService, StaleChoice, UserError, parse
+from bot.service.gate import Entry
 from bot.store import GameRecord, Status
 from bot.store.changes import Fresh, listen_postgres
 from bot.store.errors import GameNotFound
@@ -492,7 +493,7 @@ class WebBoard:
             return self._error(400, "bad_request", lang)
         try:
             move = parse(text)
-            outcome = await self.service.play_in(game_id, p.member, move, version=version)
+            outcome = await self.service.play_in(game_id, p.member, move, entry=Entry.WEB, version=version)
         except StaleChoice:
             return await self._answer(game_id, p, lang, 409, t("web.error.stale", lang))
         except UserError as e:

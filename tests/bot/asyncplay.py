@@ -45,7 +45,7 @@ def make_clocked_bot(db: Path, clock: FakeClock) -> CubistBot:
         guild_ready_timeout=0.05,
         seed=1,
         clock=clock,
-        reminder_poll_seconds=None,
+        timer_poll_seconds=None,
         computer_pause=0,
         limits=TEST_LIMITS,
     )

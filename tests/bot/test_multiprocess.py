@@ -39,7 +39,7 @@ class Processes:
         self.cwd = cwd
         self.env = os.environ | bot_environment(standin) | {
             "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "SHARD_COUNT": "2",
-            "OUTBOX_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
+            "JOB_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
         } | settings  # fmt: skip
         self.running: dict[int, asyncio.subprocess.Process] = {}
         self.starts: list[int] = []  # shard of each process started

@@ -33,7 +33,7 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
     ada, bruno = standin.add_user("ada"), standin.add_user("bruno")
     db = tmp_path / "cubist.db"
     env = os.environ | bot_environment(standin) | {
-        "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db), "OUTBOX_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
+        "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db), "JOB_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
     }  # fmt: skip
     procs: list[asyncio.subprocess.Process] = []
 
@@ -94,7 +94,7 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
 
 async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_outbox(table: Table) -> None:
     """429s past discord.py's own retries on the turn post: the player reads that the move is
-    saved (never "unchanged"); the outbox worker posts it soon after, once, then the DM."""
+    saved (never "unchanged"); the job poller posts it soon after, once, then the DM."""
     gid, game, seated = await started(table, players=2)
     current, other = seated[game.current_player], seated[1 - game.current_player]
     before = len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content])

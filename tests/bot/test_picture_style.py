@@ -1,5 +1,5 @@
 """``/cubist settings pictures``: each person chooses how the pictures only they see are
-drawn (the high camera by default, or from straight above).  Their turn DM, panel, Board and
+drawn (seen from a corner by default, or from straight above).  Their turn DM, panel, Board and
 ``/cubist board`` follow it, byte for byte what render draws in that style; the channel's
 table post stays in the default style for everyone; a style Discord would never send is
 refused and nothing changes; the choice survives a restart."""
@@ -17,12 +17,12 @@ async def test_each_player_chooses_the_pictures_only_they_see(bilingual: Table) 
     t = bilingual
     amelie, bob = t.users
     shown = await bob.slash(t.channel, "cubist settings pictures")
-    assert shown.ephemeral and "high camera" in shown.content
+    assert shown.ephemeral and "from a corner" in shown.content
     chosen = await bob.slash(t.channel, "cubist settings pictures", style="flat")
     assert chosen.ephemeral and "from straight above" in chosen.content, chosen.content
     assert "stays as everyone sees it" in chosen.content
     french = await amelie.slash(t.channel, "cubist settings pictures")
-    assert "vue en hauteur" in french.content, french.content
+    assert "vue de trois quarts" in french.content, french.content
 
     await amelie.slash(t.channel, "cubist lobby new", players=2)
     await bob.slash(t.channel, "cubist lobby join")
@@ -37,7 +37,7 @@ async def test_each_player_chooses_the_pictures_only_they_see(bilingual: Table) 
 
     # The channel's post: the default, whoever chose what.
     assert post.attachments[0].data == render.table_png(game, names, labels=en)
-    # Bob's own board is drawn from above; Amélie's by the high camera.
+    # Bob's own board is drawn from above; Amélie's from a corner.
     board = await bob.slash(t.channel, "cubist board")
     assert board.attachments[0].data == render.table_png(game, names, labels=en, style="flat")
     board = await amelie.slash(t.channel, "cubist board")

@@ -248,7 +248,7 @@ async def test_the_poll_loop_runs_by_itself(standin: StandIn, run_bot, tmp_path:
     users = [standin.add_user(n) for n in NAMES[:2]]
     from bot.client import CubistBot
 
-    bot = CubistBot(tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=0.02)
+    bot = CubistBot(tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, clock=clock, timer_poll_seconds=0.02)
     await run_bot(bot)
     t = Table(standin, bot, guild, channel, users, tmp_path / "c.db", run_bot)
     _gid, game, seated = await start_game(t)
@@ -256,7 +256,7 @@ async def test_the_poll_loop_runs_by_itself(standin: StandIn, run_bot, tmp_path:
     await wait_until(lambda: dms(standin, seated[game.current_player], "⏰ Reminder 1/"))
     assert len(dms(standin, seated[game.current_player], "Your turn in Cubist")) == 1  # claimed once
     await bot.close()
-    assert not bot.timers.loop.running  # the poll loop stopped with the bot
+    assert not bot.jobs.loop.running  # the poll loop stopped with the bot
 
 
 async def test_dm_channels_are_remembered_and_reopened_when_stale(ctable: Table, clock: FakeClock) -> None:

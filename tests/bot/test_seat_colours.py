@@ -7,8 +7,8 @@ import re
 
 from PIL import Image
 
-from render.isoboard import layout, mark_centre, museum_dims, unit
 from render.palette import COLOUR_KEYS, PLAYER_COLOURS
+from render.tableview import mark_centre
 
 from .conftest import Table, started
 
@@ -30,12 +30,9 @@ async def test_start_post_names_the_drawn_colours(table: Table) -> None:
     order = [by_name[n] for n, _c in found]
     assert order == [(game.state.first + k) % 3 for k in range(3)]
     picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
-    dims = museum_dims(game.deck.museum(game.state.museum_card))  # the table is drawn by the high camera
-    c = unit(3, dims)
-    rects = layout(3, c, dims)
     for name, colour in found:
         seat = by_name[name]
         named = COLOUR_KEYS.index(colour)  # English names are the palette's keys
         # the seat's shape mark at the top left of its panel, filled with the seat colour
-        drawn = _nearest_seat_colour(picture.getpixel(mark_centre(rects[f"player p{seat + 1}"], c)))
+        drawn = _nearest_seat_colour(picture.getpixel(mark_centre(game, seat)))
         assert named == drawn == seat, f"p{seat + 1}: text says {colour}, picture draws {COLOUR_KEYS[drawn]}"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.game import GameService, TableSettings, UserError, parse
+from bot.service.gate import Entry
 from bot.service.quiet_hours import interval_of
 from bot.service.schedule import COMPUTER_GRACE, START_GRACE
 from bot.store import Status, Store
@@ -112,7 +113,7 @@ async def test_a_move_inside_a_turn_keeps_the_turns_timers(store: Store, clock: 
     assert await store.timers.of_game(record.id) == before
 
 
-async def test_a_computers_turn_gets_a_wake_up_instead_of_dms(store: Store, clock: FakeClock) -> None:
+async def test_a_computers_turn_is_a_job_instead_of_dms(store: Store, clock: FakeClock) -> None:
     svc = service(store, clock)
     (record, game), _ = await started(svc, computers=1)
     if record.seats[game.current_player].is_computer:
@@ -120,7 +121,7 @@ async def test_a_computers_turn_gets_a_wake_up_instead_of_dms(store: Store, cloc
     else:
         turn_of_computer = (await end_turn(svc, record.id)).record
     nudge = await svc.timers.get(record.id, "nudge")
-    assert nudge is not None and nudge.kind == "computer_wake" and nudge.due_at == clock.now + COMPUTER_GRACE
+    assert nudge is not None and nudge.kind == "computer_turn" and nudge.due_at == clock.now + COMPUTER_GRACE
     assert turn_of_computer.seats[turn_of_computer.current_seat or 0].is_computer
 
 
@@ -176,8 +177,8 @@ async def test_votes_and_an_early_end_of_the_turn_clock(store: Store, clock: Fak
     assert turn_clock is not None and turn_clock.expires_at == clock.now
     voter = record.seats[1 - game.current_player]
     assert await svc.cast_vote(record.id, turn, voter.seat, "skip") == {"skip": 1}
-    outcome = await svc.table_move(record.id, voter.user_id, Skip(), turn=turn, headline_lang="en")
+    outcome = await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn, headline_lang="en")
     assert outcome.turn_ended and outcome.record.turn == turn + 1
     with pytest.raises(UserError):  # the vote was about a turn that is over
-        await svc.table_move(record.id, voter.user_id, Skip(), turn=turn, headline_lang="en")
+        await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn, headline_lang="en")
     assert (await store.get_game(record.id)).status == Status.ACTIVE

@@ -89,7 +89,7 @@ async def test_closing_while_a_computer_plays_logs_no_error(
     await run_bot(bot)
     r = await user.slash(channel, "cubist lobby new", options={"players": 4, "computers": 3, "level": "greedy"})
     assert not r.failed, r.content
-    await wait_until(lambda: any(t.get_name().startswith("computer-") for t in asyncio.all_tasks()), timeout=10)
+    await wait_until(lambda: bot.computers.playing, timeout=10)
     await bot.close()
     await asyncio.sleep(0.1)
     gc.collect()

@@ -49,7 +49,7 @@ async def test_open_game_cap_and_lobby_cooldown(standin: StandIn, run_bot, tmp_p
     ada = standin.add_user("ada")
     clock = FakeClock(utc(2024, 5, 1, 14, 0))
     bot = CubistBot(
-        tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None,
+        tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, clock=clock, timer_poll_seconds=None,
         limits=Limits(max_open_games=2, lobby_cooldown=60),
     )  # fmt: skip
     await run_bot(bot)
@@ -129,11 +129,12 @@ async def test_per_game_state_is_freed_over_a_thousand_games(table: Table) -> No
             lang="en",
         )
         record, game = await service.start(table.channel.id, ada.id, lang="en")
-        computers.wake(record, game)
+        if record.seats[game.current_player].is_computer:
+            await bot.jobs.start_turn(record, game)  # its turn, as the table post starts it
         await service.cancel(table.channel.id, ada.id, can_manage=False)
         await computers.idle()
     assert len(service._locks) == 0
-    assert len(computers._tasks) == 0 and len(computers._players) == 0
+    assert not bot.jobs.starting and len(computers._players) == 0
     assert len(store._cache) == 0
 
 
@@ -165,7 +166,7 @@ async def test_closed_dms_cost_one_403_per_person_and_week_across_commands_games
     db = tmp_path / "c.db"
 
     def bot() -> CubistBot:
-        return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, reminder_poll_seconds=None)
+        return CubistBot(db, guild_ready_timeout=0.05, seed=1, clock=clock, timer_poll_seconds=None)
 
     first = await run_bot(bot())
     r = await shy.slash(channels[0], "cubist lobby new")
@@ -196,7 +197,7 @@ async def test_the_invalid_request_guard_stops_dms_before_the_limit(standin: Sta
     channels = [standin.add_channel(guild, f"c{i}") for i in range(4)]
     people = [standin.add_user(f"shy{i}", dms_closed=True) for i in range(4)]
     bot = CubistBot(
-        tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, reminder_poll_seconds=None, invalid_request_limit=2
+        tmp_path / "c.db", guild_ready_timeout=0.05, seed=1, timer_poll_seconds=None, invalid_request_limit=2
     )
     await run_bot(bot)
     for person, channel in zip(people, channels, strict=True):

@@ -1,15 +1,19 @@
-"""Legibility at Discord's inline preview, computed from the layout model (no OCR), for
-both styles: the top-down table (style="flat") and the high camera (style="iso", default).
+"""Legibility at Discord's sizes, computed from the layout model (no OCR), for both
+cameras: isometric (the default) and from above (style="flat").
 
-The table is judged shrunk to fit 550x400 (a laptop's preview box): every die of the game
-must be in the model (none hidden, none covered), and every value glyph at least
-MIN_GLYPH px tall there.  A 4-player table cannot hold that in one picture (the layout
-says so: ``table_needs_studio``), so the bot posts the current player's studio with it:
-there the numerals must be readable, and the table's own must stay close (>= 8 px).
+The table is judged shrunk to fit 550x400 (a laptop's preview box) and 360 px wide (a
+phone): every die of the game is in the model; every value at least 10 px tall at the
+laptop preview with 2 and 3 players, 9 px with 4 (the bot then posts the current player's
+studio beside it, whose values reach 10 px); every column's height countable (its cubes
+at least 4 px high there) or written (a height figure at least 7 px); no value lies under
+a column drawn in front of it (a value a taller column hides is drawn again on a tag,
+which covers no other value); on a phone the header shows whose turn it is and the last
+turn's dice again with where they went (9 px).
 """
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 import pytest
@@ -17,17 +21,20 @@ import pytest
 import render
 from bot.i18n.pictures import render_labels
 from engine import Game
-from render.board import MIN_GLYPH
+from render.camera import camera
 from render.demo import DEMO_NAMES, busy_late_game, play
-from render.model import phone_scale, preview_scale
+from render.model import DieGlyph, phone_scale, preview_scale
+from render.tableview import MIN_GLYPH, MIN_GLYPH_4P
 
 EN = render_labels("en")
+CUBE_PX = 4.0  # a cube's height at the laptop preview, so a column's dice can be counted
+FIGURE_PX = 7.0  # ... or its height figure's
 
 
 def dice_in_game(game: Game) -> int:
-    """How many dice (columns count once: seen from above, a column shows its top) the
-    table must show: workroom and museum columns, artist dice, storeroom, storage, the
-    abandoned pool and bonus dice on completed cards."""
+    """How many dice (a column counts once: its top die carries the value) the table must
+    show: workroom and museum columns, artist dice, storeroom, storage, the abandoned pool
+    and bonus dice on completed cards."""
     s = game.state
     n = sum(1 for col in s.museum.values() if col.owners)
     n += sum(slot.count for slot in s.artists if slot.card is not None and slot.owner is not None)
@@ -43,6 +50,9 @@ def positions() -> list[tuple[str, Game]]:
         ("2p late", busy_late_game(8, players=2, built=0.9)),
         ("3p late", busy_late_game(5, players=3, built=0.9)),
         ("4p late, tall museum", busy_late_game(3, players=4, built=1.0)),
+        ("3p mid", play(3, 5, turns=18)),
+        ("4p late, played", play(4, 3, turns=44)),
+        ("2p finished", play(2, 8)),
     ]
 
 
@@ -50,157 +60,160 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@pytest.mark.parametrize("name,game", positions(), ids=lambda v: v if isinstance(v, str) else "")
-def test_every_die_is_shown_uncovered_and_readable_at_the_laptop_preview(name: str, game: Game) -> None:
-    """The top-down table (style="flat")."""
-    cv = render.table_canvas(game, DEMO_NAMES[: game.num_players], labels=EN, style="flat")
-    assert len(cv.dice) == dice_in_game(game), f"{name}: a die of the game is not drawn"
-    for a, b in combinations(cv.dice, 2):
-        assert not _overlap(a.cell, b.cell), f"{name}: {a.where} and {b.where} cover each other"
-    assert not any(d.covered for d in cv.dice)
-    scale = preview_scale(*cv.size)
-    smallest = min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice)
-    if render.table_needs_studio(game, style="flat"):
-        assert game.num_players == 4  # only the 4-player table needs the second picture
-        assert smallest >= 8.0, f"{name}: {smallest:.1f} px"
-        for seat in range(game.num_players):
-            st = render.studio_canvas(game, seat, DEMO_NAMES, labels=EN, style="flat")
-            s2 = preview_scale(*st.size)
-            assert min((d.glyph[3] - d.glyph[1]) * s2 for d in st.dice) >= MIN_GLYPH
-    else:
-        assert smallest >= MIN_GLYPH, f"{name}: the smallest value is {smallest:.1f} px tall at 550x400"
+def _inside(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> bool:
+    sign = 0
+    for i in range(len(poly)):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % len(poly)]
+        c = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
+        if abs(c) < 1e-9:
+            continue
+        if sign and (c > 0) != (sign > 0):
+            return False
+        sign = 1 if c > 0 else -1
+    return True
 
 
-def test_museum_closeup_is_readable() -> None:
-    game = busy_late_game(3, players=4, built=1.0)
-    cv = render.museum_canvas(game, labels=EN, style="flat")
-    assert len(cv.dice) == sum(1 for col in game.state.museum.values() if col.owners)
-    scale = preview_scale(*cv.size)
-    assert min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice) >= MIN_GLYPH
-
-
-def test_a_covered_die_would_be_caught() -> None:
-    """The test's own check: two dice drawn on one spot are reported as covering."""
-    game = busy_late_game(5, players=3, built=0.5)
-    cv = render.table_canvas(game, labels=EN)
-    a = cv.dice[0]
-    assert _overlap(a.cell, a.cell)
-    assert len(cv.dice) == dice_in_game(game)
-    game.state.players[0].storeroom.append(3)
-    assert len(render.table_canvas(game, labels=EN).dice) == dice_in_game(game)
-
-
-# --- the high camera (style="iso", the default) ------------------------------------------
-
-ISO_MIN_FIGURE = 6.5  # px: a column's height figure ("×3") at the laptop preview, table
-ISO_STUDIO_FIGURE = 9.0  # ... in the studio posted beside a 4-player table
-
-
-def _iso_positions() -> list[tuple[str, Game]]:
-    return [
-        *positions(),
-        ("3p mid", play(3, 5, turns=18)),
-        ("4p late, played", play(4, 3, turns=44)),
-        ("2p finished", play(2, 8)),
-    ]
-
-
-def _covered(cv: render.Canvas) -> list[str]:
-    """Top faces and height figures that a die drawn later covers (painter's order)."""
+def hidden_values(dice: list[DieGlyph]) -> list[str]:
+    """Values (on a top face) that a column drawn later covers: the middle of the numeral's
+    ink box inside that column's outline."""
     out = []
-    for i, a in enumerate(cv.dice):
-        for b in cv.dice[i + 1 :]:
-            assert b.body is not None
-            if _overlap(b.body, a.cell):
-                out.append(f"{b.where} covers the top face of {a.where}")
-            if a.height_box is not None and not a.height_over and _overlap(b.body, a.height_box):
-                out.append(f"{b.where} covers the height figure of {a.where}")
+    for i, a in enumerate(dice):
+        if a.tag:
+            continue
+        x0, y0, x1, y1 = a.glyph
+        points = [(x0 + (x1 - x0) * k / 4, y0 + (y1 - y0) * j / 4) for k in (1, 2, 3) for j in (1, 2, 3)]
+        for b in dice[i + 1 :]:
+            if b.outline and any(_inside(p, b.outline) for p in points):
+                out.append(f"{b.where} covers the value of {a.where}")
     return out
 
 
-def _figures_on_values(cv: render.Canvas) -> list[str]:
-    """Height figures drawn over a value (their own die's or another's)."""
+def tags_on_values(dice: list[DieGlyph]) -> list[str]:
     return [
-        f"the height figure of {a.where} covers the value of {b.where}"
-        for a in cv.dice
-        if a.height_box is not None
-        for b in cv.dice
-        if _overlap(a.height_box, b.glyph)
+        f"the tag of {a.where} covers {b.where}"
+        for a in dice
+        if a.tag
+        for b in dice
+        if b is not a and _overlap(a.cell, b.glyph)
     ]
 
 
-@pytest.mark.parametrize("name,game", _iso_positions(), ids=lambda v: v if isinstance(v, str) else "")
-def test_iso_table_shows_every_die_uncovered_and_readable(name: str, game: Game) -> None:
+def _px(box: tuple[int, int, int, int], scale: float) -> float:
+    return (box[3] - box[1]) * scale
+
+
+def check_heights(name: str, cv: render.Canvas, scale: float, iso: bool, figure: float = FIGURE_PX) -> None:
+    """Every column of two or more: its cubes countable, or its height written."""
+    for d in cv.dice:
+        if d.height < 2:
+            continue
+        if d.height_box is not None:
+            assert _px(d.height_box, scale) >= figure, f"{name}: {d.where}'s height figure"
+            on = [e.where for e in cv.dice if _overlap(d.height_box, e.glyph)]
+            assert not on, f"{name}: {d.where}'s height figure covers the value of {on}"
+            continue
+        assert iso and not d.tag, f"{name}: {d.where} ({d.height} high) shows no height"
+        assert d.body is not None
+        cube = (d.body[3] - d.body[1] - (d.cell[3] - d.cell[1])) / d.height
+        assert cube * scale >= CUBE_PX, f"{name}: {d.where}'s cubes are {cube * scale:.1f} px high"
+
+
+@pytest.mark.parametrize("style", ["iso", "flat"])
+@pytest.mark.parametrize("name,game", positions(), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_die_is_shown_readable_and_uncovered_at_the_laptop_preview(name: str, game: Game, style: str) -> None:
     n = game.num_players
-    cv = render.table_canvas(game, DEMO_NAMES[:n], labels=EN)
+    cv = render.table_canvas(game, DEMO_NAMES[:n], labels=EN, style=style)
     assert len(cv.dice) == dice_in_game(game), f"{name}: a die of the game is not drawn"
-    assert not _covered(cv), f"{name}: {_covered(cv)[:3]}"
-    for d in cv.dice:
-        assert d.glyph[0] >= d.cell[0] and d.glyph[2] <= d.cell[2], f"{d.where}: numeral off its top face"
-    assert not _figures_on_values(cv), f"{name}: {_figures_on_values(cv)[:3]}"
+    assert not hidden_values(cv.dice), f"{name}: {hidden_values(cv.dice)[:3]}"
+    assert not tags_on_values(cv.dice), f"{name}: {tags_on_values(cv.dice)[:3]}"
     scale = preview_scale(*cv.size)
-    smallest = min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice)
-    goal = 9.0 if n == 4 else MIN_GLYPH
-    assert smallest >= goal, f"{name}: the smallest value is {smallest:.1f} px tall at 550x400"
-    # every column of two or more: a stack (its body is taller than a die) and a height figure
-    for d in cv.dice:
-        if d.height >= 2:
-            assert d.height_box is not None, f"{name}: {d.where} ({d.height} high) has no height figure"
-            assert d.body is not None and d.body[3] - d.body[1] > d.cell[3] - d.cell[1] + d.height * 3
-            fig = (d.height_box[3] - d.height_box[1]) * scale
-            assert fig >= ISO_MIN_FIGURE, f"{name}: {d.where}'s height figure is {fig:.1f} px at 550x400"
-    assert render.table_needs_studio(game) == (n == 4)
-    if n == 4:
+    smallest = min(_px(d.glyph, scale) for d in cv.dice)
+    goal = MIN_GLYPH_4P if n == 4 else MIN_GLYPH
+    if style == "iso":
+        assert smallest >= goal, f"{name}: the smallest value is {smallest:.1f} px tall at 550x400"
+    # from above (the choice) the figures are smaller (5 px at the preview, 4 px with four
+    # players, whose studio beside the table has them large); the isometric cubes are countable
+    check_heights(name, cv, scale, style == "iso", FIGURE_PX if style == "iso" else 5.0 if n < 4 else 4.0)
+    if render.table_needs_studio(game, style=style):
         for seat in range(n):
-            st = render.studio_canvas(game, seat, DEMO_NAMES, labels=EN)
+            st = render.studio_canvas(game, seat, DEMO_NAMES[:n], labels=EN, style=style)
             s2 = preview_scale(*st.size)
-            assert not _covered(st)
-            assert min((d.glyph[3] - d.glyph[1]) * s2 for d in st.dice) >= MIN_GLYPH
-            figs = [(d.height_box[3] - d.height_box[1]) * s2 for d in st.dice if d.height_box]
-            assert all(f >= ISO_STUDIO_FIGURE for f in figs), figs
+            assert min(_px(d.glyph, s2) for d in st.dice) >= MIN_GLYPH
+            assert not hidden_values(st.dice)
+            check_heights(f"{name} studio", st, s2, style == "iso", FIGURE_PX if style == "iso" else 5.0)
+    else:
+        assert smallest >= MIN_GLYPH, f"{name}: {smallest:.1f} px, and no studio beside it"
+    assert render.table_needs_studio(game, style=style) == (n == 4 or smallest < MIN_GLYPH)
 
 
-@pytest.mark.parametrize("name,game", _iso_positions(), ids=lambda v: v if isinstance(v, str) else "")
-def test_iso_table_on_a_phone_shows_the_last_turn_and_whose_turn(name: str, game: Game) -> None:
-    """At 360 px wide the header carries the dice the last turn placed, drawn again large
-    (numerals >= 9 px), and whose turn it is (its capitals >= 9.5 px)."""
+@pytest.mark.parametrize("name,game", positions(), ids=lambda v: v if isinstance(v, str) else "")
+def test_on_a_phone_the_header_shows_whose_turn_and_the_last_turns_dice(name: str, game: Game) -> None:
+    """At 360 px wide: each die the last turn put on a board or in the museum is drawn again
+    in the header (numerals >= 9 px) with where it went, beside whose turn it is (9.5 px)."""
     n = game.num_players
     cv = render.table_canvas(game, DEMO_NAMES[:n], labels=EN)
     ph = phone_scale(cv.size[0])
     lit = [d for d in cv.dice if d.lit and not d.where.startswith("artist")]
-    for d in lit:  # each die the last turn placed on a board or the museum is in the recap
+    for d in lit:
         assert any(r.value == d.value for r in cv.recap), f"{name}: {d.where} is not in the header"
     for r in cv.recap:
-        assert (r.glyph[3] - r.glyph[1]) * ph >= 9.0, f"{name}: recap numeral {(r.glyph[3] - r.glyph[1]) * ph:.1f} px"
-    assert cv.status is not None
-    assert (cv.status[3] - cv.status[1]) * ph >= 9.5  # the line's ink: its capitals at least
+        assert _px(r.glyph, ph) >= 9.0, f"{name}: recap numeral {_px(r.glyph, ph):.1f} px"
+    assert cv.status is not None and _px(cv.status, ph) >= 9.5
 
 
-def test_iso_closeups_are_readable() -> None:
+def test_the_closeups_are_readable() -> None:
     game = busy_late_game(3, players=4, built=1.0)
-    cv = render.museum_canvas(game, labels=EN)
-    assert len(cv.dice) == sum(1 for col in game.state.museum.values() if col.owners)
-    assert not _covered(cv)
-    scale = preview_scale(*cv.size)
-    assert min((d.glyph[3] - d.glyph[1]) * scale for d in cv.dice) >= MIN_GLYPH
+    for style in ("iso", "flat"):
+        cv = render.museum_canvas(game, labels=EN, style=style)
+        assert len(cv.dice) == sum(1 for col in game.state.museum.values() if col.owners)
+        assert not hidden_values(cv.dice) and not tags_on_values(cv.dice)
+        scale = preview_scale(*cv.size)
+        assert min(_px(d.glyph, scale) for d in cv.dice) >= MIN_GLYPH
+        check_heights("museum", cv, scale, style == "iso", FIGURE_PX if style == "iso" else 5.0)
 
 
-def test_iso_a_tall_step_flattens_the_dice_instead_of_hiding_a_top_face() -> None:
-    """A column three dice taller than the one behind it (card 15's plan): the structure is
-    drawn with flatter dice, so the top face behind stays clear; where a taller column in
-    front hides the front-face figure, it moves onto the top face."""
+def test_museum_places_to_build_show_their_heights_as_figures() -> None:
+    game = busy_late_game(3, players=4, built=0.5)
+    empty = {cell: h for cell, h in game.museum_heights().items() if cell not in game.state.museum}
+    assert empty
+    for style in ("iso", "flat"):
+        cv = render.table_canvas(game, DEMO_NAMES, labels=EN, style=style)
+        assert sorted(h for _where, h, _box in cv.targets) == sorted(empty.values())
+        scale = preview_scale(*cv.size)
+        assert all(_px(box, scale) >= FIGURE_PX for _where, _h, box in cv.targets)
+        for _where, _h, box in cv.targets:
+            assert not any(_overlap(box, d.glyph) for d in cv.dice)
+
+
+def test_a_tall_column_in_front_puts_the_value_behind_it_on_a_tag() -> None:
+    """A column three dice taller than the one diagonally behind it hides that one's top face:
+    its value (and height) are drawn again just above it, covering no other value."""
     game = busy_late_game(5, players=3)
     room = game.state.players[0].workrooms[0]
     room.clear()
-    room.update({8: (2, 1), 14: (3, 4), 20: (4, 2), 26: (5, 3)})  # c2 1 high, c3 4, c4 2, c5 3 (in front)
+    room.update({14: (3, 2), 21: (4, 4), 15: (4, 1), 20: (2, 1)})  # c3 2 high, d4 4 high in front
     cv = render.table_canvas(game, DEMO_NAMES[:3], labels=EN)
-    assert not _covered(cv), _covered(cv)[:3]
     mine = {d.where: d for d in cv.dice if d.where.startswith("p1 w1")}
-    assert mine["p1 w1 c4"].height_box is not None
-    assert all(d.height_box is not None for d in mine.values() if d.height >= 2)
+    assert mine["p1 w1 c3"].tag, "the value behind the tall column is drawn again"
+    assert mine["p1 w1 c3"].height_box is not None  # with its height: 2
+    assert not mine["p1 w1 d4"].tag
+    assert not hidden_values(cv.dice) and not tags_on_values(cv.dice)
 
 
-def test_flat_and_iso_draw_the_same_dice() -> None:
+def test_the_isometric_camera_sees_the_boards_from_a_corner() -> None:
+    """Both grid axes run diagonally at the 2:1 angle, and a die is a cube with three faces."""
+    cam = camera(True, 26)
+    (x0, y0), (x1, y1) = cam.floor(0, 0, 6), cam.floor(1, 0, 6)
+    (x2, y2) = cam.floor(0, 1, 6)
+    assert math.degrees(math.atan2(y1 - y0, x1 - x0)) == pytest.approx(26.57, abs=0.1)
+    assert math.degrees(math.atan2(y2 - y0, x0 - x2)) == pytest.approx(26.57, abs=0.1)
+    top, left, right = cam.cube((100.0, 100.0), 1)
+    assert len(top) == len(left) == len(right) == 4
+    flat = camera(False, 36)
+    assert flat.cube((100.0, 100.0), 1)[1] == ()  # from above: the top only
+
+
+def test_the_two_cameras_draw_the_same_dice() -> None:
     game = busy_late_game(5, players=3)
     flat = render.table_canvas(game, DEMO_NAMES[:3], labels=EN, style="flat")
     iso = render.table_canvas(game, DEMO_NAMES[:3], labels=EN)
@@ -211,40 +224,55 @@ def test_flat_and_iso_draw_the_same_dice() -> None:
         render.table_canvas(game, labels=EN, style="sideways")
 
 
-def test_height_figures_keep_off_the_values_across_many_positions() -> None:
-    """A column whose front a column in front hides gets its height as a tag beside its top
-    face, where it covers no value.  Over 108 late-game tables (2-4 players, a dozen seeds,
-    three stages of the museum) and their studios: no height figure lies on a value except where
-    dice stand on every side (the museum's cross); those stay under 1 in 200 columns."""
-    columns = on_values = 0
+def test_tags_keep_off_the_values_across_many_positions() -> None:
+    """Over 72 late-game tables (2-4 players, a dozen seeds, two stages of the museum) and
+    their studios: no value is hidden, and no tag covers a value."""
+    columns = tagged = 0
     for n in (2, 3, 4):
         for seed in range(1, 13):
-            for built in (0.7, 0.9, 1.0):
+            for built in (0.7, 1.0):
                 game = busy_late_game(seed, players=n, built=built)
                 pictures = [render.table_canvas(game, DEMO_NAMES[:n], labels=EN)]
                 pictures += [render.studio_canvas(game, s, DEMO_NAMES[:n], labels=EN) for s in range(n)]
                 for cv in pictures:
-                    columns += sum(1 for d in cv.dice if d.height >= 2)
-                    on_values += len(_figures_on_values(cv))
-    assert columns > 500  # the sweep sees columns
-    assert on_values * 200 < columns, f"{on_values} height figures on values among {columns} columns"
+                    columns += len(cv.dice)
+                    tagged += sum(1 for d in cv.dice if d.tag)
+                    assert not hidden_values(cv.dice), hidden_values(cv.dice)[:3]
+                    assert not tags_on_values(cv.dice), tags_on_values(cv.dice)[:3]
+    assert columns > 1000 and tagged < columns // 5, (tagged, columns)
 
 
-def test_iso_a_tall_column_on_the_back_row_stays_on_its_board() -> None:
-    """Columns of three to six dice on a workroom's back row: the board's headroom holds two
-    dice, so the structure is drawn with flatter dice rather than rising over the player's
-    name, points and the workroom's number; every height is still written."""
-    game = busy_late_game(5, players=3)
-    for room in game.state.players[0].workrooms:
-        room.clear()
-        room.update({x: (x + 1, 3 + x % 4) for x in range(6)})  # a1..f1, 3 to 6 high
-    cv = render.table_canvas(game, DEMO_NAMES[:3], labels=EN)
-    mine = [d for d in cv.dice if d.where.startswith("p1 w")]
-    assert len(mine) == 12
-    texts = [b for b in cv.boxes if b.kind == "text" and b.parent == "player p1"]
-    assert any(b.name == "Ada" for b in texts)
-    for d in mine:
-        assert d.body is not None and d.height_box is not None, d.where
-        over = [b.name for b in texts if _overlap(d.body, b.rect)]
-        assert not over, f"{d.where} ({d.height} high) covers {over}"
-    assert not _covered(cv), _covered(cv)[:3]
+def test_values_do_not_cover_each_other() -> None:
+    game = busy_late_game(3, players=4, built=1.0)
+    cv = render.table_canvas(game, DEMO_NAMES, labels=EN)
+    for a, b in combinations(cv.dice, 2):
+        assert not _overlap(a.glyph, b.glyph), f"{a.where} and {b.where}"
+
+
+@pytest.mark.parametrize("players,seed", [(2, 8), (3, 5), (4, 3)])
+def test_every_turn_of_a_full_game_reads_at_discords_sizes(players: int, seed: int) -> None:
+    """A whole self-play game, its table after every turn: every die drawn, no value hidden
+    or under a tag, values 10 px (9 with four players) at the laptop preview, the header's
+    dice and whose turn 9 px on a phone."""
+    from engine.players import GreedyPlayer
+
+    game = Game.new(players=players, seed=seed)
+    bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
+    goal = MIN_GLYPH_4P if players == 4 else MIN_GLYPH
+    turns = 0
+    while not game.is_over:
+        turn = game.state.turn
+        while not game.is_over and game.state.turn == turn:
+            game.apply(bots[game.current_player].choose(game))
+        cv = render.table_canvas(game, DEMO_NAMES[:players], labels=EN)
+        where = f"{players}p turn {game.state.turn}"
+        assert len(cv.dice) == dice_in_game(game), where
+        assert not hidden_values(cv.dice) and not tags_on_values(cv.dice), where
+        scale = preview_scale(*cv.size)
+        assert min((_px(d.glyph, scale) for d in cv.dice), default=goal) >= goal, where
+        check_heights(where, cv, scale, True)
+        ph = phone_scale(cv.size[0])
+        assert all(_px(r.glyph, ph) >= 9.0 for r in cv.recap), where
+        assert cv.status is not None and _px(cv.status, ph) >= 9.5, where
+        turns += 1
+    assert turns > 20

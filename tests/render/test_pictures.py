@@ -18,7 +18,6 @@ from PIL import Image, ImageChops
 import render
 from bot.i18n.pictures import render_labels
 from engine import Game, dump_game, load_game
-from render.board import layout, museum_rows, unit
 from render.canvas import Box, Canvas
 from render.demo import DEMO_NAMES, busy_late_game, picture, play, stages
 
@@ -86,8 +85,7 @@ def test_one_more_die_changes_the_picture_in_that_panel() -> None:
     cv = render.table_canvas(game, labels=EN)
     bbox = ImageChops.difference(before, cv.img).getbbox()
     assert bbox is not None, "a new die in a workroom must show"
-    rows = museum_rows(game.deck.museum(game.state.museum_card))
-    x0, y0, x1, y1 = layout(4, unit(4, rows), rows)["player p3"]
+    x0, y0, x1, y1 = next(b.rect for b in cv.boxes if b.kind == "panel" and b.name == "player p3")
     assert x0 <= bbox[0] and bbox[2] <= x1 and y0 <= bbox[1] and bbox[3] <= y1
     assert any(d.where == "p3 w2 f6" and d.value == 6 for d in cv.dice)
 

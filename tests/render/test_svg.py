@@ -1,4 +1,5 @@
-"""The web board's SVG (render.svg): the PNG's geometry in vectors, with the page's hooks.
+"""The web board's SVG (render.svg): the high camera's geometry in vectors (the drawing
+render.isoboard makes), with the page's hooks.
 
 Every die the PNG's layout model records (``Canvas.dice``) must be in the SVG, in the group
 of its cell (or of its player, artist card), with the same value and its top face within
@@ -20,6 +21,7 @@ from engine import Game
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
 from engine.moves import Place, ToMuseum
 from engine.players import GreedyPlayer
+from render import isoboard
 from render.demo import DEMO_NAMES, busy_late_game, play
 from render.svg import clear_caches, part_caches, studio_svg, table_svg
 from render.svgparts import RING_PAD
@@ -149,7 +151,7 @@ def test_every_die_of_the_png_is_in_its_cell_with_its_value_and_place(key: str) 
     game = _game(key)
     names = _names(game)
     svg = table_svg(game, names, labels=EN)
-    cv = render.table_canvas(game, names, labels=EN)
+    cv = isoboard.table_canvas(game, names, labels=EN)
     root = ET.fromstring(svg)
     assert root.get("viewBox") == f"0 0 {cv.size[0]} {cv.size[1]}"
     _check_dice(svg, cv.dice)
@@ -164,7 +166,7 @@ def test_studio_dice_match_the_png(key: str) -> None:
     names = _names(game)
     for seat in range(game.num_players):
         svg = studio_svg(game, seat, names, labels=EN)
-        cv = render.studio_canvas(game, seat, names, labels=EN)
+        cv = isoboard.studio_canvas(game, seat, names, labels=EN)
         assert ET.fromstring(svg).get("viewBox") == f"0 0 {cv.size[0]} {cv.size[1]}"
         _check_dice(svg, cv.dice)
 

@@ -238,6 +238,9 @@ class SelfTestBot(commands.Bot):
             except discord.Forbidden as exc:
                 bot.errors.append(exc)
                 outcome = f"forbidden {exc.code}"
+            except discord.DiscordServerError as exc:
+                bot.errors.append(exc)
+                outcome = f"server error {exc.status}"
             await interaction.followup.send(outcome, ephemeral=True)
 
         @tree.command(description="Post in the channel")

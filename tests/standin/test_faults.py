@@ -27,6 +27,20 @@ async def test_dm_to_open_user_arrives(standin: StandIn, bot: SelfTestBot, world
     assert [m.content for m in alice.dms()] == ["your turn"]
 
 
+async def test_a_refused_dm_is_answered_503_and_not_delivered(standin: StandIn, bot: SelfTestBot, world: Any) -> None:
+    _, channel, alice, bob = world
+    dm = standin.dm_channel(alice)
+    rule = standin.faults.refuse(f"POST /channels/{dm.id}/messages", status=503)
+    post = standin.faults.refuse("POST /channels/{channel_id}/messages", count=0)  # spent: never met
+    result = await bob.slash(channel, "dm", user=alice)
+    assert result.content == "server error 503"  # discord.py does not retry a 503 itself
+    [error] = bot.errors
+    assert isinstance(error, discord.DiscordServerError) and error.text == "503: Service Unavailable"
+    assert alice.dms() == [] and rule.hits == [f"POST /channels/{dm.id}/messages"] and not post.hits
+    result = await bob.slash(channel, "dm", user=alice)  # once only: the next one goes through
+    assert result.content == "sent" and [m.content for m in alice.dms()] == ["your turn"]
+
+
 async def test_429_is_retried_by_discord_py(standin: StandIn, bot: SelfTestBot, world: Any) -> None:
     _, channel, alice, _ = world
     rule = standin.faults.rate_limit("POST /channels/{channel_id}/messages", count=2, retry_after=0.05)

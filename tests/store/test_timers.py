@@ -22,20 +22,20 @@ async def test_claims_are_leased_ordered_counted_and_finished(store: Store, cloc
     b, _ = await start_game(store, channel=2)
     await store.timers.set(a.id, [nudge_at(t + 10), TimerSpec("turn_clock", "turn_clock", t + 30, {"turn": 0})])
     await store.timers.set(b.id, [nudge_at(t + 20)])
-    assert await store.timers.claim_due("p1", 60, now=t + 5) == []
-    got = await store.timers.claim_due("p1", 60, now=t + 25)
+    assert await store.jobs.claim_due("p1", 60, now=t + 5, one_offs=False) == []
+    got = await store.jobs.claim_due("p1", 60, now=t + 25, one_offs=False)
     assert [(x.game_id, x.slot, x.attempt) for x in got] == [(a.id, "nudge", 1), (b.id, "nudge", 1)]
     # Claimed: nobody else gets them while the lease holds, not even when due.
-    assert [x.slot for x in await store.timers.claim_due("p2", 60, now=t + 40)] == ["turn_clock"]
-    assert await store.timers.claim_due("p2", 60, now=t + 80) == []
+    assert [x.slot for x in await store.jobs.claim_due("p2", 60, now=t + 40, one_offs=False)] == ["turn_clock"]
+    assert await store.jobs.claim_due("p2", 60, now=t + 80, one_offs=False) == []
     # A claimer that died: after the lease, someone else claims it (and counts the attempt).
-    again = await store.timers.claim_due("p2", 60, now=t + 90)
+    again = await store.jobs.claim_due("p2", 60, now=t + 90, one_offs=False)
     assert {(x.game_id, x.slot, x.attempt) for x in again} == {(a.id, "nudge", 2), (b.id, "nudge", 2)}
     stale = next(x for x in got if x.game_id == a.id)
-    assert not await store.timers.finish(stale, "p1", due_at=t + 500)  # p1's claim is lost
+    assert not await store.jobs.finish(stale, "p1", due_at=t + 500)  # p1's claim is lost
     mine = next(x for x in again if x.game_id == a.id)
     clock.now = t + 91
-    assert await store.timers.finish(mine, "p2", due_at=t + 500, kind="reminder", payload={"turn": 3})
+    assert await store.jobs.finish(mine, "p2", due_at=t + 500, kind="reminder", payload={"turn": 3})
     now = await store.timers.get(a.id, "nudge")
     assert now is not None
     assert (now.kind, now.due_at, now.attempt, now.payload, now.last_run_at) == (
@@ -46,17 +46,17 @@ async def test_claims_are_leased_ordered_counted_and_finished(store: Store, cloc
         t + 91,
     )
     other = next(x for x in again if x.game_id == b.id)
-    assert await store.timers.finish(other, "p2", due_at=None)
+    assert await store.jobs.finish(other, "p2", due_at=None)
     assert await store.timers.get(b.id, "nudge") is None
 
 
 async def test_a_move_replaces_a_claimed_timer_and_the_old_claim_loses(store: Store, clock: FakeClock) -> None:
     rec, game = await start_game(store, channel=1)
     await store.timers.set(rec.id, [nudge_at(clock.now)])
-    (claimed,) = await store.timers.claim_due("p1", 60, now=clock.now)
+    (claimed,) = await store.jobs.claim_due("p1", 60, now=clock.now, one_offs=False)
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
     await store.apply_move(rec.id, 0, end, timers=lambda g, new: [nudge_at(clock.now + 99)] if new else [])
-    assert not await store.timers.finish(claimed, "p1", due_at=clock.now + 5)
+    assert not await store.jobs.finish(claimed, "p1", due_at=clock.now + 5)
     fresh = await store.timers.get(rec.id, "nudge")
     assert fresh is not None and (fresh.due_at, fresh.attempt) == (clock.now + 99, 0)
     # A move inside a turn that sets nothing keeps the timers as they are.
@@ -74,18 +74,18 @@ async def test_finished_and_cancelled_games_have_no_timers(store: Store, clock: 
     await play_to_end(store, a.id)
     await store.cancel(b.id)
     assert await store.timers.of_game(a.id) == [] and await store.timers.of_game(b.id) == []
-    assert await store.timers.claim_due("p", 60, now=clock.now + 10**9) == []
+    assert await store.jobs.claim_due("p", 60, now=clock.now + 10**9, one_offs=False) == []
 
 
 async def test_failures_back_off_and_are_dropped_at_last(store: Store, clock: FakeClock) -> None:
     rec, _ = await start_game(store, channel=1)
     await store.timers.set(rec.id, [nudge_at(clock.now)])
     for n in range(1, MAX_FAILURES):
-        (timer,) = await store.timers.claim_due("p", 60, now=clock.now + 10**6 * n)
+        (timer,) = await store.jobs.claim_due("p", 60, now=clock.now + 10**6 * n, one_offs=False)
         assert timer.failures == n - 1 and timer.attempt == 1  # a failed run is not counted
-        assert await store.timers.fail(timer, "p", clock.now + 10**6 * n + 1)
-    (timer,) = await store.timers.claim_due("p", 60, now=clock.now + 10**9)
-    assert not await store.timers.fail(timer, "p", clock.now + 10**9 + 1)
+        assert await store.jobs.fail(timer, "p", "HTTPException 503")
+    (timer,) = await store.jobs.claim_due("p", 60, now=clock.now + 10**9, one_offs=False)
+    assert not await store.jobs.fail(timer, "p", "HTTPException 503")
     assert await store.timers.get(rec.id, "nudge") is None
 
 
@@ -101,9 +101,13 @@ async def test_hasten_reschedule_and_claiming_one_slot(store: Store, clock: Fake
     assert got is not None and got.due_at == t + 1 and got.payload["expires_at"] == t + 1
     assert not await store.timers.reschedule(rec.id, "nudge", t + 70, ["reminder"])  # not of that kind
     assert await store.timers.reschedule(rec.id, "nudge", t + 70, ["turn_start"])
-    one = await store.timers.claim(rec.id, "nudge", "p", 60, ["turn_start"])  # not due yet, claimed anyway
-    assert one is not None and one.due_at == t + 70 and one.attempt == 1
-    assert await store.timers.claim(rec.id, "nudge", "q", 60, ["turn_start"]) is None  # held
+    assert await store.jobs.claim_slot(rec.id, "nudge", "p", 60, ["turn_start"], {"turn": 5}) is None  # another turn
+    one = await store.jobs.claim_slot(rec.id, "nudge", "p", 60, ["turn_start"], {})  # not due yet, claimed anyway
+    # It runs now: due now, so that if its claimer dies it is taken over when the lease runs out.
+    assert one is not None and one.due_at == t and one.attempt == 1
+    assert await store.jobs.claim_slot(rec.id, "nudge", "q", 60, ["turn_start"], {}) is None  # held
+    assert [j.slot for j in await store.jobs.claim_due("q", 60, now=t + 59, one_offs=False)] == ["turn_clock"]
+    assert [j.id for j in await store.jobs.claim_due("q", 60, now=t + 61, one_offs=False)] == [one.id]
 
 
 async def test_migration_carries_reminders_and_turn_clocks_over(tmp_path: Path) -> None:
@@ -165,7 +169,8 @@ async def test_migration_makes_one_jobs_table_of_outbox_and_timers(tmp_path: Pat
     try:
         nudge = await store.timers.get(1, "nudge")
         assert nudge is not None and (nudge.kind, nudge.due_at, nudge.attempt) == ("reminder", 500.0, 2)
-        assert [(r.id, r.attempts, r.payload) for r in await store.outbox_due()] == [(42, 2, {"seat": 1})]
+        due = await store.jobs.claim_due("p", 30, now=10.0, standing=False)
+        assert [(r.id, r.failures, r.payload) for r in due] == [(42, 2, {"seat": 1})]
         assert await store.outbox_counts() == {"total": 2, "sent": 1, "failed": 0}
     finally:
         await store.close()
@@ -183,7 +188,7 @@ async def test_two_processes_claiming_at_once_never_share_a_timer(
     try:
         claims = await asyncio.gather(
             *(
-                s.timers.claim_due(owner, 60, limit=5, now=clock.now + 100)
+                s.jobs.claim_due(owner, 60, limit=5, now=clock.now + 100, one_offs=False)
                 for s, owner in [(store, "a"), (other, "b")] * 4
             )
         )
@@ -192,3 +197,39 @@ async def test_two_processes_claiming_at_once_never_share_a_timer(
     ids = [t.id for batch in claims for t in batch]
     assert len(ids) == len(set(ids)) == 2 * len(games)  # every due timer claimed, none twice
     assert all(t.attempt == 1 for batch in claims for t in batch)
+
+
+async def test_a_live_claimer_renews_its_leases_and_a_dead_ones_run_out(store: Store, clock: FakeClock) -> None:
+    a, _ = await start_game(store, channel=1)
+    b, _ = await start_game(store, channel=2)
+    await store.timers.set(a.id, [nudge_at(clock.now)])
+    await store.timers.set(b.id, [nudge_at(clock.now)])
+    (mine,) = await store.jobs.claim_due("alive", 30, limit=1, one_offs=False)
+    (theirs,) = await store.jobs.claim_due("dead", 30, limit=1, one_offs=False)
+    clock.now += 20
+    assert await store.jobs.renew("alive", 30) == 1  # only its own claims
+    clock.now += 15  # 35 s after the claims: the dead claimer's lease ran out, the live one's not
+    assert [j.id for j in await store.jobs.claim_due("other", 30, one_offs=False)] == [theirs.id]
+    assert await store.jobs.finish(mine, "alive", due_at=None)
+
+
+async def test_migration_makes_computer_wake_ups_computer_turns(tmp_path: Path) -> None:
+    """0015: a computer's wake-up timer becomes the job that plays its turn."""
+    path = tmp_path / "old.db"
+    conn = await dbmod.connect(path)
+    try:
+        await dbmod.migrate(conn, str(path), target=14)
+        await conn.executescript(
+            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
+            " created_at, updated_at) VALUES (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0);"
+            "INSERT INTO jobs (game_id, slot, kind, due_at, payload, created_at)"
+            " VALUES (1, 'nudge', 'computer_wake', 500.0, '{\"turn\": 2}', 4.0);"
+        )
+    finally:
+        await conn.close()
+    store = await Store.open(path)
+    try:
+        nudge = await store.timers.get(1, "nudge")
+        assert nudge is not None and (nudge.kind, nudge.due_at, nudge.payload) == ("computer_turn", 500.0, {"turn": 2})
+    finally:
+        await store.close()

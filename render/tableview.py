@@ -1,0 +1,720 @@
+"""The table, a studio and the museum as pictures: where each part goes, for either camera.
+
+The composition is chosen for Discord's inline preview (the picture fitted into 550x400 on
+a laptop, 360 px wide on a phone): a header (whose turn, the last turn's dice again, large,
+with where they went, and the last turn in words); one band per player (name, points,
+storeroom, storage, completed cards, then the two workrooms side by side); a column with
+the museum, the four artist cards and the three installations on offer.  With four
+players the bands go two by two when that gives larger dice.  Sizes are in ``u``, the
+camera's cell unit, so the proportions (and what the preview shows) do not depend on it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
+
+from engine import Game
+from engine.geometry import LETTERS, WORKROOM_SIZE
+
+from . import dice, pieces
+from . import palette as pal
+from .camera import Camera, camera
+from .canvas import Box, Canvas, Rect
+from .cardparts import artist_band, museum_count, offer_bonus, offer_frame, offer_title
+from .cards import action_text
+from .cubes import (
+    BOARD,
+    BOARD_EDGE,
+    MUSEUM_SQUARE,
+    SQUARE,
+    TABLE,
+    FloorKey,
+    board_box,
+    draw_board,
+    draw_die,
+    draw_slot,
+    floor_key,
+    floor_layer,
+    value_font,
+)
+from .fonts import font, text_width, wrap
+from .highlight import Highlights, highlights
+from .isoboard import recap
+from .labels import Labels
+from .model import phone_scale, preview_scale
+from .names import _fitting, fit_name, plain_name
+from .pieces import Marks
+from .words import last_turn_line, player_name, status_line
+
+RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, where, dice (key, value, height)
+
+MIN_GLYPH = 10.0  # px: a die's value at the laptop preview, 2 and 3 players
+MIN_GLYPH_4P = 9.0  # ... 4 players
+PHONE_GLYPH = 9.5  # the header's whose-turn line and last turn's dice at 360 px wide
+TABLE_UNIT = 24  # iso: half a cell's width on the table (px)
+STUDIO_UNIT = 40
+MUSEUM_UNIT = 40
+TOP_RATIO = 1.4  # from above, a cell's side in iso units (the dice about as large)
+
+
+def cam_for(iso: bool, u: int) -> Camera:
+    return camera(iso, u if iso else round(TOP_RATIO * u))
+
+
+def pad(u: int) -> int:
+    return max(4, round(0.3 * u))
+
+
+def text_size(u: int) -> int:
+    return max(12, round(0.62 * u))
+
+
+def small_size(u: int) -> int:
+    return max(11, round(0.5 * u))
+
+
+# --- the player's band ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A player's band: its info column's width and the boards' placement."""
+
+    info_w: int
+    board_w: int
+    board_h: int
+    rise: int  # headroom over the boards for the columns that rise above them
+
+    gap: int = 0  # between the two workrooms
+
+    @property
+    def width(self) -> int:
+        return self.info_w + 2 * self.board_w + self.gap
+
+    @property
+    def height(self) -> int:
+        return self.rise + self.board_h
+
+
+def seat_bands(game: Game, cam: Camera, u: int) -> tuple[Band, ...]:
+    """Each player's band, as tall as its own columns and info need."""
+    return tuple(band_of(game, range(seat, seat + 1), cam, u) for seat in range(game.num_players))
+
+
+def band_of(game: Game, seats: range, cam: Camera, u: int) -> Band:
+    hl = Highlights()
+    rise, bw, bh = 0, 0, 0
+    for seat in seats:
+        for room in range(2):
+            w, h, r = board_box(pieces.workroom(game, seat, room, hl), cam)
+            bw, bh, rise = w, h, max(rise, r)
+    dw = cam.die_size()[0]
+    info_w = 3 * (dw + 2) + 2 * pad(u)
+    extra = extras_height(game, seats, cam, u, info_w)
+    rise = max(rise, round(0.2 * u))
+    return Band(info_w, bw, max(bh, extra - rise), rise, round(0.3 * u))
+
+
+Chip = tuple[int, int, list[int | None]]  # a completed card: its index, points, bonus dice left
+
+
+def _extras_items(game: Game, seat: int) -> tuple[list[tuple[str, int]], list[Chip]]:
+    """The loose dice in the info column in order ("storeroom", value), with ("storage", 0)
+    before the storage space's dice for its word, and the completed cards."""
+    s = game.state
+    pl = s.players[seat]
+    items = [("storeroom", v) for v in pl.storeroom]
+    items += [("abandoned", v) for v in (s.pool if seat == s.current else [])]
+    if pl.storage:
+        items.append(("storage", 0))
+        items += [("storage", v) for v in pl.storage]
+    chips = [(i, game.deck.installation(comp.card).points, comp.dice) for i, comp in enumerate(pl.completed)]
+    return items, chips
+
+
+def extras_height(game: Game, seats: range, cam: Camera, u: int, width: int) -> int:
+    return max(_flow(game, seat, cam, u, width, None, (0, 0), None) for seat in seats)
+
+
+def _flow(
+    game: Game,
+    seat: int,
+    cam: Camera,
+    u: int,
+    width: int,
+    cv: Canvas | None,
+    xy: tuple[int, int],
+    labels: Labels | None,
+    hl: Highlights | None = None,
+) -> int:
+    """The info column's contents from its top (name, points, supply, dice, completed
+    cards), drawn on ``cv`` when given; returns its height."""
+    p = pad(u)
+    x0, y0 = xy
+    dw, dh = cam.die_size()
+    line = round(0.85 * u)
+    y = y0 + line * 2 + p  # name and points
+    y += 2 * round(0.62 * u)  # supply, "storeroom"
+    x = x0
+    row_h = dh + 2
+    small = font(small_size(u))
+    pname = f"player p{seat + 1}"
+    items, chips = _extras_items(game, seat)
+    any_dice = False
+    for where, value in items:
+        if value:
+            if x + dw > x0 + width and x > x0:
+                x, y = x0, y + row_h
+            if cv is not None:
+                draw_die(cv, cam, (x, y), pieces.Die(seat, value, f"p{seat + 1} {where}"))
+            x += dw + 2
+            any_dice = True
+        elif labels is not None:
+            word = labels.text("storage")
+            ww = round(text_width(small, word)) + 4
+            if x + ww + dw > x0 + width and x > x0:
+                x, y = x0, y + row_h
+            if cv is not None:
+                cv.text((x, y + row_h // 2), word, small, pal.MUTED, anchor="lm", parent=pname)
+            x += ww
+        else:
+            x += round(3 * u)
+    if any_dice or x > x0:
+        y += row_h
+    x = x0
+    chip_f = font(max(10, round(0.42 * u)), bold=True)
+    line_h = 0
+    for i, points, on_card in chips:
+        label = labels.text("points", points=points) if labels is not None else f"{points} pts"
+        lw = round(text_width(chip_f, label)) + 8
+        left = [v for v in on_card if v is not None]
+        cw = lw + len(left) * (dw + 2) + 2
+        ch = dh + 4 if left else round(0.75 * u)  # a card with bonus dice on it holds them
+        if x + cw > x0 + width and x > x0:
+            x, y, line_h = x0, y + line_h + 3, 0
+        line_h = max(line_h, ch)
+        if cv is not None and hl is not None:
+            lit = (seat, i) in hl.completed
+            cv.panel(
+                f"{pname} i{i + 1}", (x, y, x + cw, y + ch), fill=pal.CARD,
+                outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE, width=3 if lit else 2, radius=6, parent=pname,
+            )  # fmt: skip
+            cv.text((x + 4, y + ch // 2), label, chip_f, pal.player_ink(seat), anchor="lm", parent=pname)
+            dx = x + lw
+            for k, v in enumerate(on_card):
+                if v is None:
+                    continue
+                draw_die(cv, cam, (dx, y + 2), pieces.Die(seat, v, f"p{seat + 1} i{i + 1}.{k + 1}"))
+                dx += dw + 2
+        x += cw + 3
+    if x > x0:
+        y += line_h + 3
+    return y - y0 + p
+
+
+def draw_band(
+    cv: Canvas,
+    game: Game,
+    seat: int,
+    band: Band,
+    xy: tuple[int, int],
+    cam: Camera,
+    u: int,
+    names: list[str] | None,
+    labels: Labels,
+    hl: Highlights,
+    framed: bool = False,
+) -> None:
+    s = game.state
+    pl = s.players[seat]
+    x0, y0 = xy
+    p = pad(u)
+    pname = f"player p{seat + 1}"
+    rect = (x0, y0, x0 + band.width, y0 + band.height)
+    current = seat == s.current and not s.over and not pl.removed
+    winner = s.over and seat in game.winners()
+    colour = pal.die_colour(seat)
+    if not framed:
+        cv.panel(pname, rect, fill=BOARD, outline=BOARD_EDGE)
+    if current or winner:
+        cv.draw.rounded_rectangle(rect, radius=12, outline=colour, width=max(3, u // 8))
+    ix0, iy0 = x0 + p, y0 + p
+    iw = band.info_w - 2 * p
+    if current or winner:
+        cv.draw.rounded_rectangle(
+            (x0 + 3, y0 + 3, x0 + band.info_w - 2, y0 + p + round(1.75 * u)), radius=8, fill=pal.mix(colour, BOARD, 0.7)
+        )
+    ts = text_size(u)
+    r = round(0.26 * u)
+    ly = iy0 + round(0.4 * u)
+    dice.draw_mark(cv.draw, pal.MARKS[seat % 4], ix0 + r, ly, r, fill=colour, outline=pal.INK, width=2)
+    name = player_name(seat, names)
+    text, f = fit_name(name, font(ts, bold=True), iw - 2 * r - 6)
+    cv.text((ix0 + 2 * r + 6, ly), text, f, pal.player_ink(seat), anchor="lm", parent=pname)
+    ly2 = iy0 + round(1.25 * u)
+    sr = cv.text((ix0 + iw, ly2), labels.text("points", points=game.score(seat)), font(ts, bold=True), pal.INK,
+                 anchor="rm", parent=pname)  # fmt: skip
+    tag_key = "left" if pl.removed else "to_play" if current else "winner" if winner else ""
+    if tag_key:
+        cv.text((ix0, ly2), labels.text(tag_key), font(small_size(u), bold=True), pal.INK, anchor="lm",
+                max_width=sr[0] - ix0 - 4, parent=pname)  # fmt: skip
+    small = font(small_size(u))
+    sy = iy0 + round(1.7 * u) + p
+    cv.text(
+        (ix0, sy), labels.text("supply", count=pl.supply), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname
+    )
+    sy += round(0.62 * u)
+    cv.text((ix0, sy), labels.text("storeroom"), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname)
+    _flow(game, seat, cam, u, iw, cv, (ix0, iy0), labels, hl)
+    # the workrooms, side by side
+    for room in range(2):
+        bx = x0 + band.info_w + room * (band.board_w + band.gap)
+        by = y0 + band.rise
+        board = pieces.workroom(game, seat, room, hl)
+        bounds = (bx, y0, bx + band.board_w, y0 + band.height)
+        draw_board(cv, board, cam, (bx, by), parent=pname, bounds=bounds, framed=framed)
+        _room_number(cv, cam, board, (bx, by), room, u, pname)
+
+
+def _room_number(
+    cv: Canvas, cam: Camera, board: pieces.Board, xy: tuple[int, int], room: int, u: int, parent: str
+) -> None:
+    """The workroom's number in a dark disc under its front corner."""
+    w, _h, _rise = board_box(board, cam)
+    fw, fh = cam.size(board.cols, board.rows)
+    m = (w - fw) // 2
+    rr = round(0.36 * u)
+    # in the board's back left corner, which only a column on the far left reaches
+    cx, cy = xy[0] + m + rr + 2, xy[1] + rr + 2
+    if not cam.iso:
+        cx, cy = xy[0] + m + fw + rr + 2, xy[1] + fh + rr + 2
+    cv.draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=pal.INK)
+    cv.text((cx, cy + 1), str(room + 1), font(round(rr * 1.4), bold=True), BOARD, anchor="mm", parent=parent)
+
+
+# --- the table's column: museum, artists, offers --------------------------------------
+
+
+def museum_cam(game: Game, cam: Camera, width: int) -> Camera:
+    """The museum's camera: its cells as large as the column's ``width`` allows, never
+    smaller than the workrooms'."""
+    board = pieces.museum(game, Highlights())
+    a = cam.a
+    while a < 1.3 * cam.a and board_box(board, camera(cam.iso, a + 1))[0] <= width:
+        a += 1
+    return camera(cam.iso, a)
+
+
+def museum_size(game: Game, cam: Camera, u: int) -> tuple[int, int, int]:
+    w, h, rise = board_box(pieces.museum(game, Highlights()), cam)
+    return w, h, rise
+
+
+def column_sizes(game: Game, cam: Camera, u: int) -> tuple[int, int, int, int]:
+    """(width, museum height, artist card height, offer height) of the table's column."""
+    p = pad(u)
+    dw, dh = cam.die_size()
+    aw = 3 * (dw + 2) + 2 * p
+    cw = max(museum_size(game, cam, u)[0] + 2 * p, 2 * aw + p)
+    _mw, mh, mrise = museum_size(game, museum_cam(game, cam, cw - 2 * p), u)
+    museum_h = p + round(1.3 * u) + mrise + mh + p
+    artist_h = round(0.9 * u) + 2 * round(0.62 * u) + dh + 2 * p
+    offer_h = round(4.6 * u)
+    return cw, museum_h, artist_h, offer_h
+
+
+def band_floors(
+    band: Band, xy: tuple[int, int], cam: Camera, pname: str
+) -> list[tuple[FloorKey, tuple[int, int], str]]:
+    """The two workrooms' floors of a band at ``xy``: what the cached frame draws."""
+    board = pieces.Board("", WORKROOM_SIZE, WORKROOM_SIZE, ())
+    x0, y0 = xy
+    return [
+        (floor_key(board, cam, SQUARE), (x0 + band.info_w + room * (band.board_w + band.gap), y0 + band.rise), pname)
+        for room in range(2)
+    ]
+
+
+def museum_place(game: Game, board: pieces.Board, rect: Rect, cam: Camera, u: int) -> tuple[Camera, tuple[int, int]]:
+    """The museum's camera and its board's place in the panel ``rect``."""
+    x0, y0, x1, y1 = rect
+    p = pad(u)
+    cam = museum_cam(game, cam, x1 - x0 - 2 * p)
+    w, h, rise = board_box(board, cam)
+    top = y0 + p + round(1.3 * u)
+    return cam, (x0 + (x1 - x0 - w) // 2, top + rise + max(0, (y1 - p - top - rise - h) // 2))
+
+
+def draw_museum(
+    cv: Canvas, game: Game, rect: Rect, cam: Camera, u: int, labels: Labels, hl: Highlights, framed: bool = False
+) -> None:
+    x0, y0, x1, y1 = rect
+    p = pad(u)
+    card = game.deck.museum(game.state.museum_card)
+    if not framed:
+        cv.panel("museum", rect, fill=BOARD, outline=BOARD_EDGE)
+    ts = text_size(u)
+    tr = cv.text((x0 + p, y0 + p), labels.text("museum"), font(ts, bold=True), pal.INK, anchor="la", parent="museum")
+    title, f = fit_name(labels.museum(card), font(small_size(u)), x1 - x0 - 2 * p)
+    cv.text((x0 + p, tr[3] + round(0.12 * u)), title, f, pal.MUTED, anchor="la", parent="museum")
+    museum_count(cv, game, rect, p, small_size(u), labels, "museum")
+    board = pieces.museum(game, hl)
+    mcam, xy = museum_place(game, board, rect, cam, u)
+    top = y0 + p + round(1.3 * u)
+    draw_board(cv, board, mcam, xy, floor=MUSEUM_SQUARE, parent="museum", bounds=(x0, top, x1, y1), framed=framed)
+
+
+def draw_artist(
+    cv: Canvas, game: Game, i: int, rect: Rect, cam: Camera, u: int, labels: Labels, hl: Highlights
+) -> None:
+    band = round(0.9 * u)
+    card = game.artist_card(i)
+    if not artist_band(cv, game, i, rect, u, band, text_size(u), labels, card) or card is None:
+        return
+    x0, y0, x1, y1 = rect
+    p = pad(u)
+    af = font(small_size(u))
+    for k, line in enumerate(wrap(action_text(card, labels), af, x1 - x0 - 2 * p + 4, 2)):
+        cv.text((x0 + p - 2, y0 + band + 3 + k * round(0.62 * u)), line, af, pal.INK, anchor="la",
+                parent=f"artist {i + 1}")  # fmt: skip
+    slot = game.state.artists[i]
+    dw, dh = cam.die_size()
+    for k in range(card.dice):
+        xy = (x0 + p + k * (dw + 2), y1 - p // 2 - dh)
+        if k < slot.count and slot.owner is not None:
+            draw_die(cv, cam, xy, pieces.Die(slot.owner, slot.value, f"artist {i + 1}", i in hl.artists))
+        else:
+            draw_slot(cv, cam, xy)
+
+
+def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, cam: Camera, u: int, labels: Labels) -> None:
+    p = pad(u) // 2 + 2
+    ts = text_size(u)
+    card = offer_frame(cv, game, i, rect, ts, labels)
+    if card is None:
+        return
+    on_card = cv.within(f"offer {i + 1}")
+    top = offer_title(on_card, card, rect, p, u, ts, labels)
+    x0, _y0, x1, y1 = rect
+    bottom = y1 - p - round(0.55 * u)
+    board = pieces.plan(card, f"offer {i + 1} plan")
+    # the plan's cubes as large as fit between the title and the bonus line
+    q = cam.a
+    for q in range(cam.a, 3, -1):
+        w, h, rise = board_box(board, camera(cam.iso, q))
+        if w <= x1 - x0 - 2 * p and h + rise <= bottom - top:
+            break
+    pc = camera(cam.iso, q)
+    w, h, rise = board_box(board, pc)
+    draw_board(cv, board, pc, (x0 + (x1 - x0 - w) // 2, top + rise + max(0, (bottom - top - h - rise) // 2)), record=[])
+    offer_bonus(on_card, card, rect, p, u, bonus_sizes(u), labels)
+
+
+def bonus_sizes(u: int) -> tuple[int, ...]:
+    return (round(0.48 * u), round(0.42 * u), round(0.36 * u), max(10, round(0.32 * u)))
+
+
+# --- header ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def header_height(width: int, u: int) -> tuple[int, int, int]:
+    """(height, recap unit, status size): the recap's numerals and the whose-turn line
+    PHONE_GLYPH px tall once the picture is shrunk to a phone's width."""
+    scale = phone_scale(width)
+    need = PHONE_GLYPH / scale
+    ru = u
+    while (
+        value_font(camera(True, ru)).getbbox("4", anchor="mm")[3]
+        - value_font(camera(True, ru)).getbbox("4", anchor="mm")[1]
+        < need
+    ):
+        ru += 1
+    size = max(text_size(u) + 4, math.ceil(need / 0.72) + 1)
+    dh = camera(True, ru).die_size()[1]
+    p = pad(u)
+    return (p + max(dh, round(size * 1.3)) + round(0.75 * u) + p, ru, size)
+
+
+def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: int, labels: Labels) -> None:
+    x0, y0, x1, y1 = rect
+    s = game.state
+    p = pad(u)
+    cv.panel("header", rect, fill=BOARD, outline=BOARD_EDGE)
+    _h, ru, size = header_height(cv.size[0], u)
+    rc = camera(True, ru)
+    dw, dh = rc.die_size()
+    row_top = y0 + p // 2
+    row = max(dh, round(size * 1.3))
+    mid = row_top + row // 2
+    ink = pal.INK if s.over else pal.player_ink(s.current)
+    room = x1 - x0 - 2 * p
+    most = room - 2 * (dw + 4) - 3 * p
+    status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
+    cv.status = cv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most, parent="header")
+    _recap(cv, game, names, labels, (cv.status[2] + 2 * p, row_top, x1 - p, row_top + row), rc, size)
+    ts = text_size(u)
+    line, lf = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2, ts - 3), room, bold=False)
+    info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
+    inf = font(small_size(u))
+    lr = cv.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room, parent="header")
+    if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
+        cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
+
+
+def _recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels, box: Rect, rc: Camera, size: int) -> None:
+    """The last turn's dice, large, right-aligned in ``box``: "Bruno: [4][4] → ①  [5] → Museum"."""
+    items = recap(game, labels)
+    if not items:
+        return
+    bx0, by0, bx1, by1 = box
+    f = font(round(size * 0.8), bold=True)
+    seat = items[0][0]
+    who = plain_name(player_name(seat, names)).split()[0] + ":"
+    dw, dh = rc.die_size()
+
+    def width_of(its: list[RecapItem], with_name: bool, words: bool) -> float:
+        w = text_width(f, who) + 10 if with_name else 0.0
+        for _seat, where, dice_ in its:
+            w += len(dice_) * (dw + 4) + (text_width(f, f"→ {where}") + 24 if words else 12)
+        return w
+
+    shown = list(items)
+    with_name, words = True, True
+    while shown and width_of(shown, with_name, words) > bx1 - bx0:
+        if with_name:
+            with_name = False
+        elif words:
+            words = False
+        else:
+            shown = shown[1:]
+    if not shown:
+        return
+    mid = (by0 + by1) // 2
+    x = bx1 - width_of(shown, with_name, words)
+    if with_name:
+        r = cv.text((x, mid), who, f, pal.player_ink(seat), anchor="lm", parent="header")
+        x = r[2] + 10
+    for _seat, where, dice_ in shown:
+        for key, value, height in dice_:
+            draw_die(cv, rc, (round(x), mid - dh // 2), pieces.Die(key, value, f"recap {where}", True), cv.recap)
+            if height >= 2:
+                last = cv.recap[-1]
+                cv.recap[-1] = type(last)(last.where, last.value, height, last.glyph, last.cell, body=last.body,
+                                          lit=True)  # fmt: skip
+            x += dw + 4
+        if words:
+            r = cv.text((x + 2, mid), f"→ {where}", f, pal.INK, anchor="lm", parent="header")
+            x = r[2] + 24
+        else:
+            x += 12
+
+
+# --- compositions ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    size: tuple[int, int]
+    header: Rect
+    bands: tuple[tuple[int, int], ...]  # each player's band's top left
+    sizes: tuple[Band, ...]  # ... and its size (the bands of a row alike)
+    museum: Rect
+    artists: tuple[Rect, ...]
+    offers: tuple[Rect, ...]
+
+
+def layout(
+    game: Game,
+    cam: Camera,
+    u: int,
+    per_row: int,
+    cards_below: bool = False,
+    sizes: tuple[tuple[Band, ...], tuple[int, int, int, int]] | None = None,
+) -> Layout:
+    """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
+    column holds the museum alone and the artist cards and the offer stand in a row under
+    everything (fewer bands than the column is tall)."""
+    n = game.num_players
+    p = pad(u)
+    g = round(0.3 * u)
+    own, (cw, museum_h, artist_h, offer_h) = sizes or (seat_bands(game, cam, u), column_sizes(game, cam, u))
+    rows = math.ceil(n / per_row)
+    # each row as tall as its tallest band, its boards on one line
+    row_bands = []
+    for r in range(rows):
+        mine = own[r * per_row : (r + 1) * per_row]
+        rise = max(b.rise for b in mine)
+        row_bands.append(dataclasses.replace(mine[0], rise=rise, board_h=max(b.height for b in mine) - rise))
+    band = own[0]
+    aw, ow = (cw - g) // 2, (cw - 2 * g) // 3
+    body_w = per_row * band.width + (per_row - 1) * g
+    width = p + body_w + g + cw + p
+    if cards_below:
+        width = max(width, p + 4 * (aw + g) + 3 * (ow + g) - g + p)
+    head_h = header_height(width, u)[0]
+    top = p + head_h + g
+    row_tops = [top + sum(b.height + g for b in row_bands[:r]) for r in range(rows)]
+    bands = tuple((p + (i % per_row) * (band.width + g), row_tops[i // per_row]) for i in range(n))
+    placed = tuple(row_bands[i // per_row] for i in range(n))
+    x = p + body_w + g
+    museum = (x, top, x + cw, top + museum_h)
+    bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
+    if cards_below:
+        y = top + max(bands_h, museum_h) + g
+        cards_h = max(artist_h, offer_h)
+        artists = tuple((p + i * (aw + g), y, p + i * (aw + g) + aw, y + cards_h) for i in range(4))
+        x = p + 4 * (aw + g)
+        offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + cards_h) for i in range(3))
+        height = y + cards_h + p
+        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
+    col_h = museum_h + 2 * (artist_h + g) + g + offer_h
+    y = top + museum_h + g
+    artists = tuple(
+        (x + (i % 2) * (aw + g), y + (i // 2) * (artist_h + g), x + (i % 2) * (aw + g) + aw,
+         y + (i // 2) * (artist_h + g) + artist_h)
+        for i in range(4)
+    )  # fmt: skip
+    y += 2 * (artist_h + g)
+    offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + offer_h) for i in range(3))
+    height = top + max(bands_h, col_h) + p
+    return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
+
+
+def glyph_px(cam: Camera) -> int:
+    box = value_font(cam).getbbox("4", anchor="mm")
+    return int(box[3] - box[1])
+
+
+def best_layout(game: Game, cam: Camera, u: int) -> Layout:
+    """The arrangement of the players' bands (one under another, or two by two) whose dice
+    are largest at the laptop preview."""
+    sizes = (seat_bands(game, cam, u), column_sizes(game, cam, u))
+    options = [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
+    if game.num_players > 2:
+        options.append(layout(game, cam, u, 2, sizes=sizes))
+    # the largest dice at the preview; of two alike (within 2%), the smaller picture
+    best = max(preview_scale(*lay.size) for lay in options)
+    return min(
+        (lay for lay in options if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
+    )
+
+
+@lru_cache(maxsize=32)
+def frame(
+    size: tuple[int, int],
+    panels: tuple[tuple[str, Rect], ...],
+    floors: tuple[tuple[FloorKey, tuple[int, int], str], ...],
+) -> tuple[Image.Image, tuple[Box, ...]]:
+    """What stays from one turn to the next: the table, the panels, the boards' floors."""
+    cv = Canvas(*size, TABLE)
+    for name, rect in panels:
+        cv.panel(name, rect, fill=BOARD, outline=BOARD_EDGE)
+    for key, xy, parent in floors:
+        cv.layer(floor_layer(*key), xy, parent)
+    return cv.freeze()
+
+
+def table_canvas(game: Game, names: list[str] | None, *, labels: Labels, iso: bool = True) -> Canvas:
+    u = TABLE_UNIT
+    cam = cam_for(iso, u)
+    lay = best_layout(game, cam, u)
+    hl = highlights(game)
+    museum = pieces.museum(game, hl)
+    mcam, mxy = museum_place(game, museum, lay.museum, cam, u)
+    panels = [("museum", lay.museum)]
+    floors = [(floor_key(museum, mcam, MUSEUM_SQUARE), mxy, "museum")]
+    for seat, (x0, y0) in enumerate(lay.bands):
+        band = lay.sizes[seat]
+        panels.append((f"player p{seat + 1}", (x0, y0, x0 + band.width, y0 + band.height)))
+        floors += band_floors(band, (x0, y0), cam, f"player p{seat + 1}")
+    cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
+    draw_header(cv, game, lay.header, names, u, labels)
+    draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=True)
+    for i, rect in enumerate(lay.artists):
+        draw_artist(cv, game, i, rect, cam, u, labels, hl)
+    for i, rect in enumerate(lay.offers):
+        draw_offer(cv, game, i, rect, cam, u, labels)
+    for seat, xy in enumerate(lay.bands):
+        draw_band(cv, game, seat, lay.sizes[seat], xy, cam, u, names, labels, hl, framed=True)
+    return cv
+
+
+def needs_studio(game: Game, iso: bool = True) -> bool:
+    """True when the table's values fall short of MIN_GLYPH at the laptop preview: the bot
+    posts the current player's studio beside it."""
+    u = TABLE_UNIT
+    cam = cam_for(iso, u)
+    small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u).size) < MIN_GLYPH
+    return small or game.num_players >= 4
+
+
+def mark_centre(game: Game, seat: int, iso: bool = True) -> tuple[int, int]:
+    """Where the table draws ``seat``'s shape mark, filled with its colour (beside its name)."""
+    u = TABLE_UNIT
+    x0, y0 = best_layout(game, cam_for(iso, u), u).bands[seat]
+    return (x0 + pad(u) + round(0.26 * u), y0 + pad(u) + round(0.4 * u))
+
+
+def studio_canvas(
+    game: Game, seat: int, names: list[str] | None, *, labels: Labels, marks: Marks | None = None, iso: bool = True
+) -> Canvas:
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
+    u = STUDIO_UNIT
+    cam = cam_for(iso, u)
+    band = band_of(game, range(seat, seat + 1), cam, u)
+    p = pad(u)
+    cv = Canvas(band.width + 2 * p, band.height + 2 * p, TABLE)
+    draw_band(cv, game, seat, band, (p, p), cam, u, names, labels, highlights(game))
+    if marks:
+        _marks(cv, game, seat, band, (p, p), cam, u, marks)
+    return cv
+
+
+def _marks(
+    cv: Canvas, game: Game, seat: int, band: Band, xy: tuple[int, int], cam: Camera, u: int, marks: Marks
+) -> None:
+    """The turn panel's letters: on an empty square, or on a tag beside a column's value."""
+    tops = {d.where: d for d in cv.dice}
+    for (room, cell), letter in sorted(marks.items()):
+        y, x = divmod(cell, WORKROOM_SIZE)
+        where = f"p{seat + 1} w{room + 1} {LETTERS[x]}{y + 1}"
+        d = tops.get(where)
+        size = round(0.8 * u)
+        if d is not None:
+            bx, by = d.cell[0] - size // 2, d.cell[1] - size // 2
+        else:
+            board = pieces.workroom(game, seat, room, Highlights())
+            w, _h, _r = board_box(board, cam)
+            fw, _fh = cam.size(board.cols, board.rows)
+            ox = xy[0] + band.info_w + room * (band.board_w + band.gap) + (w - fw) // 2
+            oy = xy[1] + band.rise
+            cx, cy = cam.floor(x + 0.5, y + 0.5, board.rows)
+            bx, by = round(ox + cx - size / 2), round(oy + cy - size / 2)
+        cv.draw.rounded_rectangle(
+            (bx, by, bx + size, by + size), radius=max(3, size // 5), fill=pal.HIGHLIGHT, outline=pal.HIGHLIGHT_EDGE,
+            width=2,
+        )  # fmt: skip
+        cv.text((bx + size / 2, by + size / 2 + 1), letter, font(round(size * 0.66), bold=True), pal.INK,
+                anchor="mm", parent=f"mark {letter}")  # fmt: skip
+
+
+def museum_canvas(game: Game, *, labels: Labels, iso: bool = True) -> Canvas:
+    u = MUSEUM_UNIT
+    cam = cam_for(iso, u)
+    p = pad(u)
+    card = game.deck.museum(game.state.museum_card)
+    mw, mh, rise = museum_size(game, cam, u)
+    title = text_width(font(text_size(u), bold=True), labels.text("museum") + " " + labels.museum(card)) + 6 * u
+    w = max(mw + 2 * p, round(title)) + 2 * p
+    _mw, mh, rise = museum_size(game, museum_cam(game, cam, w - 4 * p), u)
+    h = p + round(1.3 * u) + rise + mh + 2 * p + p
+    cv = Canvas(w, h, TABLE)
+    draw_museum(cv, game, (p, p, w - p, h - p), cam, u, labels, highlights(game))
+    return cv
