@@ -169,7 +169,14 @@ class CubistBot(Bot):
         secret = plan.secret or await self.store.meta_or_set("web_secret", new_secret())
         self.links = Links(plan.public_url, secret, plan.link_hours)
         self.web = WebBoard(
-            self.service, secret=secret, host=plan.host, port=plan.port, clock=self.clock, wake=self.jobs.loop.wake
+            self.service,
+            secret=secret,
+            host=plan.host,
+            port=plan.port,
+            clock=self.clock,
+            wake=self.jobs.loop.wake,
+            public_url=plan.public_url,
+            trusted_proxies=plan.trusted_proxies,
         )
         await self.web.start()
 

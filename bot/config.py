@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOOPBACK = ("127.0.0.1", "::1")  # a proxy on the same machine, the usual set-up
 
 
 class Settings(BaseSettings):
@@ -52,7 +56,16 @@ class Settings(BaseSettings):
         description="Where players reach the web board, e.g. https://cubist.example.org (off when unset).",
     )
     web_port: int | None = Field(default=None, ge=1, le=65535, description="The port the web board listens on.")
-    web_host: str = Field(default="0.0.0.0", description="The address the web board listens on.")
+    web_host: str = Field(
+        default="127.0.0.1",
+        description="The address the web board listens on: this machine only, behind a reverse proxy "
+        "(docs/operating.md); 0.0.0.0 to serve others directly.",
+    )
+    trusted_proxies: str = Field(
+        default=",".join(LOOPBACK),
+        description="Addresses or networks (comma-separated) of the reverse proxies whose X-Forwarded-For "
+        "or Forwarded header is believed: the web board's limits count each real client, not the proxy.",
+    )
     web_secret: SecretStr | None = Field(
         default=None,
         description="Signs the board's links; unset: one made once and kept in the database (shared by all processes).",
@@ -74,6 +87,19 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, v: object) -> object:
         """``DISCORD_TOKEN=`` and ``DEV_GUILD_ID=`` as .env.example ships them mean "not set"."""
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, v: str | None) -> str | None:
+        if v is not None:
+            check_public_url(v)
+        return v
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, v: str) -> str:
+        proxy_list(v)  # raises ValueError naming the bad entry
+        return v
 
     @field_validator("log_level")
     @classmethod
@@ -107,16 +133,10 @@ class Settings(BaseSettings):
         """The web board's plan, or None: off unless PUBLIC_URL and WEB_PORT are both set."""
         if not self.public_url or self.web_port is None:
             return None
-        if not self.public_url.startswith(("http://", "https://")):
-            raise ValueError(f"PUBLIC_URL must start with https:// (or http://), got {self.public_url!r}")
-        base = self.public_url.rstrip("/")
-        if len(base) > PUBLIC_URL_MAX:
-            raise ValueError(
-                f"PUBLIC_URL is {len(base)} characters long; the most is {PUBLIC_URL_MAX}, so that the board's"
-                f" links stay within the {LINK_MAX} characters Discord takes on a link button"
-            )
+        check_public_url(self.public_url)
         secret = self.web_secret.get_secret_value() if self.web_secret else None
-        return WebPlan(base, self.web_host, self.web_port, secret, self.web_link_hours)
+        proxies = proxy_list(self.trusted_proxies)
+        return WebPlan(self.public_url.rstrip("/"), self.web_host, self.web_port, secret, self.web_link_hours, proxies)
 
     def shard_plan(self) -> ShardPlan | None:
         """The shards this process runs (None: unsharded, one shard)."""
@@ -167,6 +187,35 @@ class WebPlan:
     port: int
     secret: str | None  # None: kept in the database
     link_hours: float = 72.0
+    trusted_proxies: tuple[str, ...] = LOOPBACK
+
+
+def proxy_list(text: str) -> tuple[str, ...]:
+    """TRUSTED_PROXIES as written: addresses or networks, separated by commas or spaces."""
+    entries = tuple(text.replace(",", " ").split())
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ValueError(f"TRUSTED_PROXIES: {entry!r} is not an address or a network like 10.0.0.0/8") from None
+    return entries
+
+
+def check_public_url(url: str) -> None:
+    """PUBLIC_URL as the board's links need it; ValueError says what is wrong."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"PUBLIC_URL must look like https://cubist.example.org, got {url!r}")
+    if parts.query or parts.fragment or any(c.isspace() for c in url):
+        raise ValueError(f"PUBLIC_URL must be an address without spaces, ? or #, got {url!r}")
+    if parts.path not in ("", "/"):  # the board's pages and cookies live at /g/<game>
+        raise ValueError(f"PUBLIC_URL must be a site's root, like https://cubist.example.org, without a path: {url!r}")
+    base = url.rstrip("/")
+    if len(base) > PUBLIC_URL_MAX:
+        raise ValueError(
+            f"PUBLIC_URL is {len(base)} characters long; the most is {PUBLIC_URL_MAX}, so that the board's"
+            f" links stay within the {LINK_MAX} characters Discord takes on a link button"
+        )
 
 
 @dataclass(frozen=True, slots=True)

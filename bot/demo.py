@@ -24,8 +24,8 @@ from bot.i18n import t
 from bot.panel import choice_tree, leaves
 from bot.panel.cells import cells_for
 from bot.web.links import SPECTATOR
-from engine import Game, parse_move
-from engine.moves import EndTurn, Move, Place
+from engine import Game
+from engine.moves import EndTurn, Move, Place, verb
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
 from standin.discord_target import point_discord_at
@@ -70,20 +70,20 @@ async def _panel_dm(server: StandIn, user: Player, game_id: int, version: int) -
     return found()
 
 
-async def _moved_on(bot: CubistBot, game_id: int, version: int, move: str, message: Any) -> None:
+async def _moved_on(bot: CubistBot, game_id: int, version: int, move: Move, message: Any) -> None:
     """The move was stored (the game's version moved on), whatever language the panel speaks."""
     record, _game = await bot.service.queries.game(game_id)
     if record.version <= version:
         raise RuntimeError(f"the bot refused {move}: {message.content}")
 
 
-async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game_id: int, move: str) -> int:
+async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game_id: int, move: Move) -> int:
     """Play ``move`` in the user's DM panel as a player would; returns the physical taps it
     took (a button is one, a select two: open it, pick).  A die goes by its button and then
     its lettered cell; an end by End turn and the confirmation; the rest by the menu."""
     record, game = await bot.service.queries.game(game_id)
     message = await _panel_dm(server, user, game_id, record.version)
-    parsed = parse_move(move)
+    parsed = move
     taps = 0
 
     async def press(custom_id: str) -> Any:
@@ -116,7 +116,7 @@ async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game
         if not wanted:  # many ways to end: the menu of the others, then the confirmation
             other = _select(message, f"cubist:{game_id}:endpick:")
             assert other is not None, message.components
-            r = await user.select(message, other, [move])
+            r = await user.select(message, other, [str(move)])  # the menu's values are the moves' texts
             taps += 2
             message = r.message
             wanted = [_select(message, prefix) or ""]
@@ -137,7 +137,7 @@ async def play_through_panel(server: StandIn, bot: CubistBot, user: Player, game
         if r.failed:
             raise RuntimeError(f"the panel refused {move}: {r.violations}")
         message = r.message
-    if move.startswith("end"):
+    if isinstance(move, EndTurn):
         confirm = _select(message, f"cubist:{game_id}:endok:")
         assert confirm is not None, message.content
         await press(confirm)
@@ -210,11 +210,11 @@ async def play_demo_game(
         user = by_id[user_id]
         posted = len(server.channel_messages(channel))
         if panel:
-            taps = await play_through_panel(server, bot, user, record.id, str(move))
-            taps_this_turn = taps + (taps_this_turn if game.state.turn_moves else 0)
+            taps = await play_through_panel(server, bot, user, record.id, move)
+            taps_this_turn = taps + (taps_this_turn if game.state.this_turn.plays else 0)
             if isinstance(move, EndTurn):
                 await wait_until(lambda n=posted: len(server.channel_messages(channel)) > n)
-                kinds = [*(m.split()[0] for m in game.state.turn_moves), "end"]
+                kinds = [*(verb(p.move) for p in game.state.this_turn.plays), "end"]
                 turn_taps.append((kinds, taps_this_turn))
                 if progress:
                     what = ", ".join(kinds)

@@ -4,6 +4,8 @@ from engine import Game, parse_move
 game = Game.new(players=2, seed=7)
 move = game.legal_moves()[0]
 step = game.apply(move)      # a Step; raises IllegalMove (a ValueError) and changes nothing if illegal
+game.apply_text("end")       # a move in notation (parse_move + apply)
+step.record                  # when the move ended a turn: its TurnRecord (the moves and what they did)
 game.outcome()               # None while in play, else an Outcome (termination, winners, ranks)
 text = dump_game(game)       # JSON; load_game(text) == game
 """
@@ -29,6 +31,7 @@ from .moves import (
     UseArtist,
     parse_move,
 )
+from .record import Played, TurnRecord
 from .saved import dump_game, load_game
 from .state import GameOptions
 from .step import Outcome, Step, Termination
@@ -51,6 +54,7 @@ __all__ = [
     "MuseumCard",
     "Outcome",
     "Place",
+    "Played",
     "PositionError",
     "Release",
     "Remove",
@@ -61,6 +65,7 @@ __all__ = [
     "Termination",
     "ToArtist",
     "ToMuseum",
+    "TurnRecord",
     "Undo",
     "UseArtist",
     "default_deck",

@@ -11,13 +11,14 @@ for speed; the property tests hold them to agreeing exactly.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
 
 from . import rng as rand
-from .cards import ArtistCard, Deck, default_deck
+from .cards import ArtistCard, ArtistKind, Deck, default_deck
 from .errors import IllegalMove, PositionError
 from .geometry import MUSEUM_SIZE, WORKROOM_SIZE, normalize, rotations, shape_of
 from .moves import (
@@ -29,7 +30,6 @@ from .moves import (
     DieRef,
     EndTurn,
     Move,
-    MoveSyntaxError,
     Place,
     Release,
     Remove,
@@ -41,6 +41,7 @@ from .moves import (
     UseArtist,
     parse_move,
 )
+from .record import Played, TurnRecord
 from .rule_texts import RuleText, listed
 from .rules import museum, workroom
 from .rules.artists import ARTIST_RULES
@@ -185,7 +186,7 @@ class Game:
         cls,
         players: int,
         seed: int,
-        moves: Iterable[Move | str],
+        moves: Iterable[Move],
         options: GameOptions | None = None,
         deck: Deck | None = None,
     ) -> Game:
@@ -314,11 +315,7 @@ class Game:
             self._legal = self._generate()
         return list(self._legal)
 
-    def is_legal(self, move: Move | str) -> bool:
-        try:
-            m = parse_move(move) if isinstance(move, str) else move
-        except MoveSyntaxError:
-            return False
+    def is_legal(self, m: Move) -> bool:
         if isinstance(m, Skip | Remove):
             try:
                 self._check_table(m)
@@ -470,11 +467,15 @@ class Game:
 
     # --- applying ------------------------------------------------------------------------
 
-    def apply(self, move: Move | str) -> Step:
-        """Apply a move (or its text) and say what it did.  Raises IllegalMove (or
-        MoveSyntaxError, also a ValueError) and leaves the game unchanged when the move is not
-        allowed now."""
-        m = parse_move(move) if isinstance(move, str) else move
+    def apply_text(self, text: str) -> Step:
+        """Apply a move written in notation (``place 4 w1 c3``; engine/NOTATION.md), as
+        python-chess's ``push_san``.  Raises MoveSyntaxError when the text is not a move, and
+        whatever ``apply`` raises; the game is unchanged either way."""
+        return self.apply(parse_move(text))
+
+    def apply(self, m: Move) -> Step:
+        """Apply a move and say what it did.  Raises IllegalMove (a ValueError) and leaves
+        the game unchanged when the move is not allowed now."""
         s = self.state
         seat, turn, was_over, roll = s.current, s.turn, s.over, s.last_roll
         self._turn_finished = False
@@ -484,13 +485,24 @@ class Game:
         return Step(
             seat,
             m,
+            self._played(m),
             turn,
             ended,
-            tuple(s.last_turn[1]) if self._turn_finished and s.last_turn is not None else (),
+            s.last_turn if self._turn_finished else None,
             tuple(s.last_roll) if s.last_roll is not roll and not isinstance(m, Undo) else (),
             s.current,
             self.outcome() if s.over and not was_over else None,
         )
+
+    def _played(self, m: Move) -> Played | None:
+        """The record of the move just applied (a removal outside the turn has none of its own)."""
+        if isinstance(m, Undo):
+            return None
+        s = self.state
+        turn = s.last_turn if self._turn_finished else s.this_turn
+        if turn is not None and turn.plays and turn.plays[-1].move == m:
+            return turn.plays[-1]
+        return Played(m)
 
     def _apply(self, m: Move) -> None:
         if isinstance(m, Undo):
@@ -500,13 +512,8 @@ class Game:
             self._apply_table(m)
         else:
             self._check(m)
-            self.state.turn_moves.append(str(m))
-            drew = self._do(m)
-            ended = isinstance(m, EndTurn)
-            # An abandon is one action: the short-supply roll waits until its dice are placed.
-            if not self.state.rolled and not ended and not self.state.pool:
-                drew = self._try_roll() or drew
-            if drew or ended:
+            drew = self._play(m)
+            if drew or isinstance(m, EndTurn):
                 self._checkpoint = self.state.clone()
                 self._since = []
             else:
@@ -523,11 +530,65 @@ class Game:
         self.state = self._checkpoint.clone()
         self._since = []
         for m in keep:  # no randomness after a checkpoint, so replaying is exact
-            self.state.turn_moves.append(str(m))
-            self._do(m)
-            if not self.state.rolled and not self.state.pool:
-                self._try_roll()
+            self._play(m)
             self._since.append(m)
+
+    def _play(self, m: Move) -> bool:
+        """Record and carry out a checked move, then roll when the turn's roll was waiting
+        for it.  Returns True when a card was drawn or dice rolled."""
+        s = self.state
+        s.this_turn = s.this_turn.add(self._resolve(m))
+        drew = self._do(m)
+        if isinstance(m, EndTurn):
+            return drew
+        # An abandon is one action: the short-supply roll waits until its dice are placed.
+        if not s.rolled and not s.pool and self._try_roll():
+            turn = s.this_turn
+            last = dataclasses.replace(turn.plays[-1], rolled=tuple(s.last_roll))
+            s.this_turn = TurnRecord(turn.seat, turn.turn, turn.rolled, (*turn.plays[:-1], last))
+            drew = True
+        return drew
+
+    def _resolve(self, m: Move) -> Played:
+        """What a checked move is about to do, read from the position before it: the values
+        and cards it names, which the position after may no longer show."""
+        s = self.state
+        me = self.mover()
+        if isinstance(m, Place | ToMuseum):
+            bonus = (me.completed[m.die.card].card,) if m.die.kind == CARD else ()
+            return Played(m, value=self.die_value(m.die), bonus=bonus)
+        if isinstance(m, ToArtist):
+            a = s.artists[m.slot]
+            bumped = None if a.owner is None else (a.owner, a.count, a.value)
+            value = self.die_value(m.dice[0], allow_pool=True)
+            cards = tuple(me.completed[d.card].card for d in m.dice if d.kind == CARD)
+            return Played(m, value=value, artist=a.card, bumped=bumped, bonus=cards)
+        if isinstance(m, UseArtist):
+            return self._resolve_use(m)
+        if isinstance(m, Complete):
+            return Played(m, installation=m.card)
+        if isinstance(m, Switch):
+            c = me.completed[m.die.card]
+            one, other = self.deck.installation(c.card).bonus[m.die.space]
+            v = c.dice[m.die.space]
+            return Played(m, value=v, to=other if v == one else one, bonus=(c.card,))
+        return Played(m)
+
+    def _resolve_use(self, m: UseArtist) -> Played:
+        card = self.artist_card(m.slot)
+        assert card is not None
+        me = self.mover()
+        kind = card.artist
+        if kind == ArtistKind.MALEVICH:
+            return Played(m, value=card.value, artist=card.id)
+        if kind in (ArtistKind.POPOVA, ArtistKind.LA_FRESNAYE):
+            assert m.die is not None and card.delta is not None
+            v = self.die_value(m.die)
+            bonus = (me.completed[m.die.card].card,) if m.die.kind == CARD else ()
+            return Played(m, value=v, to=v + card.delta, artist=card.id, bonus=bonus)
+        if m.source is not None:  # Gris, Pascin: the top die of a column
+            return Played(m, value=me.workrooms[m.source[0]][m.source[1]][0], artist=card.id)
+        return Played(m, value=None if m.die is None else m.die.value, artist=card.id)  # Boccioni, Marc, Rozanova
 
     # --- checks (raise IllegalMove; never mutate) ----------------------------------------
 
@@ -836,6 +897,7 @@ class Game:
         s.rolled = False
         s.last_roll = []
         self._try_roll()
+        s.this_turn = TurnRecord(s.current, s.turn, tuple(s.last_roll))
 
     def _try_roll(self) -> bool:
         """Roll when the supply allows, or when no action could return dice to it."""
@@ -864,8 +926,8 @@ class Game:
     def _finish_turn(self) -> None:
         s = self.state
         self._turn_finished = True  # read by apply's Step
-        s.last_turn = (s.current, s.turn_moves)
-        s.turn_moves = []
+        s.last_turn = s.this_turn
+        s.this_turn = TurnRecord(s.current, s.turn)
         if any(len(p.completed) >= INSTALLATIONS_TO_END for p in s.players) or self.is_museum_complete():
             if not s.options.equal_turns:
                 s.over = True
@@ -919,7 +981,7 @@ class Game:
         s = self.state
         if isinstance(m, Skip):
             self._release()
-            s.turn_moves.append(str(m))
+            s.this_turn = s.this_turn.add(Played(m))
             keep = sorted(self.mover().storeroom, reverse=True)[:STORAGE_SLOTS]
             self._end_turn(keep)
         else:
@@ -947,7 +1009,7 @@ class Game:
             s.over = True
             return
         if seat == s.current:
-            s.turn_moves.append(f"remove p{seat + 1}")
+            s.this_turn = s.this_turn.add(Played(Remove(seat)))
             self._finish_turn()
 
     # --- invariants (used by tests and self-play) -------------------------------------

@@ -350,3 +350,24 @@ def _parse_use(args: list[str]) -> UseArtist:
             target=(_room(rest[2]), _cell(rest[3], WORKROOM_SIZE)),
         )
     raise MoveSyntaxError(RuleText("use_forms"))
+
+
+_VERBS: dict[type, str] = {
+    Place: "place",
+    ToMuseum: "museum",
+    ToArtist: "artist",
+    UseArtist: "use",
+    Complete: "complete",
+    Abandon: "abandon",
+    Release: "release",
+    Switch: "switch",
+    EndTurn: "end",
+    Undo: "undo",
+    Skip: "skip",
+    Remove: "remove",
+}
+
+
+def verb(m: Move) -> str:
+    """The kind of a move, the first word of its notation (``place``, ``use``...)."""
+    return _VERBS[type(m)]

@@ -1,8 +1,10 @@
 """Saved games: JSON in and out, validated by pydantic at this edge.
 
-The JSON carries a ``version``; ``load_game`` migrates older versions when there are
-some (there is one version so far).  A saved game holds the seed, options and move log
-(enough to replay it) and the state itself (fast to load), plus the undo checkpoint.
+The JSON carries a ``version``; ``load_game`` migrates older versions.  A saved game holds
+the seed, options and move log (enough to replay it) and the state itself (fast to load),
+plus the undo checkpoint.  Version 2 keeps the record of this turn and the last one
+(``engine.record``); a version 1 save kept their moves as text only, so loading one replays
+the log to rebuild the records.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from .cards import Deck, default_deck
 from .errors import SavedGameError
 from .game import Game
 from .moves import MoveSyntaxError, parse_move
+from .record import record_from_json, record_to_json
 from .state import ArtistSlot, Completed, GameOptions, GameState, MuseumColumn, PlayerState
 
-VERSION = 1
+VERSION = 2
 
 
 class _Model(BaseModel):
@@ -48,8 +51,8 @@ class StateJSON(_Model):
     pool: list[int]
     rng: str
     over: bool
-    turn_moves: list[str]
-    last_turn: tuple[int, list[str]] | None
+    this_turn: dict[str, Any]  # engine.record.record_to_json
+    last_turn: dict[str, Any] | None
     last_roll: list[int]
     # Added with the equal_turns option; saves from before hold neither (that option off).
     first: int | None = None  # None: worked out again from the seed (see load_game)
@@ -92,8 +95,8 @@ def _state_json(s: GameState) -> dict[str, Any]:
         "pool": list(s.pool),
         "rng": format(s.rng, "016x"),
         "over": s.over,
-        "turn_moves": list(s.turn_moves),
-        "last_turn": None if s.last_turn is None else [s.last_turn[0], list(s.last_turn[1])],
+        "this_turn": record_to_json(s.this_turn),
+        "last_turn": None if s.last_turn is None else record_to_json(s.last_turn),
         "last_roll": list(s.last_roll),
         "first": s.first,
         "final_round": s.final_round,
@@ -126,8 +129,8 @@ def _state_from(j: StateJSON, options: GameOptions, first: int) -> GameState:
         pool=list(j.pool),
         rng=int(j.rng, 16),
         over=j.over,
-        turn_moves=list(j.turn_moves),
-        last_turn=None if j.last_turn is None else (j.last_turn[0], list(j.last_turn[1])),
+        this_turn=record_from_json(j.this_turn),
+        last_turn=None if j.last_turn is None else record_from_json(j.last_turn),
         last_roll=list(j.last_roll),
         first=first,
         final_round=j.final_round,
@@ -152,14 +155,23 @@ def dump_game(game: Game) -> str:
     return json.dumps(game_to_dict(game), separators=(",", ":"))
 
 
-def _migrate(data: dict[str, Any]) -> dict[str, Any]:
+def _migrate(data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The data in this version's shape, and whether the turn records must be rebuilt."""
     version = data.get("version")
     if version == VERSION:
-        return data
-    if not isinstance(version, int):
+        return data, False
+    if not isinstance(version, int) or isinstance(version, bool):
         raise SavedGameError("saved game has no version number")
     if version > VERSION:
         raise SavedGameError(f"saved game is version {version}, newer than this engine ({VERSION})")
+    if version == 1:  # the turns' moves as text: placeholders here, the log's replay fills them
+        out = dict(data, version=VERSION)
+        for key in ("state", "checkpoint"):
+            part = data.get(key)
+            if isinstance(part, dict):
+                part = {k: v for k, v in part.items() if k != "turn_moves"}
+                out[key] = dict(part, this_turn={"seat": 0, "turn": 0}, last_turn=None)
+        return out, True
     raise SavedGameError(f"no migration from saved-game version {version}")
 
 
@@ -171,15 +183,21 @@ def load_game(data: str | bytes | dict[str, Any], deck: Deck | None = None) -> G
         raise SavedGameError(f"saved game is not valid JSON: {e}") from None
     if not isinstance(raw, dict):
         raise SavedGameError("saved game is not a JSON object")
-    raw = _migrate(raw)
+    raw, rebuild = _migrate(raw)
     try:
         j = GameJSON.model_validate(raw)
         log = [parse_move(t) for t in j.log]
         since = [parse_move(t) for t in j.since]
+        for part in (j.state, j.checkpoint):  # read here so that a damaged record is named
+            for stored in (part.this_turn, part.last_turn):
+                if stored is not None:
+                    record_from_json(stored)
     except ValidationError as e:
         raise SavedGameError(f"saved game does not have the expected shape: {e}") from None
     except MoveSyntaxError as e:
         raise SavedGameError(f"saved game has an unreadable move: {e}") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise SavedGameError(f"saved game has an unreadable turn record: {e!r}") from None
     if len(j.state.players) != j.players:
         raise SavedGameError(f"saved game says {j.players} players but holds {len(j.state.players)}")
     deck = deck or default_deck()
@@ -188,4 +206,17 @@ def load_game(data: str | bytes | dict[str, Any], deck: Deck | None = None) -> G
         first = Game.new(j.players, j.seed, j.options, deck).state.first
     state = _state_from(j.state, j.options, first)
     checkpoint = _state_from(j.checkpoint, j.options, first)
-    return Game._from_parts(deck, state, j.seed, j.players, j.options, log, checkpoint, since)
+    game = Game._from_parts(deck, state, j.seed, j.players, j.options, log, checkpoint, since)
+    if rebuild:
+        _rebuild_records(game)
+    return game
+
+
+def _rebuild_records(game: Game) -> None:
+    """Fills the turn records of a game saved without them, from a replay of its log."""
+    try:
+        again = Game.replay(game.num_players, game.seed, game.log, game.options, game.deck)
+    except ValueError as e:
+        raise SavedGameError(f"saved game's moves do not replay: {e}") from None
+    for mine, theirs in ((game.state, again.state), (game._checkpoint, again._checkpoint)):
+        mine.this_turn, mine.last_turn = theirs.this_turn, theirs.last_turn

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
+from .record import TurnRecord
+
 DICE_PER_PLAYER = 20
 STORAGE_SLOTS = 2
 ARTIST_SLOTS = 4
@@ -112,8 +114,8 @@ class GameState:
     pool: list[int] = field(default_factory=list)  # dice of an abandoned workroom, sorted
     rng: int = 0
     over: bool = False
-    turn_moves: list[str] = field(default_factory=list)  # effective moves of this turn
-    last_turn: tuple[int, list[str]] | None = None  # (seat, moves) of the previous turn
+    this_turn: TurnRecord = field(default_factory=lambda: TurnRecord(0, 0))  # this turn so far
+    last_turn: TurnRecord | None = None  # the previous turn
     last_roll: list[int] = field(default_factory=list)
     first: int = 0  # the seat that took the first turn (rounds start there)
     final_round: bool = False  # equal_turns: the end was triggered, the round is played out
@@ -134,8 +136,8 @@ class GameState:
             list(self.pool),
             self.rng,
             self.over,
-            list(self.turn_moves),
-            None if self.last_turn is None else (self.last_turn[0], list(self.last_turn[1])),
+            self.this_turn,  # records are immutable: shared
+            self.last_turn,
             list(self.last_roll),
             self.first,
             self.final_round,

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from .moves import Move
+from .record import Played, TurnRecord
 
 
 class Termination(Enum):
@@ -37,9 +38,10 @@ class Outcome:
 class Step(NamedTuple):  # a tuple: one is made per applied move, and a frozen dataclass costs 4x as much
     seat: int  # whose turn it was when the move was applied (for a removal: the seat in turn)
     move: Move
+    played: Played | None  # what the move resolved to, as the turn's record keeps it (None: an undo)
     turn: int  # the 0-based turn number the move was played in
     turn_ended: bool  # the move finished a turn (or ended the game)
-    turn_moves: tuple[str, ...]  # the finished turn's moves as they stood at its end (when it ended one)
+    record: TurnRecord | None  # the finished turn as it stood at its end (when the move ended one)
     rolled: tuple[int, ...]  # dice rolled by this step (a new turn's roll, a refill after drawing)
     next_player: int  # whose turn it is now
     outcome: Outcome | None  # set when this move ended the game

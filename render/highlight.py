@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import Complete, Game, MoveSyntaxError, Place, ToArtist, ToMuseum, UseArtist, parse_move
+from engine import Complete, Game, Place, Played, ToArtist, ToMuseum, UseArtist
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,14 +15,19 @@ class Highlights:
     completed: frozenset[tuple[int, int]] = field(default_factory=frozenset)  # (seat, index)
 
 
+def recent_turns(game: Game) -> list[tuple[int, tuple[Played, ...]]]:
+    """The last turn and this one so far: (seat, the moves' records)."""
+    s = game.state
+    turns = [] if s.last_turn is None else [(s.last_turn.seat, s.last_turn.plays)]
+    if s.this_turn.plays:
+        turns.append((s.current, s.this_turn.plays))
+    return turns
+
+
 def highlights(game: Game) -> Highlights:
     """Dice placed or moved in the previous turn and so far in this turn (still there)."""
     s = game.state
-    turns: list[tuple[int, list[str]]] = []
-    if s.last_turn is not None:
-        turns.append((s.last_turn[0], list(s.last_turn[1])))
-    if s.turn_moves:
-        turns.append((s.current, list(s.turn_moves)))
+    turns = recent_turns(game)
     work: set[tuple[int, int, int]] = set()
     museum: set[int] = set()
     artists: set[int] = set()
@@ -31,11 +36,8 @@ def highlights(game: Game) -> Highlights:
         if not 0 <= seat < len(s.players):
             continue
         player = s.players[seat]
-        for text in moves:
-            try:
-                m = parse_move(text)
-            except MoveSyntaxError:
-                continue
+        for played in moves:
+            m = played.move
             if isinstance(m, Place):
                 work.add((seat, m.room, m.cell))
             elif isinstance(m, UseArtist) and m.target is not None:

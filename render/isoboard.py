@@ -25,9 +25,9 @@ from functools import lru_cache
 
 from PIL import Image
 
-from engine import ArtistCard, Game, MuseumCard, parse_move
+from engine import ArtistCard, Game, MuseumCard
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
-from engine.moves import MoveSyntaxError, Place, ToArtist, ToMuseum, UseArtist
+from engine.moves import Place, ToArtist, ToMuseum, UseArtist
 from engine.state import CORNERSTONE
 
 from . import dice
@@ -36,7 +36,7 @@ from .canvas import Box, Canvas, Rect, Writes
 from .cardparts import artist_band, museum_count, offer_bonus, offer_frame, offer_title, table_column
 from .cards import action_text
 from .fonts import font, text_width, wrap
-from .highlight import Highlights, highlights
+from .highlight import Highlights, highlights, recent_turns
 from .labels import Labels
 from .model import DieGlyph, phone_scale, preview_scale
 from .names import _fitting, circled, fit_name, plain_name
@@ -606,21 +606,14 @@ def recap(game: Game, labels: Labels) -> list[Recap]:
     order they came, grouped by where they went: ("①", …), the museum, an artist."""
     s = game.state
     hl = highlights(game)
-    turns: list[tuple[int, list[str]]] = []
-    if s.last_turn is not None:
-        turns.append((s.last_turn[0], list(s.last_turn[1])))
-    if s.turn_moves:
-        turns.append((s.current, list(s.turn_moves)))
+    turns = recent_turns(game)
     out: list[Recap] = []
     seen: set[tuple[str, int, int]] = set()
     for seat, moves in turns:
         if not 0 <= seat < len(s.players):
             continue
-        for text in moves:
-            try:
-                m = parse_move(text)
-            except MoveSyntaxError:
-                continue
+        for played in moves:
+            m = played.move
             where, die = "", None
             if isinstance(m, Place | UseArtist):
                 target = (m.room, m.cell) if isinstance(m, Place) else m.target

@@ -33,7 +33,7 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine import ArtistCard, Game, InstallationCard, MuseumCard
+from engine import ArtistCard, Game, InstallationCard, MuseumCard, TurnRecord
 from engine.geometry import LETTERS, MUSEUM_SIZE, WORKROOM_SIZE
 from engine.state import CORNERSTONE
 
@@ -789,7 +789,7 @@ def draw_header(
         _write_header(sv, game, rect, names, c, labels)
         return
     start = copy.copy(game)
-    start.state = dataclasses.replace(game.state, turn_moves=[])
+    start.state = dataclasses.replace(game.state, this_turn=TurnRecord(game.state.current, game.state.turn))
     key = (
         rect, sv.width, c, labels, tuple(names or ()), start.state.turn, start.state.current, start.state.over,
         len(start.state.installation_deck), status_line(start, names, labels),

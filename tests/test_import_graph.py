@@ -205,6 +205,20 @@ def test_the_application_and_the_workers_know_nothing_of_discord() -> None:
     assert knowing == []
 
 
+def test_the_application_draws_nothing() -> None:
+    """bot.service returns facts; the pictures are the Discord side's business (it names the
+    picture styles through bot.pictures.styles)."""
+    drawing = sorted(
+        f"{module}:{line}"
+        for module, found in GRAPH.items()
+        if module.startswith("bot.service")
+        for target, line, _inside in found
+        if target == "render" or target.startswith("render.")
+    )
+    assert drawing == []
+    assert any(t == "render" for t, _line, _inside in GRAPH["bot.pictures.styles"])
+
+
 def test_the_checks_see_what_they_look_for() -> None:
     """The graph and the circle finder on a known circle, so a broken scan cannot pass."""
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

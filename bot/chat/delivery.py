@@ -40,8 +40,8 @@ from bot.pictures.chart import score_chart
 from bot.pictures.replay import replay_gif
 from bot.service.game import MoveOutcome, TurnPost
 from bot.store import GameRecord, Job
-from bot.words.story import before_last_turn
-from bot.words.texts import MARKS, scores_lines, tie_break_text, turn_summary
+from bot.words.story import turn_headline
+from bot.words.texts import scores_lines, tie_break_text
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -113,10 +113,7 @@ async def post_turn(
     async def build() -> tuple[str, list[discord.File], discord.ui.View]:
         lang = await guild_language(bot, record.guild_id)
         names = [s.display_name for s in record.seats]
-        mover = names[post.seat]
-        before = await asyncio.to_thread(before_last_turn, game)  # names the artists of the turn
-        summary = turn_summary(list(post.turn_moves), before, lang, names)
-        lines = [post.headline or t("replies.headline", lang, mark=MARKS[post.seat], name=mover, summary=summary)]
+        lines = [post.headline or turn_headline(post.seat, post.turn, game.deck, names, lang)]
         if post.finished:
             lines.append(t("replies.over", lang))
             lines += scores_lines(game, names, lang)

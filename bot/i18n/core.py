@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from bot.i18n.catalog import (
     own_name,
     plural,
 )
+from bot.i18n.elision import fill
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,19 @@ def t(key: str, locale: object, /, **params: Any) -> str:
         entry = entry.get(plural(lang, params.get("count"))) or entry["other"]
     if any(isinstance(v, Message) for v in params.values()):
         params = {name: (v.render(lang) if isinstance(v, Message) else v) for name, v in params.items()}
+    if lang in ELIDING:
+        return fill(entry, params, _nouns(lang))
     return entry.format(**params)
+
+
+ELIDING = frozenset({"fr"})  # languages whose words elide before a vowel where a value is filled in
+
+
+@functools.cache
+def _nouns(lang: str) -> tuple[str, ...]:
+    """The first word of a computer player's name, a common noun that takes its article."""
+    entry = catalogues()[lang].get("play.computer_name")
+    return (entry.split(" ", 1)[0],) if isinstance(entry, str) and not entry.startswith("{") else ()
 
 
 def time_of_day(minutes: int, locale: object) -> str:

@@ -3,7 +3,8 @@
     render.table_png(game, names, labels=render_labels(lang))
 
 Render has no words of its own: this gives it the catalogue's ``render.*`` messages, the
-card names (``cards.*``, for the bundled deck's cards) and the language's CLDR plural rule.
+card names (``cards.*``, for the bundled deck's cards), the language's CLDR plural rule and
+the narrator that tells a turn (``bot.words.story``, the same words as the posts).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import cache
 
 from bot.i18n import catalog, language
 from bot.i18n.catalog import DEFAULT_LANGUAGE, catalogues, plural
+from bot.words.story import Narration
 from render.labels import Labels
 
 
@@ -49,4 +51,4 @@ def _labels(lang: str, _generation: int) -> Labels:
             if kind in ("installation", "museum"):
                 ident = str(english[key])  # render looks cards up by their name in the deck
             names.append((f"{kind}:{ident}", str(entry)))
-    return Labels(tuple(texts), PluralRule(lang), tuple(names))
+    return Labels(tuple(texts), PluralRule(lang), tuple(names), Narration(lang))

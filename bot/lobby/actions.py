@@ -74,7 +74,7 @@ async def announce_start(
             name=record.seats[i].display_name,
             colour=seat_colour_name(i, lang),
         )
-        for i in game.turn_order()
+        for i in game.active_players()  # in seat order, as the table picture lays them out
     )
     text = t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang))
     await post_table(bot, channel, record, game, lang, "\n".join(p for p in (lead, text) if p), interaction)

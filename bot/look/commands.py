@@ -16,7 +16,7 @@ from bot.service.game import UserError
 from bot.store import Status
 from bot.turn.panel import studio_reply
 from bot.turn.reminders import table_link
-from bot.words.history import move_line, recap_lines, seats_of_moves
+from bot.words.history import logged_moves, move_line, recap_lines
 from bot.words.texts import MARKS, RULES_TOPICS, rules_text, scores_lines
 
 
@@ -169,9 +169,9 @@ class LookCommands(Feature):
         if not moves:
             await interaction.response.send_message(t("commands.history_none", mine), ephemeral=True)
             return
-        seats = await asyncio.to_thread(seats_of_moves, game)
+        logged = await asyncio.to_thread(logged_moves, game)
         names = self.service.names(record)
-        lines = [move_line(m.ply, seats[m.ply - 1], m.move, names, mine) for m in moves]
+        lines = [move_line(m.ply, logged[m.ply - 1], m.move, names, game, mine) for m in moves]
         head = t("commands.history_head", mine, count=len(moves), game=record.id)
         await interaction.response.send_message(clip_lines(head + "\n" + "\n".join(lines)), ephemeral=True)
 

@@ -33,6 +33,7 @@ from engine.moves import (
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select
 MAX_LABEL = 100  # Discord's limit of characters in one option label
+FIT = 80  # what every label is written to fit: an option may be shown as a button (80 on Discord)
 MAX_DEPTH = 3  # picks to reach any move
 
 
@@ -63,11 +64,12 @@ class _Group:
 
 
 def clip(label: str) -> str:
-    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+    """The last resort where no short form fits: cut between words, marked "…"."""
+    return words.words_cut(label, FIT)
 
 
 def _leaf(label: str, move: Move) -> Choice:
-    return Choice(clip(label), move=move)
+    return Choice(label, move=move)
 
 
 def _flat(items: Sequence[tuple[tuple[str, ...], Move]], locale: str) -> list[Choice]:
@@ -75,7 +77,7 @@ def _flat(items: Sequence[tuple[tuple[str, ...], Move]], locale: str) -> list[Ch
 
 
 def _more(chunk: list[Choice], locale: str) -> Choice:
-    return Choice(clip(words.more(chunk[0].label, chunk[-1].label, locale)), children=tuple(chunk))
+    return Choice(words.more(chunk[0].label, chunk[-1].label, locale), children=tuple(chunk))
 
 
 def _overflow(options: list[Choice], locale: str) -> list[Choice]:
@@ -110,7 +112,7 @@ def _below(items: list[tuple[tuple[str, ...], Move]], locale: str) -> list[Choic
             parts = [rest[i : i + MAX_OPTIONS] for i in range(0, len(rest), MAX_OPTIONS)]
             for i, part in enumerate(parts, 1):
                 label = head if len(parts) == 1 else words.part(head, i, len(parts), locale)
-                options.append(Choice(clip(label), children=tuple(_flat(part, locale))))
+                options.append(Choice(label, children=tuple(_flat(part, locale))))
         if len(options) <= MAX_OPTIONS:
             return options
     return _overflow(_flat(items, locale), locale)
@@ -121,7 +123,7 @@ def _fit(group: _Group, locale: str) -> Choice:
         sub, move = group.leaves[0]
         label = group.single or words.path((group.label, *sub), locale)
         return _leaf(label, move)
-    return Choice(clip(group.label), children=tuple(_below(group.leaves, locale)))
+    return Choice(group.label, children=tuple(_below(group.leaves, locale)))
 
 
 def _rank(game: Game, m: Move) -> float:
@@ -135,9 +137,12 @@ def _rank(game: Game, m: Move) -> float:
     return 0.0
 
 
-def _groups(game: Game, locale: str, names: Sequence[str] | None, merge_places: bool) -> list[_Group]:
-    """The first-pick groups in the order a player looks for them."""
-    describe = words.Describer(game, locale, names)
+def _groups(
+    game: Game, locale: str, names: Sequence[str] | None, merge_places: bool, short: bool = False
+) -> list[_Group]:
+    """The first-pick groups in the order a player looks for them (``short``: in the words'
+    short forms)."""
+    describe = words.Describer(game, locale, names, short=short)
     order = ("place", "artist", "use", "complete", "museum", "switch", "abandon", "release", "end")
     found: dict[str, dict[tuple[object, ...], _Group]] = {k: {} for k in order}
     ends: list[EndTurn] = []
@@ -202,12 +207,35 @@ def choice_tree(game: Game, locale: str, names: Sequence[str] | None = None) -> 
     names, for bumps and Rozanova (default 'p1'…)."""
     if game.is_over:
         return ()
+    merge = False
     groups = _groups(game, locale, names, merge_places=False)
     if len(groups) > MAX_OPTIONS:  # many dice at once: one group per die, the workroom inside
+        merge = True
         groups = _groups(game, locale, names, merge_places=True)
     if len(groups) > MAX_OPTIONS:
         raise TreeError(f"{len(groups)} kinds of move do not fit in one select")
-    return _told_final(tuple(_fit(g, locale) for g in groups), game, locale)
+    tree = _told_final(tuple(_fit(g, locale) for g in groups), game, locale)
+    if all(len(c.label) <= FIT for c, _d in _walk(tree)):
+        return tree
+    # Some label is too long: the same tree in the short forms, taken where the full one does not fit.
+    short = _groups(game, locale, names, merge_places=merge, short=True)
+    return _fitted(tree, _told_final(tuple(_fit(g, locale) for g in short), game, locale, short=True))
+
+
+def _walk(tree: Sequence[Choice], depth: int = 0) -> Iterator[tuple[Choice, int]]:
+    for c in tree:
+        yield c, depth
+        yield from _walk(c.children, depth + 1)
+
+
+def _fitted(full: Sequence[Choice], short: Sequence[Choice]) -> tuple[Choice, ...]:
+    """Each label in its full form where it fits, else its short form, else cut between words
+    (both trees list the same moves in the same places)."""
+    out = []
+    for a, b in zip(full, short, strict=True):
+        label = a.label if len(a.label) <= FIT else clip(b.label)
+        out.append(Choice(label, a.move, _fitted(a.children, b.children)))
+    return tuple(out)
 
 
 def final(game: Game, m: Move) -> bool:
@@ -220,15 +248,18 @@ def final(game: Game, m: Move) -> bool:
     return not after.is_over and after.undo_depth() == 0
 
 
-def _told_final(options: tuple[Choice, ...], game: Game, locale: str) -> tuple[Choice, ...]:
-    """Options that cannot be undone say so on their label, before they are picked."""
+def _told_final(options: tuple[Choice, ...], game: Game, locale: str, *, short: bool = False) -> tuple[Choice, ...]:
+    """Options that cannot be undone say so on their label, before they are picked (the
+    label is shortened, never the warning)."""
     out = []
     for c in options:
         if c.is_leaf and c.move is not None and final(game, c.move):
-            suffix = words.cannot_undo(locale)
-            out.append(Choice(clip(c.label[: MAX_LABEL - len(suffix)] + suffix), move=c.move))
+            suffix = words.cannot_undo(locale, short=short)
+            out.append(
+                Choice(words.words_cut(c.label, FIT - len(suffix)) + suffix if short else c.label + suffix, c.move)
+            )
         elif not c.is_leaf:
-            out.append(Choice(c.label, children=_told_final(c.children, game, locale)))
+            out.append(Choice(c.label, children=_told_final(c.children, game, locale, short=short)))
         else:
             out.append(c)
     return tuple(out)

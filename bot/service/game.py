@@ -16,14 +16,14 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-import render
 from bot.i18n import Message, has, t
 from bot.i18n.rules import error_message
+from bot.pictures.styles import DEFAULT_STYLE, STYLES
 from bot.service import schedule
 from bot.service.gate import Actor, Entry, Roles, kind_of, refusal
 from bot.service.queries import Queries
@@ -51,9 +51,10 @@ from bot.store.jobs import JobsRoom
 from bot.store.outbox import Queued
 from bot.store.timers import TimersRoom
 from bot.words.texts import COLOUR_NAMES
-from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Step, parse_move
+from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Played, Step, TurnRecord, parse_move
 from engine.moves import Move, Remove, Skip, Undo
 from engine.players import LEVELS
+from engine.record import record_from_json, record_to_json
 
 log = logging.getLogger(__name__)
 MAX_TEXT_CHOICES = 25
@@ -112,7 +113,7 @@ class MoveOutcome:
     seat: int  # who moved
     turn_ended: bool
     finished: bool
-    turn_moves: list[str] = field(default_factory=list)  # the finished turn's moves (when turn_ended)
+    turn: TurnRecord | None = None  # the finished turn's record (when turn_ended)
     powers_to: str | None = None  # who now holds the creator's powers, when this move passed them on
     # Outbox rows this move queued (bot/jobs/outbox.py): the turn's channel post, which the
     # interaction may deliver itself (``Outbox.claim``), and the next player's turn-start DM.
@@ -121,19 +122,20 @@ class MoveOutcome:
 
     def post(self, headline: str | None = None) -> TurnPost:
         """The channel post of the turn this move ended."""
-        return TurnPost(self.record, self.game, self.seat, tuple(self.turn_moves), self.finished, headline)
+        turn = self.turn if self.turn is not None else TurnRecord(self.seat, self.game.state.turn)
+        return TurnPost(self.record, self.game, self.seat, turn, self.finished, headline)
 
 
 @dataclass(frozen=True, slots=True)
 class TurnPost:
     """A finished turn's channel post as data: from the move that ended it (``MoveOutcome.post``)
-    or from its outbox row (``from_payload``: the fields stored as they were, nothing parsed).
-    ``turn_moves`` is the engine's record of the turn, which the post tells in words."""
+    or from its outbox row (``from_payload``: the fields stored as they were).  ``turn`` is the
+    engine's record of the turn, which the post tells in words."""
 
     record: GameRecord
     game: Game
     seat: int  # who moved (a table move: the seat it was about)
-    turn_moves: tuple[str, ...]
+    turn: TurnRecord
     finished: bool
     headline: str | None = None  # said in place of the usual first line (votes, admins)
 
@@ -141,17 +143,20 @@ class TurnPost:
         """What the outbox keeps of it (the game and record are the row's version)."""
         return {
             "seat": self.seat,
-            "turn_moves": list(self.turn_moves),
+            "turn": record_to_json(self.turn),
             "finished": self.finished,
             "headline": self.headline,
         }
 
     @classmethod
     def from_payload(cls, record: GameRecord, game: Game, payload: dict[str, Any]) -> TurnPost:
-        return cls(
-            record, game, int(payload["seat"]), tuple(payload.get("turn_moves") or ()), bool(payload["finished"]),
-            payload.get("headline"),
-        )  # fmt: skip
+        seat = int(payload["seat"])
+        stored = payload.get("turn")
+        if isinstance(stored, dict):
+            turn = record_from_json(stored)
+        else:  # queued before posts kept the record: the game at the row's version has it
+            turn = game.state.last_turn or TurnRecord(seat, game.state.turn)
+        return cls(record, game, seat, turn, bool(payload["finished"]), payload.get("headline"))
 
 
 def _legal_hint(game: Game, limit: int = 8) -> Message:
@@ -715,7 +720,8 @@ class GameService:
             seat = game.current_player
 
             def post(step: Step, new_game: Game) -> dict[str, object]:  # the outbox's turn post, if the turn ends
-                return TurnPost(record, new_game, seat, step.turn_moves, new_game.is_over).payload()
+                turn = step.record or TurnRecord(seat, step.turn)
+                return TurnPost(record, new_game, seat, turn, new_game.is_over).payload()
 
             record, new_game, queued, step = await self._store_move(
                 record, game, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
@@ -727,7 +733,7 @@ class GameService:
                 record = await self.store.get_game(game_id)
             if finished:
                 self.forget(game_id)
-            outcome = MoveOutcome(record, new_game, move, seat, turn_ended, finished, list(step.turn_moves))
+            outcome = MoveOutcome(record, new_game, move, seat, turn_ended, finished, step.record)
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             return outcome
 
@@ -828,20 +834,22 @@ class GameService:
             seat = game.current_player
             acted = move.seat if isinstance(move, Remove) else seat
 
-            def table_moves(step: Step) -> list[str]:
-                return list(step.turn_moves) or [str(move)]
+            def table_turn(step: Step) -> TurnRecord:
+                if step.record is not None and step.record.plays:
+                    return step.record
+                return TurnRecord(acted, step.turn, (), (step.played or Played(move),))
 
             def post(step: Step, new_game: Game) -> dict[str, object]:
                 after = self.powers_holder(record, new_game)
                 line = headline
                 if headline and not new_game.is_over and after and holder and after.seat != holder.seat:
                     line = f"{headline}\n{t('trust.powers_passed', headline_lang, name=after.display_name)}"
-                return TurnPost(record, new_game, acted, tuple(table_moves(step)), new_game.is_over, line).payload()
+                return TurnPost(record, new_game, acted, table_turn(step), new_game.is_over, line).payload()
 
             record, new_game, queued, step = await self._store_move(
                 record, game, move, user_id, stale="service.stale", queue=post
             )
-            outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_moves(step))
+            outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_turn(step))
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
             after = self.powers_holder(record, new_game)
             if not new_game.is_over and after is not None and holder is not None and after.seat != holder.seat:
@@ -940,11 +948,11 @@ class GameService:
         return found
 
     async def picture_style(self, user_id: int) -> str:
-        """How the pictures only this person sees are drawn: ``render.STYLES``, "iso" by default."""
+        """How the pictures only this person sees are drawn: one of ``STYLES``, the high camera by default."""
         chosen = await self.store.picture_style(user_id)
-        return chosen if chosen in render.STYLES else "iso"
+        return chosen if chosen in STYLES else DEFAULT_STYLE
 
     async def set_picture_style(self, user_id: int, style: str) -> None:
-        if style not in render.STYLES:
+        if style not in STYLES:
             raise UserError(Message("settings.bad_pictures", style=style[:20]))
         await self.store.set_picture_style(user_id, style)

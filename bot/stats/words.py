@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from babel.numbers import format_decimal
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import artist_name, t
+from bot.i18n import artist_name, has, language, t
 from bot.i18n.cards import installation_name
+from bot.i18n.catalog import babel_locale
 from bot.store.stats import PlayerStats, RatingEntry
 
 LEADERBOARD_SIZE = 15
@@ -20,6 +22,11 @@ LEADERBOARD_SIZE = 15
 
 def text(key: str, locale: object, **values: object) -> str:
     return t(f"stats.{key}", locale, **values)
+
+
+def _decimal(value: float, locale: object) -> str:
+    """One decimal, written as the reader's language writes numbers (7.0, 7,0)."""
+    return str(format_decimal(value, format="#,##0.0", locale=babel_locale(language(locale))))
 
 
 def _safe(name: str) -> str:
@@ -31,7 +38,7 @@ def stats_text(name: str, s: PlayerStats, locale: object) -> str:
     lines = [
         text("title", locale, name=_safe(name)),
         text("games", locale, games=s.games, wins=s.wins, win_rate=round(100 * s.wins / s.games)),
-        text("score", locale, average=f"{s.average_score:.1f}", best=s.best_score),
+        text("score", locale, average=_decimal(s.average_score, locale), best=s.best_score),
     ]
     best = s.best_installation
     if best is not None:
@@ -64,7 +71,8 @@ def no_stats_text(name: str, *, yourself: bool, locale: object) -> str:
 
 def entry_name(e: RatingEntry, locale: object) -> str:
     if e.is_computer:
-        return text("computer_name", locale, level=e.display_name) + text("computer_mark", locale)
+        level = t(f"away.level.{e.display_name}", locale) if has(f"away.level.{e.display_name}") else e.display_name
+        return text("computer_name", locale, level=level) + text("computer_mark", locale)
     return _safe(e.display_name)
 
 
@@ -73,6 +81,16 @@ def leaderboard_text(entries: Sequence[RatingEntry], start: float, locale: objec
         return text("board_empty", locale)
     lines = [text("board_title", locale, start=round(start))]
     for e in entries:
-        values = {"place": e.place, "name": entry_name(e, locale), "rating": round(e.rating), "games": e.games}
-        lines.append(text("board_line", locale, wins=e.wins, **values))
+        games, wins = text("game_count", locale, count=e.games), text("win_count", locale, count=e.wins)
+        lines.append(
+            text(
+                "board_line",
+                locale,
+                place=e.place,
+                name=entry_name(e, locale),
+                rating=round(e.rating),
+                games=games,
+                wins=wins,
+            )
+        )
     return "\n".join(lines)

@@ -53,7 +53,7 @@ class GamesRoom(Room):
         def replay() -> Game:
             game = Game.new(row["players"], row["seed"], GameOptions.model_validate_json(row["options"]))
             for m in moves:
-                game.apply(m)
+                game.apply_text(m)
             return game
 
         cached = self.cache.at(game_id, version)

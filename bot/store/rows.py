@@ -74,7 +74,7 @@ async def replay_moves(tx: Tx, row: Any) -> Game:
         if m["ply"] != i:
             raise CorruptGame(game_id, f"ply {i} is missing from the move list")
         try:
-            game.apply(m["move"])
+            game.apply_text(m["move"])
         except ValueError as e:
             raise CorruptGame(game_id, f"move {i} {m['move']!r} does not replay: {e}") from None
     return game

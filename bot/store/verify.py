@@ -65,7 +65,7 @@ def check_replay(game_id: int, row: Mapping[str, Any], snapshot: Game, moves: Se
         raise CorruptGame(game_id, f"cannot set up the game: {e}") from None
     for ply, text in moves:
         try:
-            replayed.apply(text)
+            replayed.apply_text(text)
         except ValueError as e:  # IllegalMove or MoveSyntaxError
             raise CorruptGame(game_id, f"move {ply} {text!r} does not replay: {e}") from None
     logged = [str(m) for m in snapshot.log]

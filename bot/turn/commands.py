@@ -19,7 +19,7 @@ from bot.turn import panel as turnpanel
 from bot.turn.computer import advise
 from bot.turn.hints import hint_view
 from bot.turn.moves import play_move
-from bot.words.story import turn_words
+from bot.words.story import plan_plays, turn_words
 
 
 class PlayCommands(Feature):
@@ -69,8 +69,8 @@ class PlayCommands(Feature):
         if not moves:
             await answer(interaction, t("commands.hint_none", mine))
             return
-        texts = [str(m) for m in moves]
-        plan = turn_words(texts, game, mine, self.service.names(record), suggest=True)  # in words, from here
+        plays = plan_plays(game, moves)  # what the moves would do from here, told as a suggestion
+        plan = turn_words(plays, game.deck, mine, self.service.names(record), suggest=True)
         text = t("hints.turn", mine, plan=plan, reason=reasons_text(reason, mine, self.service.names(record)))
         hints.remember(record.id, record.version, interaction.user.id, list(moves))
         await interaction.edit_original_response(content=clip(text), view=hint_view(record.id, record.version, mine))

@@ -31,7 +31,7 @@ from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
 from bot.service.gate import Entry
 from bot.store import GameRecord
 from bot.turn import faces
-from bot.words.texts import describe
+from bot.words.story import move_words
 from engine import Game
 from engine.moves import Abandon, EndTurn, Move, Place, Undo
 
@@ -448,7 +448,7 @@ async def answer_move(
         elif what:
             note = t("turnpanel.done", lang, what=what)
         else:
-            note = t("replies.you_did", lang, what=describe(outcome.move, None, lang, _names(outcome.record)))
+            note = t("replies.you_did", lang, what=move_words(outcome.move, outcome.game, lang, _names(outcome.record)))
         await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
     except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing
         log.exception("answering a stored move in game %s failed", game_id)

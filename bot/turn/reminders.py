@@ -35,7 +35,8 @@ from bot.store.records import DEFAULT_REMINDER_INTERVAL
 from bot.table.away import vote_text, vote_view
 from bot.turn.panel import panel_view
 from bot.words.history import since_last_turn, turns_of
-from bot.words.texts import MARKS, turn_summary
+from bot.words.story import turn_words
+from bot.words.texts import MARKS
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -185,7 +186,7 @@ class Reminders:
                     lang,
                     mark=MARKS[e.seat],
                     name=names[e.seat],
-                    what=t("reminders.left_game", lang) if e.table else turn_summary(list(e.moves), None, lang, names),
+                    what=t("reminders.left_game", lang) if e.table else turn_words(e.moves, game.deck, lang, names),
                 )
                 for e in since_last_turn(turns_of(game), seat)
                 if e.seat != seat or e.table

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 QUEUE = 4
 CLOSED = -1  # what a stream hears when the board stops: the page reconnects elsewhere or later
+GONE = -2  # what a stream hears when its page has left: its place is free at once
 
 
 class Live:
@@ -19,18 +20,22 @@ class Live:
 
     def heard(self, game_id: int, version: int) -> None:
         for queue in self._streams.get(game_id, ()):
-            if queue.full():  # the page only needs to know that something changed
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
-            queue.put_nowait(version)
+            self.tell(queue, version)
+
+    @staticmethod
+    def tell(queue: asyncio.Queue[int], version: int) -> None:
+        """Puts ``version`` (or CLOSED, GONE) on a stream's queue, dropping the oldest when
+        full: the page only needs to know that something changed."""
+        if queue.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                queue.get_nowait()
+        queue.put_nowait(version)
 
     def close(self) -> None:
         """Ends every stream (the board is stopping)."""
         for streams in self._streams.values():
             for queue in streams:
-                while queue.full():
-                    queue.get_nowait()
-                queue.put_nowait(CLOSED)
+                self.tell(queue, CLOSED)
 
     @contextlib.contextmanager
     def stream(self, game_id: int) -> Iterator[asyncio.Queue[int]]:

@@ -2,16 +2,21 @@
 replay, and moves.
 
 Who may do what is the link's (bot/web/links.py): every request names its game and carries
-a token signed for that game, in the ``X-Cubist-Token`` header (a GET may carry it as
-``?t=``, as the page's URL and the event stream do; a move never: no cookie, no query, so
-no other site can make a browser play).  A member's token plays their seat on their turn,
-through ``GameService.play_in`` pinned to the version the page showed (a replayed or
-double-sent move is refused as stale), exactly as a panel button does: the store's
-transaction queues the turn's channel post and the next player's DM, and the outbox sends
-them.  A spectator's token, or a member no longer seated, only watches.
+a token signed for that game, in the ``X-Cubist-Token`` header.  The link's own URL carries
+it as ``?t=`` once: the page moves it into an ``HttpOnly; Secure; SameSite=Strict`` cookie
+scoped to the game's path, which the event stream and a reload then use, so no later URL
+holds it (a proxy's access log would keep it).  A move takes the header only: no cookie, no
+query, so no other site can make a browser play; and its Origin must be PUBLIC_URL's.
 
-Every response carries a strict Content-Security-Policy: the page loads its own script and
-stylesheet and nothing else, from nobody else."""
+A member's token plays their seat on their turn, through ``GameService.play_in`` pinned
+to the version the page showed (a replayed or double-sent move is refused as stale),
+exactly as a panel button does: the store's transaction queues the turn's channel post and
+the next player's DM, and the outbox sends them.  A spectator's token, or a member no
+longer seated, only watches.
+
+Every response carries the headers of bot/web/headers.py, refusals and the event stream
+included.  Connections are kept in check by bot/web/guard.py, and the address a limit counts
+is the client's, behind a trusted proxy too (bot/web/proxy.py)."""
 
 from __future__ import annotations
 
@@ -23,12 +28,14 @@ import logging
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from importlib import resources
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from bot.config import LOOPBACK
 from bot.i18n import language, t
 from bot.i18n.catalog import catalogues
 from bot.i18n.core import localize
@@ -38,29 +45,32 @@ from bot.store import GameRecord, Status
 from bot.store.changes import Fresh, listen_postgres
 from bot.store.errors import GameNotFound
 from bot.web import view
+from bot.web.guard import (
+    IDLE_S,
+    PER_ADDRESS,
+    Guard,
+    GuardedHandler,
+    Listener,
+    connection_cap,
+    raise_open_files,
+    redact,
+)
+from bot.web.headers import secure
 from bot.web.links import BadLink, Pass, check
-from bot.web.live import CLOSED, Live
+from bot.web.live import CLOSED, GONE, Live
+from bot.web.proxy import Proxies, origin_of
 from bot.web.throttle import Throttle
 from engine import Game
 from engine.history import replay, start_of
 
 log = logging.getLogger(__name__)
 
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",  # the page's URL holds its token
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
 STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 KEEP_ALIVE_S = 20.0
-MAX_STREAMS = 8  # event streams per member (or address)
+MAX_STREAMS = 8  # event streams per member
+SPECTATOR_STREAMS = (200, 2000, 32)  # streams that only watch: per game, in all, per client address
+COOKIE = "cubist"  # holds the link's token, for the game's path only
+BODY_S = 10.0  # a move's body must arrive within this
 STATE_CACHE = 512
 SENT_KEPT = 4  # versions per game whose pieces are remembered, to make patches against
 SHUTDOWN_S = 2.0
@@ -88,7 +98,17 @@ class WebBoard:
         wake: Callable[[], None] | None = None,
         move_rate: tuple[float, float] = (4.0, 12.0),
         read_rate: tuple[float, float] = (20.0, 60.0),
+        public_url: str | None = None,
+        trusted_proxies: Iterable[str] = LOOPBACK,
+        idle_timeout: float = IDLE_S,
+        per_address: int = PER_ADDRESS,
+        connections: int | None = None,
+        spectator_streams: tuple[int, int, int] = SPECTATOR_STREAMS,
     ) -> None:
+        """``public_url``: where players open the board (its origin is the only one whose
+        pages may play; unset: ``http://host:port``); ``trusted_proxies``: the addresses
+        whose X-Forwarded-For is believed; ``connections``: the cap on open connections
+        (unset: below the open-files limit, raised to its hard limit at start)."""
         self.service = service
         self.secret = secret
         self.host = host
@@ -99,6 +119,16 @@ class WebBoard:
         self.moves = Throttle(*move_rate)
         self.reads = Throttle(*read_rate)
         self._streams: dict[str, int] = {}
+        self.public_url = public_url
+        self.origin = origin_of(public_url) if public_url else None
+        self.proxies = Proxies(trusted_proxies)
+        self.idle_timeout = idle_timeout
+        self.per_address = per_address
+        self.connections = connections
+        self.spectator_streams = spectator_streams
+        self.guard: Guard | None = None
+        self._listener: Listener | None = None
+        self._secure_cookie = True
         self._cache: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()  # states: JSON, gzipped
         # The quick way to a state nothing has changed since (no database read): per game, a
         # count of the changes heard, and per game and language the state built at that count.
@@ -120,14 +150,15 @@ class WebBoard:
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=16 * 1024)
-        app.router.add_get("/g/{game:\\d+}", self.page)
-        app.router.add_get("/g/{game:\\d+}/state", self.state)
-        app.router.add_get("/g/{game:\\d+}/events", self.events)
-        app.router.add_get("/g/{game:\\d+}/replay", self.replay)
-        app.router.add_get("/g/{game:\\d+}/others", self.others)
-        app.router.add_get("/g/{game:\\d+}/me", self.me)
-        app.router.add_get("/g/{game:\\d+}/play", self.play)
-        app.router.add_post("/g/{game:\\d+}/move", self.move)
+        game = "/g/{game:\\d{1,18}}"  # a game id (a longer number is no game, and costly to read)
+        app.router.add_get(game, self.page)
+        app.router.add_get(f"{game}/state", self.state)
+        app.router.add_get(f"{game}/events", self.events)
+        app.router.add_get(f"{game}/replay", self.replay)
+        app.router.add_get(f"{game}/others", self.others)
+        app.router.add_get(f"{game}/me", self.me)
+        app.router.add_get(f"{game}/play", self.play)
+        app.router.add_post(f"{game}/move", self.move)
         app.router.add_get("/static/{name}", self.asset)
         app.router.add_get("/healthz", self.health)
         return app
@@ -138,15 +169,27 @@ class WebBoard:
         url = self.service.queries.postgres_url
         if url is not None:
             self._stop_pg = await listen_postgres(url, changes)  # every process's moves
+        open_files = raise_open_files()
+        total = self.connections or connection_cap(open_files)
+        self.guard = Guard(self.proxies, total=total, per_address=self.per_address)
         # Streams end when told (``live.close``); what is left gets SHUTDOWN_S, not a minute.
         self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_S)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        bound = self._runner.addresses
-        if bound:
-            self.port = int(bound[0][1])  # the port chosen, when asked for any (0)
-        log.info("web board on http://%s:%s", self.host, self.port)
+        server, guard = self._runner.server, self.guard
+        assert server is not None
+        loop = asyncio.get_running_loop()
+        handling: dict[str, Any] = {"keepalive_timeout": self.idle_timeout, "access_log": None}
+        self._listener = Listener(guard, lambda peer: GuardedHandler(server, guard, peer, loop=loop, **handling))
+        self.port = await self._listener.start(self.host, self.port)  # the port chosen, when asked for any (0)
+        if self.origin is None:
+            self.origin = origin_of(f"http://{self.host}:{self.port}")
+        # Browsers keep a Secure cookie from https, and from http on this machine only.
+        host = urlsplit(self.origin).hostname or ""
+        self._secure_cookie = self.origin.startswith("https://") or host in ("localhost", "127.0.0.1", "::1")
+        log.info(
+            "web board on http://%s:%s for %s (open files: %s, connections at most %s)",
+            self.host, self.port, self.origin, open_files, total,
+        )  # fmt: skip
 
     def _heard(self, game_id: int, version: int, fresh: Fresh = None) -> None:
         epoch = self._epochs[game_id] = self._epochs.get(game_id, 0) + 1  # what viewers were sent is old now
@@ -164,6 +207,9 @@ class WebBoard:
             await self._stop_pg()
             self._stop_pg = None
         self.live.close()
+        if self._listener is not None:
+            self._listener.close()  # no new connection; the runner ends the others
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -173,9 +219,16 @@ class WebBoard:
         try:
             response = await handler(request)
         except web.HTTPException as e:  # a 404 carries the same headers
-            _secure(e.headers)
+            secure(e.headers)
             raise
-        _secure(response.headers)
+        except (ConnectionError, asyncio.CancelledError):
+            raise  # the page left: nobody to answer
+        except Exception:  # a fault of ours, said once, without the request's token
+            log.exception("web request %s %s failed", request.method, redact(request.path_qs))
+            response = self._error(500, "internal", await self._lang(request, None))
+        if response.status == 400:
+            log.warning("refused a malformed web request from %s: %s", self._client(request), redact(request.path_qs))
+        secure(response.headers)
         return response
 
     # --- who is asking ------------------------------------------------------------------------
@@ -183,17 +236,21 @@ class WebBoard:
     def _token(self, request: web.Request, *, header_only: bool = False) -> str:
         token = request.headers.get("X-Cubist-Token", "")
         if not token and not header_only:
-            token = request.query.get("t", "")
+            token = request.query.get("t", "") or request.cookies.get(COOKIE, "")
         return token
 
     def _check(self, request: web.Request, game: int, *, header_only: bool = False) -> Pass:
         return check(self.secret, self._token(request, header_only=header_only), game, self.clock())
 
-    @staticmethod
-    def _who(request: web.Request, p: Pass | None) -> str:
+    def _client(self, request: web.Request) -> str:
+        """The client's address (behind a trusted proxy, the one it names)."""
+        return self.proxies.client(request.remote, request.headers)
+
+    def _who(self, request: web.Request, p: Pass | None) -> str:
+        """Whose limits a request counts against: a member's, or else its client address's."""
         if p is not None and not p.spectator:
             return f"m{p.member}"
-        return f"a{request.remote}"
+        return f"a{self._client(request)}"
 
     async def _lang(self, request: web.Request, p: Pass | None) -> str:
         asked = request.query.get("lang") or request.headers.get("X-Cubist-Lang")
@@ -314,7 +371,7 @@ class WebBoard:
     async def _enter(self, request: web.Request, *, header_only: bool = False) -> tuple[int, Pass, str] | web.Response:
         """Every read's way in: the game named, the link checked for it, the reader's
         language, the rate limit; or the refusal to send."""
-        game_id = int(request.match_info["game"])
+        game_id = int(request.match_info["game"])  # at most 18 digits (the route)
         try:
             p = self._check(request, game_id, header_only=header_only)
         except BadLink as e:
@@ -340,7 +397,8 @@ class WebBoard:
     # --- routes -------------------------------------------------------------------------------
 
     async def health(self, _request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "viewers": self.live.viewers()})
+        connections = self.guard.numbers() if self.guard is not None else {}
+        return web.json_response({"ok": True, "viewers": self.live.viewers(), **connections})
 
     async def asset(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
@@ -351,18 +409,30 @@ class WebBoard:
         )
 
     async def page(self, request: web.Request) -> web.Response:
-        game_id = int(request.match_info["game"])
+        game_id = int(request.match_info["game"])  # at most 18 digits (the route)
         lang = await self._lang(request, None)
         if not self.reads.allow(self._who(request, None)):
             return self._error(429, "too_fast", lang)
         try:
-            self._check(request, game_id)
+            p = self._check(request, game_id)
         except BadLink as e:
             html = self._pages["board.html"].decode()
             said = _escape(t(f"web.error.{e.reason}", lang))
             html = html.replace("<!--error-->", f'<p class="error" role="alert">{said}</p>')
             return web.Response(text=html.replace("{lang}", lang), content_type="text/html", status=403)
-        return web.Response(text=self._pages["board.html"].decode().replace("{lang}", lang), content_type="text/html")
+        html = self._pages["board.html"].decode().replace("{lang}", lang)
+        response = web.Response(text=html, content_type="text/html")
+        if "t" in request.query:  # the link itself: its token goes where no later URL holds it
+            response.set_cookie(
+                COOKIE,
+                self._token(request),
+                path=f"/g/{game_id}",
+                max_age=max(0, int(p.expires - self.clock())),
+                httponly=True,
+                secure=self._secure_cookie,
+                samesite="Strict",
+            )
+        return response
 
     async def state(self, request: web.Request) -> web.Response:
         entered = await self._enter(request)
@@ -402,13 +472,21 @@ class WebBoard:
         return b'{"version":' + str(record.version).encode() + b',"play":' + play + b"}"
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        game_id = int(request.match_info["game"])
+        game_id = int(request.match_info["game"])  # at most 18 digits (the route)
         try:
             p = self._check(request, game_id)
         except BadLink as e:
             return self._error(403, e.reason, await self._lang(request, None))
         who = self._who(request, p)
-        if self._streams.get(who, 0) >= MAX_STREAMS or not self.reads.allow(who):
+        if p.spectator:  # many may watch, but not without end: per game, in all, per address
+            per_game, in_all, per_address = self.spectator_streams
+            counted = {f"g{game_id}": per_game, "watching": in_all}
+            if not self.proxies.trusts(self._client(request)):  # a proxy that names nobody speaks for many
+                counted[who] = per_address
+        else:
+            counted = {who: MAX_STREAMS}
+        full = any(self._streams.get(key, 0) >= cap for key, cap in counted.items())
+        if full or not self.reads.allow(who):
             return self._error(429, "too_fast", await self._lang(request, p))
         lang = await self._lang(request, p)
         record = await self._load(game_id)
@@ -417,9 +495,16 @@ class WebBoard:
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
-        self._streams[who] = self._streams.get(who, 0) + 1
+        secure(response.headers)  # sent with the stream's start, before any handler returns
+        for key in counted:
+            self._streams[key] = self._streams.get(key, 0) + 1
         try:
             with self.live.stream(game_id) as queue:
+                connection = request.protocol
+                # The page leaving ends the stream at once, freeing its place.
+                gone = lambda: self.live.tell(queue, GONE)  # noqa: E731
+                if isinstance(connection, GuardedHandler) and not connection.on_lost(gone):
+                    return response
                 await response.prepare(request)
                 await response.write(f"retry: 1000\nevent: version\ndata: {record[0].version}\n\n".encode())
                 while p.expires > self.clock():
@@ -429,6 +514,8 @@ class WebBoard:
                     except TimeoutError:
                         await response.write(b": still here\n\n")
                         continue
+                    if version == GONE:
+                        return response
                     if version == CLOSED:
                         break  # the board is stopping; the page's EventSource tries again
                     # The new state itself, built (and packed) once for every stream woken with
@@ -439,9 +526,10 @@ class WebBoard:
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
-            self._streams[who] -= 1
-            if not self._streams[who]:
-                del self._streams[who]
+            for key in counted:
+                self._streams[key] -= 1
+                if not self._streams[key]:
+                    del self._streams[key]
         return response
 
     async def replay(self, request: web.Request) -> web.Response:
@@ -471,26 +559,29 @@ class WebBoard:
         return web.json_response({"version": record.version, "moves": moves}, dumps=_dumps)
 
     async def move(self, request: web.Request) -> web.Response:
-        game_id = int(request.match_info["game"])
+        game_id = int(request.match_info["game"])  # at most 18 digits (the route)
         try:
             p = self._check(request, game_id, header_only=True)
         except BadLink as e:
             return self._error(403, e.reason, await self._lang(request, None))
         lang = await self._lang(request, p)
         origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
+        if origin is not None and origin.lower() != self.origin:  # PUBLIC_URL's, whatever Host a proxy sends
             return self._error(403, "forged", lang)
         if p.spectator:
             return self._error(403, "watching", lang)
         if not self.moves.allow(self._who(request, p)):
             return self._error(429, "too_fast", lang)
         try:
-            body = await request.json()
+            async with asyncio.timeout(BODY_S):
+                body = await request.json()
             text, version = body["move"], body["version"]
             if not isinstance(text, str) or not isinstance(version, int) or len(text) > 200:
                 raise ValueError
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            return self._error(400, "bad_request", lang)
+        except TimeoutError:
+            return self._error(408, "bad_request", lang)
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return self._error(400, "bad_request", lang)  # nested JSON too deep to read is no move
         try:
             move = parse(text)
             outcome = await self.service.play_in(game_id, p.member, move, entry=Entry.WEB, version=version)
@@ -522,12 +613,6 @@ class WebBoard:
         return web.Response(body=body, status=status, content_type="application/json", charset="utf-8")
 
 
-def _secure(headers: Any) -> None:
-    for k, v in HEADERS.items():
-        headers.setdefault(k, v)
-    headers.setdefault("Cache-Control", "no-store")
-
-
 def _replayed(record: GameRecord, game: Game, ply: int, lang: str, drawings: view.Drawings) -> dict[str, Any]:
     """The table after the first ``ply`` moves of the log, replayed by the engine."""
     after, before = start_of(game), None
@@ -541,7 +626,7 @@ def ui_words(lang: str) -> dict[str, str]:
     keys = (
         "table", "studio_of", "in_words", "watching", "your_turn", "pick_space", "waiting", "dice", "actions",
         "undo", "end", "confirm", "not_yet", "other_ends", "live", "replay", "first", "back", "forward", "last",
-        "step", "reconnecting", "sending", "last_turn", "scores",
+        "step", "reconnecting", "lost", "sending", "last_turn", "scores",
     )  # fmt: skip
     # Templates stay templates ({name}, {ply}): the page fills them in.
     return {k: _template(f"web.ui.{k}", lang) for k in keys}

@@ -27,13 +27,12 @@ from bot.i18n.pictures import render_labels
 from bot.panel import tree
 from bot.panel.words import Describer, sensible_end
 from bot.store import GameRecord, Status
-from bot.words.story import before_last_turn, move_words, turn_words
+from bot.words.story import move_words, this_turn_words, turn_words
 from bot.words.texts import scores_lines, seat_colour_name
 from engine import Game
 from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
 from engine.moves import EndTurn, Move, Place, ToMuseum, Undo
 from render import svg as svgboard
-from render.words import this_turn_line
 
 
 class Drawings:
@@ -105,7 +104,7 @@ class Drawings:
                 "turn_line": whose_turn(record, game, names, lang),
                 "story": self.story(record, game, lang),
                 # this turn so far (the table's header shows the turn as it began)
-                "so_far": _capital(this_turn_line(game, names, render_labels(lang))),
+                "so_far": _capital(this_turn_words(game, names, lang)),
                 "scores": [line.replace("**", "") for line in scores_lines(game, names, lang)],  # no Markdown
                 "text": describe_table(game, names, lang),
                 "names": names,
@@ -273,9 +272,7 @@ def story(game: Game, names: Sequence[str], lang: str) -> str:
     last = game.state.last_turn
     if last is None:
         return ""
-    seat, moves = last
-    before = before_last_turn(game)
-    return t("web.story", lang, name=names[seat], what=turn_words(moves, before, lang, names))
+    return t("web.story", lang, name=names[last.seat], what=turn_words(last, game.deck, lang, names))
 
 
 def whose_turn(record: GameRecord, game: Game, names: Sequence[str], lang: str) -> str:
@@ -390,7 +387,7 @@ def replay_step(
         words = t("web.replay_start", lang)
     else:
         who = names[before.current_player]
-        what = move_words(move, before, lang, names)
+        what = move_words(move, after, lang, names)
         words = t("web.replay_move", lang, turn=before.state.turn + 1, name=who, what=what)
     table, css = (drawings or Drawings(0)).table(record, after, lang)
     return {

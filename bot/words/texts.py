@@ -1,4 +1,4 @@
-"""Words the bot writes: move descriptions, turn summaries, scores, rules help.
+"""Words the bot writes: dice, scores, rules help (a turn's story is ``bot.words.story``).
 
 Every function takes the reader's language (``locale``, English by default; see
 ``bot.i18n`` for who reads what); the words themselves are in ``bot/i18n/locales``."""
@@ -8,12 +8,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bot.i18n import t
-from bot.words.story import move_words, turn_words
-from engine import Game, parse_move
-from engine.moves import (
-    DieRef,
-    Move,
-)
+from engine import Game
+from engine.moves import DieRef
 from render.palette import MARK_GLYPHS, seat_colour_key
 
 COLOUR_NAMES = ("orange", "sky blue", "green", "purple")  # lobby join colours, stored with seats (not drawn)
@@ -33,20 +29,6 @@ def die_text(d: DieRef, locale: str) -> str:
     if d.kind == "x":
         return t("texts.die.abandoned", locale, value=d.value)
     return t("texts.die.card", locale, card=d.card + 1, space=d.space + 1)
-
-
-def describe(move: Move | str, game: Game | None, locale: str, names: list[str] | None = None) -> str:
-    """A short phrase for a move in plain words, e.g. 'placed a 4 in workroom 1' (French:
-    the participle, 'posé un 4 dans l'atelier 1', which the sentences around it complete
-    with 'a'/'avez').  ``game``, when given, is the position before the move (it names the
-    artists)."""
-    m = parse_move(move) if isinstance(move, str) else move
-    return move_words(m, game, locale, names)
-
-
-def turn_summary(moves: list[str], game: Game | None, locale: str, names: list[str] | None = None) -> str:
-    """A turn in plain words; ``game``, when given, is the position at the turn's start."""
-    return turn_words(moves, game, locale, names)
 
 
 def scores_lines(game: Game, names: list[str], locale: str) -> list[str]:

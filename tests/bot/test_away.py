@@ -79,7 +79,7 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     assert not r.ephemeral and "skipped" in r.content
     _record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1 and after.state.last_turn is not None
-    assert after.state.last_turn[1] == ["skip"]
+    assert [str(p.move) for p in after.state.last_turn.plays] == ["skip"]
     assert sorted(after.state.players[game.current_player].storage, reverse=True) == storeroom[:2]
     await t.standin.wait_for_message(t.channel, lambda m: "turn was skipped" in m.content and bool(m.attachments))
     # The old vote is void now.

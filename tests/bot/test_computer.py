@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.demo import play_demo_game
 from bot.store import Status, Store
-from bot.words.history import seats_of_moves
+from bot.words.history import logged_moves
 from engine import GameOptions
 from engine.players import GreedyPlayer
 from standin import StandIn
@@ -42,7 +42,7 @@ async def test_a_solo_game_against_a_computer_is_played_to_the_end(table: Table)
         results = conn.execute("SELECT seat, score FROM results WHERE game_id = ?", (game_id,)).fetchall()
     # The computer's moves are logged as nobody's, the person's as theirs.
     by_seat = {s.seat: s.user_id for s in record.seats}
-    assert senders == [by_seat[seat] for seat in seats_of_moves(game)]
+    assert senders == [by_seat[m.seat] for m in logged_moves(game)]
     assert None in senders and t.users[0].id in senders
     assert sorted(results) == [(i, game.score(i)) for i in range(2)]
 
@@ -113,7 +113,7 @@ async def test_hint_in_words_with_play_this_and_show_me(table: Table) -> None:
     played = await me.click(r.message, ids[0])
     assert not played.failed and "Played the hint" in played.content, played.content
     _record, after = await t.bot.service.queries.game(gid)
-    assert after.state.turn == game.state.turn and after.state.turn_moves  # played, not ended
+    assert after.state.turn == game.state.turn and after.state.this_turn.plays  # played, not ended
     assert any(
         i.startswith(f"cubist:{gid}:undo:")
         for row in played.message.components

@@ -15,7 +15,7 @@ from bot.i18n.catalog import catalogues
 from bot.panel import choice_tree, leaves
 from bot.words.story import turn_words
 from engine import Game
-from engine.history import replay, start_of
+from engine.history import replay
 from engine.players import GreedyPlayer
 
 CONTRACTION = re.compile(
@@ -75,12 +75,9 @@ def test_the_words_built_over_whole_games_read_as_french() -> None:
                 seen += 1
             game.apply(players[game.current_player].choose(game))
         # Every finished turn, told as done and as a suggestion.
-        position, moves = start_of(game), []
-        for step, after in replay(game):
-            moves.append(str(after.log[-1]))
-            if step.turn_ended:
+        for step, _after in replay(game):
+            if step.record is not None:
                 for suggest in (False, True):
-                    told = turn_words(moves, position, "fr", ["Ada", "Bruno", "Chloé"], suggest=suggest)
+                    told = turn_words(step.record, game.deck, "fr", ["Ada", "Bruno", "Chloé"], suggest=suggest)
                     assert not CONTRACTION.search(told), told
-                position, moves = after.clone(), []
     assert seen > 1000

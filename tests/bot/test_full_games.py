@@ -61,9 +61,9 @@ async def test_a_whole_game_through_the_dm_panel(table: Table, locale: str) -> N
     tables = [m for m in posts if m.attachments]
     # One start post, first; then one post per turn, in order, without move notation.
     assert "The game begins" in tables[0].content and not any("The game begins" in m.content for m in tables[1:])
-    # The seats are listed in the order they play: the first player (drawn at set-up) first.
-    order = tables[0].content.split("In turn order: ", 1)[1].split("\n", 1)[0]
-    names = [record.seats[(game.state.first + k) % len(users)].display_name for k in range(len(users))]
+    # The seats are listed as the table picture lays them out (seat order, which play goes round).
+    order = tables[0].content.split("as the table shows them: ", 1)[1].split("\n", 1)[0]
+    names = [seat.display_name for seat in record.seats]
     assert order.index(f"**{names[0]}**") < order.index(f"**{names[1]}**"), order
     assert len(tables) == game.state.turn + 2
     assert not any(" w1 " in m.content or " w2 " in m.content for m in tables)

@@ -6,9 +6,11 @@ outside the texts that teach the move notation of /cubist move."""
 from __future__ import annotations
 
 import re
+import string
 
 import pytest
 
+from bot.i18n import t
 from bot.i18n.catalog import catalogues
 
 # The glossary's words the rulebooks use (the others, "bonus die" and "turn panel", are ours).
@@ -59,3 +61,75 @@ def test_no_other_word_for_a_glossary_thing_and_no_codes(lang: str) -> None:
     assert wrong == [], wrong
     codes = [(k, t) for k, t in strings(lang) if not k.startswith(NOTATION_KEYS) and CODE.search(t)]
     assert codes == [], codes
+
+
+# Placeholders that hold a player's name, filled with names a player may have: one starting
+# with a vowel, and a computer player's (its first word a common noun).
+NAME_KEYS = ("name", "names", "who", "player", "seat", "winner", "voter", "away", "creator", "holder", "owner")
+REAL_NAMES = {"en": ("Ada", "Computer 1 (greedy)", "Émile"), "fr": ("Ada", "Ordinateur 1 (glouton)", "Émile")}
+NOT_ELIDED = re.compile(r"\b(de|que|De|Que) [AEIOUYÉÈaeiouyéè]|\b(de|à|De|À) Ordinateur\b")
+DOUBLED = re.compile(r"\b([^\W\d_]+) \1\b", re.IGNORECASE)
+
+
+def filled(lang: str) -> list[tuple[str, str]]:
+    """Every catalogue message as a player reads it: its names filled with real ones, every
+    other value with a number, each plural form through its count."""
+    out = []
+    for key, entry in catalogues()[lang].items():
+        templates = entry.values() if isinstance(entry, dict) else [entry]
+        fields = {f for text in templates for _l, f, _s, _c in string.Formatter().parse(str(text)) if f}
+        for who in REAL_NAMES[lang]:
+            for count in (1, 2):
+                values = {f: (who if f in NAME_KEYS else count) for f in fields}
+                out.append((key, t(key, lang, **values)))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_message_filled_with_real_names_reads_right(lang: str) -> None:
+    """French elides where a name meets "de" ("d'Ada", "de l'Ordinateur 1"); no word is
+    written twice in a row ("storage space space") in either language."""
+    texts = filled(lang)
+    assert len(texts) > 3000
+    read = [(k, s) for k, s in texts if not k.startswith(NOTATION_KEYS)]  # notation: "DIE DIE", "de a1"
+    if lang == "fr":
+        assert [(k, s) for k, s in read if NOT_ELIDED.search(s)] == []
+    assert [(k, s) for k, s in read if DOUBLED.search(s)] == []
+
+
+# The rulebook's word in each language for what the English text names (the glossary): a
+# French text says it too, and no other.
+SAME_THING = (("studio", "studio"), ("storeroom", "entrepôt"), ("storage space", "espace de stockage"))
+
+
+def test_french_names_the_same_things_as_english() -> None:
+    en, fr = catalogues()["en"], catalogues()["fr"]
+
+    def flat(entry: object) -> str:
+        return " ".join(map(str, entry.values())) if isinstance(entry, dict) else str(entry)
+
+    missing = [
+        (key, word, flat(fr.get(key, "")))
+        for key in en
+        for word, mot in SAME_THING
+        if word in flat(en[key]).lower() and mot not in flat(fr.get(key, "")).lower()
+    ]
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_rules_teach_the_game_in_words_and_keep_the_notation_to_its_topic(lang: str) -> None:
+    """`/cubist rules`: only the topic about `/cubist move` shows move texts; the others
+    name things as the game does, and the hints and `look cards` name cards by title."""
+    from bot.words.texts import RULES_TOPIC_KEYS
+
+    for topic in RULES_TOPIC_KEYS:
+        text = t(f"rules.{topic}", lang)
+        if topic == "notation":
+            assert "/cubist move" in text and "`place 4 w1 c3`" in text
+        else:
+            assert "`" not in text and "#" not in text and not CODE.search(text), (topic, text)
+    for key in ("commands.cards_installation", "hint.complete", "hint.toward"):
+        entry = catalogues()[lang][key]
+        for text in entry.values() if isinstance(entry, dict) else [entry]:
+            assert "#" not in str(text), (key, text)

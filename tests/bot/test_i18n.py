@@ -278,14 +278,14 @@ def test_a_hint_reads_the_same_in_english_and_is_translated_to_french() -> None:
     for _ in range(120):  # hints along a whole game: every kind of reason gets a chance
         if game.is_over:
             break
-        if game.has_rolled() and not game.state.turn_moves:
+        if game.has_rolled() and not game.state.this_turn.plays:
             _moves, found = advise(game, 1)
             english, french = reasons_text(found, "en"), reasons_text(found, "fr")
             assert english and not any(f"{r.key}(" in english for r in found)  # words, not the engine's keys
             # ... and no move notation: "workroom 1", not "w1"; "uses Malevich", not "use 3 6"
-            assert not re.search(r"\bw[12]\b|\buse \d", english + french), english
+            assert not re.search(r"\bw[12]\b|\buse \d|#\d", english + french), english
             assert french and french != english
-            seen_card = seen_card or "#" in english
+            seen_card = seen_card or " toward '" in english or "completes '" in english  # a card by its title
         game.apply(greedy.choose(game))
     assert seen_card
 

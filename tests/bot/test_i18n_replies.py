@@ -107,7 +107,7 @@ async def test_lobby_refusals_privately_in_each_language_and_answers_in_the_serv
     record = await t_.bot.store.active_game_for_channel(t_.channel.id)
     assert record is not None
     started = await public(t_, amelie, "cubist lobby start")  # one post
-    assert started.startswith("La partie commence ! Dans l'ordre du tour : ")
+    assert started.startswith("La partie commence ! Les places, comme sur la table : ")
     await refused(t_, carla, "cubist lobby join", t("service.already_started_watch", EN))
     await refused(t_, amelie, "cubist lobby start", t("service.already_started", FR))
     cancelled = await public(t_, amelie, "cubist table cancel")
@@ -272,7 +272,7 @@ def test_user_errors_are_english_as_text_and_translated_when_shown() -> None:
 
     error = UserError(Message("service.not_your_turn", name="Ada"))
     assert str(error) == "It is not your turn: Ada is playing."  # logs and older callers: English
-    assert error.args[0].render("fr") == "Ce n'est pas à vous de jouer : c'est au tour de Ada."
+    assert error.args[0].render("fr") == "Ce n'est pas à vous de jouer : c'est au tour d'Ada."
     game = Game.new(players=2, seed=5)
     hint = _hint(game)
     assert str(hint).startswith("Possible now: `") and hint.render("fr").startswith("Possibles maintenant : `")

@@ -121,12 +121,12 @@ async def play_game(
             return record.id
         user = by_id[record.seats[state.current_player].user_id or 0]
         move = deciders[user.id].choose(state)
-        if interrupt is not None and not interrupted and state.state.turn >= 4 and state.state.turn_moves:
+        if interrupt is not None and not interrupted and state.state.turn >= 4 and state.state.this_turn.plays:
             interrupted = True
             await interrupt()
         posted = len(standin.channel_messages(channel))
         if panel_turns and state.state.turn % 2 == 1:
-            await play_through_panel(standin, reader, user, record.id, str(move))  # type: ignore[arg-type]
+            await play_through_panel(standin, reader, user, record.id, move)  # type: ignore[arg-type]
         elif isinstance(move, EndTurn):
             result = await user.slash(channel, "cubist end", keep=" ".join(map(str, move.keep)), timeout=30)
             assert not result.failed and "not your turn" not in result.content, result.content

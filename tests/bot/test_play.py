@@ -93,7 +93,7 @@ async def test_end_turn_asks_which_dice_to_keep_when_some_would_go_back(table: T
     assert await table.snapshot() != before
     _record, game = await table.bot.service.queries.game(gid)
     prev = game.state.last_turn
-    assert prev is not None and prev[1][-1] == keep
+    assert prev is not None and str(prev.plays[-1].move) == keep
 
 
 async def test_turn_command_opens_the_panel_and_a_move_redraws_the_studio(table: Table) -> None:
@@ -121,7 +121,7 @@ async def test_turn_command_opens_the_panel_and_a_move_redraws_the_studio(table:
     r = await current.slash(table.channel, "cubist move", move=typed)
     assert r.ephemeral and "You placed" in r.content and any(f"cubist:{gid}:t:" in i for i in custom_ids(r.message))
     _record, game = await table.bot.service.queries.game(gid)
-    assert len(game.state.turn_moves) == 2
+    assert len(game.state.this_turn.plays) == 2
 
 
 async def test_autocomplete_offers_only_legal_moves_of_the_current_player(table: Table) -> None:
@@ -182,8 +182,8 @@ async def test_two_players_moving_at_once_only_the_current_one_lands(table: Tabl
         other.slash(table.channel, "cubist move", move=moves[0]),
     )
     _record, after = await table.bot.service.queries.game(gid)
-    landed = after.state.turn_moves
-    assert 1 <= len(landed) <= 2 and set(landed) <= set(moves)
+    landed = after.state.this_turn.plays
+    assert 1 <= len(landed) <= 2 and {str(p.move) for p in landed} <= set(moves)
     assert "not your turn" in results[2].content
     assert after.check_invariants() == []
 
@@ -206,4 +206,4 @@ async def test_restart_in_the_middle_of_a_turn_loses_nothing(table: Table) -> No
     r = await end_via_panel(table, gid, current)
     assert await turn_over(r)
     _record, after = await bot2.service.queries.game(gid)
-    assert after.state.last_turn is not None and after.state.last_turn[1][0] == f"place {low} w1 c3"
+    assert after.state.last_turn is not None and str(after.state.last_turn.plays[0].move) == f"place {low} w1 c3"

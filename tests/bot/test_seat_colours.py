@@ -22,13 +22,15 @@ def _nearest_seat_colour(rgb: tuple[int, int, int]) -> int:
 async def test_start_post_names_the_drawn_colours(table: Table) -> None:
     _gid, game, seated = await started(table, players=3)
     post = next(m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content)
-    line = next(li for li in post.content.splitlines() if "In turn order" in li)
+    line = next(li for li in post.content.splitlines() if "as the table shows them" in li)
     found = SEAT.findall(line)
-    # Listed in turn order, from the player drawn to begin, by name and colour only (no p1...).
+    # Listed in the order the table picture lays the seats out, by name and colour only (no p1...).
     assert not re.search(r"\bp\d", line), line
     by_name = {u.name: i for i, u in enumerate(seated)}
     order = [by_name[n] for n, _c in found]
-    assert order == [(game.state.first + k) % 3 for k in range(3)]
+    assert order == [0, 1, 2]
+    reading = sorted(range(3), key=lambda s: (mark_centre(game, s)[1], mark_centre(game, s)[0]))
+    assert order == reading, "the post lists the seats in another order than the picture shows them"
     picture = Image.open(io.BytesIO(post.attachments[0].data)).convert("RGB")
     for name, colour in found:
         seat = by_name[name]

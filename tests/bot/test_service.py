@@ -17,7 +17,7 @@ from bot.service.gate import Entry
 from bot.service.quiet_hours import interval_of
 from bot.service.schedule import COMPUTER_GRACE, START_GRACE
 from bot.store import Status, Store
-from engine import GameOptions
+from engine import GameOptions, parse_move
 from engine.moves import EndTurn, Skip
 
 from ..store.helpers import FakeClock
@@ -135,8 +135,8 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
     with pytest.raises(UserError):  # the engine refuses it, in the store's transaction
         illegal = next(
             text
-            for text in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
-            if not game.is_legal(text)
+            for text in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 7))
+            if not game.is_legal(parse_move(text))
         )
         await svc.play_in(record.id, record.seats[game.current_player].user_id, parse(illegal))
     with pytest.raises(UserError):  # text that is no move is refused where it is typed

@@ -126,7 +126,7 @@ async def test_stats_and_leaderboard_follow_finished_games(table: Table) -> None
     for place, (line, key) in enumerate(zip(lines, order, strict=True), start=1):
         want = (
             f"{place}. {names[key]} — **{round(expected.ratings[key])}** "
-            f"({expected.games[key]} games, {expected.wins[key]} wins)"
+            f"({_count(expected.games[key], 'game')}, {_count(expected.wins[key], 'win')})"
         )
         assert line == want
     assert max(expected.ratings.values()) > rating.START > min(expected.ratings.values())
@@ -137,3 +137,8 @@ async def test_stats_and_leaderboard_follow_finished_games(table: Table) -> None
         rated = conn.execute("SELECT count(DISTINCT game_id) FROM rating_changes").fetchone()[0]
         detailed = conn.execute("SELECT count(DISTINCT game_id) FROM seat_stats").fetchone()[0]
     assert finished == rated == detailed == 3
+
+
+def _count(n: int, word: str) -> str:
+    """English's CLDR plural: "1 game", "0 games", "2 games"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -59,7 +59,7 @@ async def test_a_skip_racing_the_end_of_that_turn_is_refused(ctable: Table) -> N
     assert skip.ephemeral and f"Turn {turn + 1} is over already" in skip.content, skip.content
     _record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1  # the next player's turn was not skipped
-    assert after.state.last_turn is not None and after.state.last_turn[1] == [str(end)]
+    assert after.state.last_turn is not None and [p.move for p in after.state.last_turn.plays] == [end]
     assert not [m for m in t.standin.channel_messages(t.channel) if "skipped" in m.content]
 
 

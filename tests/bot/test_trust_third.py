@@ -46,14 +46,14 @@ async def test_a_double_tapped_undo_takes_back_one_action(table: Table) -> None:
     await place_one(taps)
     await place_one(taps)
     _record, placed = await table.bot.service.queries.game(gid)
-    assert len(placed.state.turn_moves) == 2
+    assert len(placed.state.this_turn.plays) == 2
     undo = button(taps.message, gid, UNDO)
     first = await current.click(taps.message, undo, wait=False)
     second = await current.click(taps.message, undo, wait=False)
     await first.until_answered()
     await second.until_answered()
     _record, after = await table.bot.service.queries.game(gid)
-    assert len(after.state.turn_moves) == 1, "two presses of one Undo took back two actions"
+    assert len(after.state.this_turn.plays) == 1, "two presses of one Undo took back two actions"
     assert not first.failed and not second.failed  # the second press redraws the panel as it stands
 
 
@@ -70,7 +70,7 @@ async def test_a_double_tapped_hint_plays_its_suggestion_once(table: Table) -> N
     with sqlite3.connect(table.db) as conn:
         moves = conn.execute("SELECT count(*) FROM moves WHERE game_id = ?", (gid,)).fetchone()[0]
     assert moves == len(after.log) == record.version
-    assert 1 <= len(after.state.turn_moves) <= 2, after.state.turn_moves  # one suggestion's steps, not two
+    assert 1 <= len(after.state.this_turn.plays) <= 2, after.state.this_turn.plays  # one suggestion's steps, not two
 
 
 # -- 2. a turn posted once, whatever Discord answers -----------------------------------------

@@ -132,7 +132,7 @@ async def test_a_typical_turn_from_the_dm_takes_six_taps(table: Table, locale: s
         assert " in workroom 1" in told and "ended the turn" in told and not NOTATION.search(told), told
         _record, after = await table.bot.service.queries.game(gid)
         assert after.state.turn == game.state.turn + 1
-        assert after.state.last_turn is not None and len(after.state.last_turn[1]) == 3
+        assert after.state.last_turn is not None and len(after.state.last_turn.plays) == 3
     assert all(c <= TYPICAL_TURN_TAPS for c in counts), counts
 
 
@@ -151,12 +151,12 @@ async def test_the_channel_play_button_opens_the_same_panel_and_undo_works(table
     await taps.pick(index=0)
     await taps.pick(index=0)
     _record, mid = await table.bot.service.queries.game(gid)
-    assert len(mid.state.turn_moves) == 1
+    assert len(mid.state.this_turn.plays) == 1
     before = await table.snapshot()
     await taps.press("undo")
     assert "Undone" in taps.message.content
     _record, back = await table.bot.service.queries.game(gid)
-    assert back.state.turn_moves == [] and await table.snapshot() != before
+    assert back.state.this_turn.plays == () and await table.snapshot() != before
     # A stale select (drawn before the undo) answers with the panel as it stands now.
     await taps.press("endask")
     assert "End your turn?" in taps.message.content
@@ -182,7 +182,7 @@ async def test_an_old_panel_redraws_itself_instead_of_playing_a_stale_choice(tab
     again = await current.select(dm, select_id, [options[0]["value"]])
     assert "moved on" in again.content
     _record, still = await table.bot.service.queries.game(gid)
-    assert still.state.turn_moves == mid.state.turn_moves
+    assert still.state.this_turn.plays == mid.state.this_turn.plays
 
 
 class PhysicalTaps(Taps):

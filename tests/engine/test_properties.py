@@ -136,7 +136,7 @@ def test_undo_returns_to_the_state_before_the_last_action(game: Game) -> None:
         copy = game.clone()
         copy.apply(move)
         if copy.state.current == game.state.current and copy.can_undo():
-            copy.apply("undo")
+            copy.apply_text("undo")
             assert copy.state == game.state, move
 
 

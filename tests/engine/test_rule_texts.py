@@ -111,8 +111,8 @@ def test_structure_problems_and_words_are_nested_rule_texts() -> None:
 def test_a_known_refusal_keeps_its_english_text() -> None:
     game = Game.new(2, seed=3)
     try:
-        game.apply("place 4 w1 a1")
-        game.apply("place 5 w1 a1")
+        game.apply_text("place 4 w1 a1")
+        game.apply_text("place 5 w1 a1")
     except IllegalMove as e:
         assert e.key in {"in_workroom", "no_storeroom_die"}
         if e.key == "in_workroom":

@@ -18,7 +18,7 @@ def refused(game: Game, move: str, *fragments: str) -> str:
     """Apply must raise IllegalMove mentioning every fragment, and change nothing."""
     before = dump_game(game)
     with pytest.raises(IllegalMove) as e:
-        game.apply(move)
+        game.apply_text(move)
     assert dump_game(game) == before
     said = english(e.value)
     for f in fragments:
@@ -29,7 +29,7 @@ def refused(game: Game, move: str, *fragments: str) -> str:
 
 def allowed(game: Game, move: str) -> None:
     assert move in texts(game), f"{move} is not listed"
-    game.apply(move)
+    game.apply_text(move)
     assert game.check_invariants() == []
 
 
@@ -190,7 +190,7 @@ def test_offer_slot_stays_empty_when_the_deck_is_empty() -> None:
     g.state.offer = [1, 2, 3]
     g.state.installation_deck = []
     rebalance(g)
-    g.apply("complete w1 #1")
+    g.apply_text("complete w1 #1")
     assert g.state.offer == [None, 2, 3]
 
 
@@ -198,7 +198,7 @@ def test_either_or_bonus_die_switches_until_changed_by_an_artist() -> None:
     g = setup(new_game(), w1="4:2 5")
     g.state.offer = [3, 1, 2]  # #3: one bonus space printed 3/6
     rebalance(g)
-    g.apply("complete w1 #3")
+    g.apply_text("complete w1 #3")
     assert me(g).completed[0].dice == [3]
     allowed(g, "switch i1.1")
     assert me(g).completed[0].dice == [6]
@@ -231,7 +231,7 @@ def test_abandoned_dice_may_go_onto_artist_cards_but_nowhere_else() -> None:
     g = setup(new_game(), w1="3:2 4", storeroom=[3])
     two_dice = next(i for i, a in enumerate(g.state.artists) if g.deck.artist(a.card).dice == 2)
     rebalance(g)
-    g.apply("abandon w1")
+    g.apply_text("abandon w1")
     assert g.is_abandoning()
     refused(g, "place 3 w1 a1", "first decide where the abandoned dice go")
     refused(g, "end", "first decide")
@@ -246,7 +246,7 @@ def test_release_sends_the_remaining_abandoned_dice_to_supply() -> None:
     g = setup(new_game(), w1="3:2")
     rebalance(g)
     supply = me(g).supply
-    g.apply("abandon w1")
+    g.apply_text("abandon w1")
     assert g.is_abandoning()
     allowed(g, "release")
     assert me(g).supply == supply + 2
@@ -311,7 +311,7 @@ def test_full_artist_row_is_cleared_by_default() -> None:
     rebalance(g)
     old_cards = [a.card for a in g.state.artists]
     their_supply = g.state.players[other].supply
-    g.apply(f"artist {free + 1} 6 6")
+    g.apply_text(f"artist {free + 1} 6 6")
     assert all(a.owner is None for a in g.state.artists)
     assert [a.card for a in g.state.artists] != old_cards
     assert g.state.artist_deck[-4:] == old_cards  # to the bottom, in row order
@@ -329,7 +329,7 @@ def test_full_artist_row_stays_when_the_option_is_off() -> None:
             continue
         a.owner, a.value, a.count, a.placed_turn = other, 1, g.deck.artist(a.card).dice, 0
     rebalance(g)
-    g.apply(f"artist {free + 1} 6 6")
+    g.apply_text(f"artist {free + 1} 6 6")
     assert all(a.owner is not None for a in g.state.artists)
 
 
@@ -340,7 +340,7 @@ def test_bumping_never_clears_the_row() -> None:
         a.owner, a.value, a.count, a.placed_turn = other, 1, g.deck.artist(a.card).dice, 0
     rebalance(g)
     slot = slot_with(g, 2)
-    g.apply(f"artist {slot + 1} 6 6")
+    g.apply_text(f"artist {slot + 1} 6 6")
     assert all(a.owner is not None for a in g.state.artists)
     assert g.state.artists[slot].owner == g.current_player
 
@@ -548,7 +548,7 @@ def test_each_museum_die_scores_two_and_the_cornerstone_nothing() -> None:
     rebalance(g)
     base = g.score(g.current_player)
     assert base == g.deck.installation(1).points
-    g.apply("museum i1.1 d3")
+    g.apply_text("museum i1.1 d3")
     assert g.score(g.current_player) == base + 2
     assert g.museum_dice(g.current_player) == 1
     assert sum(g.museum_dice(i) for i in range(2)) == 1  # the cornerstone belongs to nobody
@@ -561,11 +561,11 @@ def test_turn_starts_with_two_dice_rolled_and_storage_joins_the_storeroom() -> N
     g = new_game()
     p = me(g)
     assert len(p.storeroom) == 2 and p.supply == 18 and g.has_rolled()
-    g.apply("end " + " ".join(map(str, p.storeroom)))
+    g.apply_text("end " + " ".join(map(str, p.storeroom)))
     first = 1 - g.current_player
     stored = list(g.state.players[first].storage)
     assert len(stored) == 2
-    g.apply("end")
+    g.apply_text("end")
     p = g.state.players[first]
     assert p.storage == [] and len(p.storeroom) == 4
     for v in stored:
@@ -575,7 +575,7 @@ def test_turn_starts_with_two_dice_rolled_and_storage_joins_the_storeroom() -> N
 def test_end_of_turn_keeps_up_to_two_dice_and_returns_the_rest() -> None:
     g = setup(new_game(), storeroom=[1, 2, 3])
     with pytest.raises(ValueError) as refusal:
-        g.apply("end 3 2 1")
+        g.apply_text("end 3 2 1")
     assert "at most two dice" in english(refusal.value)
     refused(g, "end 6", "you can keep only dice from your storeroom")
     seat = g.current_player
@@ -595,13 +595,13 @@ def test_short_supply_turn_starts_without_the_roll_and_forces_returns() -> None:
     g.state.offer = [4, 5, 6]  # none of them matches
     rebalance(g)
     assert p.supply == 1
-    g.apply("end")
+    g.apply_text("end")
     assert g.current_player == nxt
     assert not g.has_rolled() and p.storeroom == []
     assert texts(g) == {"abandon w1", "abandon w2"}
     refused(g, "end", "too few to roll")
     refused(g, "place 3 w2 d1", "too few to roll")
-    g.apply("abandon w2")  # 3 dice back: now the two dice are rolled
+    g.apply_text("abandon w2")  # 3 dice back: now the two dice are rolled
     assert g.has_rolled() and len(p.storeroom) == 2 and p.supply == 2
     assert g.check_invariants() == []
 
@@ -619,7 +619,7 @@ def test_short_supply_rolls_what_is_left_when_nothing_can_return_dice() -> None:
         g.state.artists[slot] = ArtistSlot(card, nxt, 5, g.deck.artist(card).dice, 0)
     rebalance(g)
     assert p.supply == 1
-    g.apply("end")
+    g.apply_text("end")
     assert g.current_player == nxt and g.has_rolled()
     assert len(p.storeroom) == 2 and p.supply == 0  # the stored 6 and the one die rolled
     assert 6 in p.storeroom
@@ -631,9 +631,9 @@ def test_game_ends_after_the_turn_in_which_someone_has_five_installations() -> N
     p.completed = [Completed(c, [None] * len(g.deck.installation(c).bonus)) for c in (2, 4, 5, 6)]
     g.state.offer = [1, 3, 7]
     rebalance(g)
-    g.apply("complete w1 #1")
+    g.apply_text("complete w1 #1")
     assert not g.is_over  # only at the end of the turn
-    g.apply("end 6 5")
+    g.apply_text("end 6 5")
     assert g.is_over
     assert p.storage == [5, 6]  # the storage step still happens
     assert g.legal_moves() == []
@@ -659,9 +659,9 @@ def test_game_ends_when_the_museum_is_complete() -> None:
     me(g).completed = [Completed(1, [4]) for _ in range(heights[d3])]
     rebalance(g)
     for i in range(heights[d3]):
-        g.apply(f"museum i{i + 1}.1 d3")
+        g.apply_text(f"museum i{i + 1}.1 d3")
     assert g.is_museum_complete() and not g.is_over
-    g.apply("end")
+    g.apply_text("end")
     assert g.is_over
 
 
@@ -697,12 +697,12 @@ def test_conservation_twenty_dice_each_through_a_whole_game() -> None:
 def test_undo_takes_back_actions_one_by_one_to_the_roll() -> None:
     g = setup(new_game(), w1="", storeroom=[3, 4])
     start = dump_game(g)
-    g.apply("place 3 w1 c3")
-    g.apply("place 4 w1 d3")
+    g.apply_text("place 3 w1 c3")
+    g.apply_text("place 4 w1 d3")
     assert g.undo_depth() == 2
-    g.apply("undo")
+    g.apply_text("undo")
     assert me(g).workrooms[0] == {parse_cell("c3", 6): (3, 1)}
-    g.apply("undo")
+    g.apply_text("undo")
     assert g.state == g.undo_point().state
     assert "undo" not in texts(g)
     refused(g, "undo", "cannot undo past")
@@ -713,8 +713,8 @@ def test_undo_stops_at_a_card_drawn() -> None:
     g = setup(new_game(), w1="2 3 4", w2="", storeroom=[5])
     g.state.offer = [1, 2, 3]
     rebalance(g)
-    g.apply("place 5 w2 a1")
-    g.apply("complete w1 #1")
+    g.apply_text("place 5 w2 a1")
+    g.apply_text("complete w1 #1")
     assert not g.can_undo()
     refused(g, "undo", "the roll or a card drawn")
 
@@ -727,8 +727,8 @@ def test_a_bump_is_undone_with_its_owner_getting_the_dice_back_on_the_card() -> 
     a.owner, a.value, a.count, a.placed_turn = other, 3, 2, 0
     rebalance(g)
     before = g.state.clone()
-    g.apply(f"artist {slot + 1} 4 4")
-    g.apply("undo")
+    g.apply_text(f"artist {slot + 1} 4 4")
+    g.apply_text("undo")
     assert g.state.artists == before.artists
     assert g.state.players == before.players
 
@@ -748,7 +748,7 @@ def test_removed_player_returns_dice_frees_artists_keeps_museum_and_cannot_win()
     corner = next(iter(g.state.museum))
     g.state.museum[corner].owners.append(seat)
     rebalance(g)
-    g.apply(f"remove p{seat + 1}")
+    g.apply_text(f"remove p{seat + 1}")
     assert p.removed and p.workrooms == [{}, {}] and p.storage == [] and p.completed[0].dice == [None, None]
     assert g.state.artists[0].owner is None
     assert g.state.museum[corner].owners.count(seat) == 1
@@ -759,17 +759,17 @@ def test_removed_player_returns_dice_frees_artists_keeps_museum_and_cannot_win()
     # Turns skip the removed seat.
     for _ in range(4):
         assert g.current_player != seat
-        g.apply("end")
+        g.apply_text("end")
 
 
 def test_removing_the_current_player_ends_their_turn_and_a_lone_player_wins() -> None:
     g = new_game(players=2, seed=3)
     seat = g.current_player
-    g.apply(f"remove p{seat + 1}")
+    g.apply_text(f"remove p{seat + 1}")
     assert g.is_over and g.winners() == [1 - seat]
     g = new_game(players=3, seed=3)
     seat = g.current_player
-    g.apply(f"remove p{seat + 1}")
+    g.apply_text(f"remove p{seat + 1}")
     assert not g.is_over and g.current_player != seat and g.has_rolled()
     assert g.state.players[seat].storage == []
 
@@ -777,7 +777,7 @@ def test_removing_the_current_player_ends_their_turn_and_a_lone_player_wins() ->
 def test_skip_ends_the_turn_keeping_the_two_highest_dice() -> None:
     g = setup(new_game(), storeroom=[1, 5, 3])
     seat = g.current_player
-    g.apply("skip")
+    g.apply_text("skip")
     assert g.current_player != seat
     assert g.state.players[seat].storage == [3, 5]
     assert g.check_invariants() == []
@@ -797,7 +797,7 @@ def short_supply_abandoner() -> tuple[Game, int]:
     g.state.offer = [4, 5, 6]  # none of them matches
     rebalance(g)
     assert p.supply == 0
-    g.apply("end")
+    g.apply_text("end")
     assert g.current_player == nxt and not g.has_rolled()
     return g, nxt
 
@@ -806,7 +806,7 @@ def test_short_supply_roll_waits_until_the_abandon_is_finished() -> None:
     g, seat = short_supply_abandoner()
     p = g.state.players[seat]
     two = slot_with(g, 2) + 1
-    g.apply("abandon w1")
+    g.apply_text("abandon w1")
     assert g.is_abandoning() and not g.has_rolled()  # not in the middle of the abandon
     allowed(g, f"artist {two} x3 x3")
     assert g.is_abandoning() and not g.has_rolled()
@@ -835,9 +835,9 @@ def test_short_supply_roll_comes_when_the_last_abandoned_die_is_placed() -> None
     g.state.offer = [4, 5, 6]
     rebalance(g)
     assert p.supply == 1
-    g.apply("end")
+    g.apply_text("end")
     assert g.current_player == nxt and not g.has_rolled()
-    g.apply("abandon w1")
+    g.apply_text("abandon w1")
     assert g.is_abandoning() and not g.has_rolled()
     allowed(g, "artist 4 x3 x3")
     # The abandon is finished and nothing else can bring dice back: the one die is rolled.
@@ -857,7 +857,7 @@ def test_dice_waiting_from_an_abandon_stay_waiting_through_a_clear_of_the_row() 
         g.state.artist_deck.remove(card) if card in g.state.artist_deck else None
     g.state.artist_deck[:0] = [1, 2, 3, 4]
     rebalance(g)
-    g.apply("abandon w1")
+    g.apply_text("abandon w1")
     allowed(g, f"artist {free + 1} x3 x3")
     # The row was full, so it was cleared and four new cards drawn; the 4s still wait.
     assert [a.card for a in g.state.artists] == [1, 2, 3, 4]
@@ -882,7 +882,7 @@ def five_cards_in_one_action(g: Game, seat: int) -> None:
 
 def play_to(g: Game, seat: int) -> None:
     while g.current_player != seat:
-        g.apply("end")
+        g.apply_text("end")
 
 
 def test_printed_rule_ends_the_game_at_the_end_of_the_finishers_turn() -> None:
@@ -890,8 +890,8 @@ def test_printed_rule_ends_the_game_at_the_end_of_the_finishers_turn() -> None:
     second = (g.state.first + 1) % 3
     play_to(g, second)
     five_cards_in_one_action(g, second)
-    g.apply("complete w1 #1")
-    g.apply("end")
+    g.apply_text("complete w1 #1")
+    g.apply_text("end")
     assert g.is_over and g.current_player == second
 
 
@@ -902,11 +902,11 @@ def test_equal_turns_plays_out_the_round_then_ends() -> None:
     play_to(g, second)
     assert g.seats_after_in_round() == [third]
     five_cards_in_one_action(g, second)
-    g.apply("complete w1 #1")
-    g.apply("end")
+    g.apply_text("complete w1 #1")
+    g.apply_text("end")
     assert not g.is_over and g.is_final_round() and g.current_player == third
     assert g.seats_after_in_round() == []
-    g.apply("end")  # the last seat of the round has had its turn
+    g.apply_text("end")  # the last seat of the round has had its turn
     assert g.is_over and not g.is_final_round()
     assert g.current_player == third
     assert g.state.turn == 2  # turns 0, 1, 2: one each
@@ -917,8 +917,8 @@ def test_equal_turns_when_the_last_seat_finishes_ends_at_once() -> None:
     last = 1 - g.state.first
     play_to(g, last)
     five_cards_in_one_action(g, last)
-    g.apply("complete w1 #1")
-    g.apply("end")
+    g.apply_text("complete w1 #1")
+    g.apply_text("end")
     assert g.is_over
 
 
@@ -926,13 +926,13 @@ def test_equal_turns_skips_a_removed_last_seat() -> None:
     g = new_game(players=4, equal_turns=True)
     first = g.state.first
     seats = [(first + k) % 4 for k in range(4)]
-    g.apply(f"remove p{seats[3] + 1}")
+    g.apply_text(f"remove p{seats[3] + 1}")
     play_to(g, seats[1])
     five_cards_in_one_action(g, seats[1])
-    g.apply("complete w1 #1")
-    g.apply("end")
+    g.apply_text("complete w1 #1")
+    g.apply_text("end")
     assert not g.is_over and g.current_player == seats[2]
-    g.apply("end")
+    g.apply_text("end")
     assert g.is_over
 
 
@@ -943,9 +943,9 @@ def test_equal_turns_survives_save_and_load_in_the_final_round() -> None:
     second = (g.state.first + 1) % 3
     play_to(g, second)
     five_cards_in_one_action(g, second)
-    g.apply("complete w1 #1")
-    g.apply("end")
+    g.apply_text("complete w1 #1")
+    g.apply_text("end")
     again = load_game(dump_game(g))
     assert again == g and again.is_final_round() and again.options.equal_turns
-    again.apply("end")
+    again.apply_text("end")
     assert again.is_over

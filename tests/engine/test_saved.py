@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine import Game, SavedGameError, dump_game, load_game
+from engine import Game, SavedGameError, dump_game, load_game, parse_move
 from engine.saved import VERSION
 
 
@@ -55,7 +55,7 @@ def test_replay_from_seed_options_and_moves_reproduces_the_game() -> None:
         if g.is_over:
             break
         g.apply(bot.choose(g))
-    again = Game.replay(4, 99, [str(m) for m in g.log], opts)
+    again = Game.replay(4, 99, [parse_move(str(m)) for m in g.log], opts)
     assert again == g
     assert dump_game(again) == dump_game(g)
 

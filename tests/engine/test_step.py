@@ -25,7 +25,8 @@ def test_a_move_inside_a_turn_does_not_end_it() -> None:
     first = game.current_player
     move = next(m for m in game.legal_moves() if not isinstance(m, EndTurn | Undo))
     step = game.apply(move)
-    assert (step.seat, step.move, step.turn, step.turn_ended, step.turn_moves) == (first, move, 0, False, ())
+    assert (step.seat, step.move, step.turn, step.turn_ended, step.record) == (first, move, 0, False, None)
+    assert step.played is not None and step.played.move == move
     assert step.next_player == first and step.outcome is None
 
 
@@ -37,11 +38,11 @@ def test_ending_a_turn_says_what_the_turn_was_and_what_the_next_player_rolled() 
     for _ in range(100):
         move = bot.choose(game)
         step = game.apply(move)
-        played.append(str(move))
+        played.append(move)
         if step.turn_ended:
             break
     assert step.seat == first and step.next_player == 1 - first and step.turn == 0
-    assert list(step.turn_moves) == played
+    assert step.record is not None and list(step.record.moves) == played and step.record.seat == first
     assert len(step.rolled) == 2 and list(step.rolled) == game.state.last_roll
 
 
@@ -49,7 +50,7 @@ def test_a_refused_move_raises_and_changes_nothing() -> None:
     game = Game.new(3, 8)
     before = dump_game(game)
     with pytest.raises(IllegalMove):
-        game.apply("complete w2 9")
+        game.apply_text("complete w2 9")
     assert dump_game(game) == before
 
 
@@ -71,7 +72,7 @@ def test_the_last_move_carries_the_outcome_and_ranks_agree_with_winners() -> Non
 def test_removing_the_last_opponent_ends_the_game_with_last_player_standing() -> None:
     game = Game.new(2, 4)
     assert game.outcome() is None
-    step = game.apply(f"remove p{game.current_player + 1}")
+    step = game.apply_text(f"remove p{game.current_player + 1}")
     assert step.turn_ended and step.outcome is not None
     assert step.outcome.termination is Termination.LAST_PLAYER
     stays = 1 - step.seat
@@ -91,5 +92,5 @@ def test_turn_order_starts_at_the_first_player_and_skips_removed_seats() -> None
         first = game.state.first
         assert game.turn_order() == [(first + k) % 4 for k in range(4)]
         gone = (first + 2) % 4
-        game.apply(f"remove p{gone + 1}")
+        game.apply_text(f"remove p{gone + 1}")
         assert game.turn_order() == [(first + k) % 4 for k in (0, 1, 3)]

@@ -60,7 +60,7 @@ def test_french_catalogue_covers_every_picture_word() -> None:
         base = key.rsplit(".", 1)[0] if key.endswith((".one", ".other")) else key
         assert f"render.{base}" in fr, f"render.{base} has no French message"
     labels = render_labels("fr")
-    assert labels.text("move.end") != ENGLISH["move.end"]
+    assert labels.text("first_turn") != ENGLISH["first_turn"]
 
 
 def test_header_uses_plain_words_not_notation() -> None:

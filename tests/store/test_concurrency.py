@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import StaleGame, Store
-from engine import Game
+from engine import Game, parse_move
 from engine.players import GreedyPlayer
 
 from .helpers import FakeClock, sql, start_game
@@ -23,7 +23,7 @@ async def test_two_racing_moves_one_wins(store: Store, db_path: Path) -> None:
     other = await Store.open(db_path)
     try:
         rec, game = await start_game(store, channel=1)
-        moves = [str(m) for m in game.legal_moves()]
+        moves = list(game.legal_moves())
         assert len(set(moves)) >= 2
         # Two tasks on one connection and one on another connection, all from version 0.
         outcomes = await asyncio.gather(
@@ -62,7 +62,7 @@ async def test_many_tasks_on_one_game(db_path: Path) -> None:
                 record, game = await store.load_game(rec.id)
                 if record.version >= target or game.is_over:
                     return
-                move = str(player.choose(game))
+                move = player.choose(game)
                 await asyncio.sleep(0)  # let the others read the same version
                 try:
                     played = await store.apply_move(rec.id, record.version, move)
@@ -79,7 +79,7 @@ async def test_many_tasks_on_one_game(db_path: Path) -> None:
         assert sorted(wins) == stored  # every winner's move landed, and nothing else did
         assert [p for p, _ in stored] == list(range(1, len(stored) + 1))
         assert len(stored) >= target or (await stores[0].load_game(rec.id))[1].is_over
-        replayed = Game.replay(4, 11, [m for _, m in stored])
+        replayed = Game.replay(4, 11, [parse_move(m) for _, m in stored])
         assert (await stores[1].load_game(rec.id))[1] == replayed
         assert await stores[0].verify_all() == []
         assert stale + len(wins) > len(wins)  # there was contention
@@ -96,7 +96,7 @@ async def test_many_games_at_once(store: Store, db_path: Path) -> None:
         for _ in range(25):
             if game.is_over:
                 break
-            played = await store.apply_move(game_id, version, str(player.choose(game)))
+            played = await store.apply_move(game_id, version, player.choose(game))
             game, version = played.game, played.version
             await asyncio.sleep(0)
         return game
@@ -114,7 +114,7 @@ async def test_cancelled_task_leaves_the_store_consistent(store: Store, db_path:
     player = GreedyPlayer(0)
     version = 0
     for _ in range(10):
-        task = asyncio.create_task(store.apply_move(rec.id, version, str(player.choose(game))))
+        task = asyncio.create_task(store.apply_move(rec.id, version, player.choose(game)))
         await asyncio.sleep(0)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -123,7 +123,7 @@ async def test_cancelled_task_leaves_the_store_consistent(store: Store, db_path:
         record, game = await store.load_game(rec.id)
         assert record.version in (version, version + 1)
         version = record.version
-        played = await store.apply_move(rec.id, version, str(player.choose(game)))
+        played = await store.apply_move(rec.id, version, player.choose(game))
         game, version = played.game, played.version
     assert len(stored_moves(db_path, rec.id)) == version
     assert await store.verify_all() == []

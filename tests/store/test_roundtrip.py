@@ -163,7 +163,7 @@ async def test_moves_snapshots_and_history(store: Store, db_path: Path, clock: F
         record, loaded = await other.load_game(rec.id)
     finally:
         await other.close()
-    assert loaded == game == Game.replay(3, 5, texts)
+    assert loaded == game == Game.replay(3, 5, [parse_move(t) for t in texts])
     assert dump_game(loaded) == dump_game(game)
     assert record.version == 12 and record.current_seat == game.current_player and record.turn == game.state.turn
 
@@ -191,8 +191,8 @@ async def test_illegal_or_unreadable_move_writes_nothing(store: Store, db_path: 
     _, game = await store.load_game(rec.id)
     illegal = next(
         t
-        for t in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 10))
-        if not game.is_legal(t)
+        for t in (f"place {v} w{r} c{c}" for v in range(1, 7) for r in (1, 2) for c in range(1, 7))
+        if not game.is_legal(parse_move(t))
     )
     with pytest.raises(IllegalMove):
         await store.apply_move(rec.id, 4, parse_move(illegal), timers=lambda g, new: [nudge_at(99.0)])
@@ -229,7 +229,7 @@ async def test_moves_only_in_play(store: Store) -> None:
     cancelled = await store.cancel(rec.id)
     assert cancelled.status == Status.CANCELLED
     with pytest.raises(GameStateError):
-        await store.apply_move(rec.id, 0, "end")
+        await store.apply_move(rec.id, 0, parse_move("end"))
     with pytest.raises(GameStateError):
         await store.cancel(rec.id)
     _, game = await store.load_game(rec.id)  # a cancelled game can still be looked at
@@ -258,7 +258,7 @@ async def test_game_end_writes_results(store: Store, db_path: Path, clock: FakeC
     await store.verify_game(rec.id)
     assert await store.verify_all([Status.FINISHED]) == []
     with pytest.raises(GameStateError):
-        await store.apply_move(rec.id, version, "end")
+        await store.apply_move(rec.id, version, parse_move("end"))
 
     rec2, _ = await start_game(store, channel=2)
     with pytest.raises(GameStateError, match="in play"):

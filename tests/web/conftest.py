@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,15 @@ def board_links(message: Any) -> list[str]:
 
 
 HOUR = 3600.0
+
+
+async def until(condition: Callable[[], bool], within: float, what: str) -> None:
+    """Waits for ``condition`` (looked at every 10 ms) at most ``within`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while not condition():
+        assert loop.time() < deadline, what
+        await asyncio.sleep(0.01)
 
 
 @dataclass

@@ -68,7 +68,7 @@ async def play_my_turn(page: Page, shot: Path | None = None) -> int:
             await after(page, before)
             placed += 1
             # This turn so far is said beside the table (its header shows the turn as it began).
-            await page.locator("#table-title", has_text="This turn: placed a").wait_for(timeout=5_000)
+            await page.locator("#table-title", has_text="This turn: placed ").wait_for(timeout=5_000)  # "a 2", "two 1s"
             if shot is not None and placed == 1:
                 await page.screenshot(path=str(shot), full_page=False)
             continue
@@ -120,6 +120,8 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
         )
         whole: list[str] = []  # the whole state asked for; every other update came as a patch
         page.on("request", lambda r: whole.append(r.url) if r.url.split("?")[0].endswith("/state") else None)
+        tokens_in_urls: list[str] = []  # after the link itself, none: a cookie and headers carry it
+        page.on("request", lambda r: tokens_in_urls.append(r.url) if "t=" in r.url else None)
         problems: list[str] = []
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
@@ -153,6 +155,7 @@ async def test_a_whole_game_in_the_browser(standin: StandIn, run_bot, tmp_path: 
         await page.screenshot(path=str(shots / "desktop-replay.png"))
         await browser.close()
     assert not third_party, third_party
+    assert tokens_in_urls == [url], tokens_in_urls
     # The page asked for the whole state once, when it opened; the computer's turns (and
     # the end) reached it as patches it rebuilt the table from.
     assert asked_whole == 1, whole

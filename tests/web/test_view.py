@@ -29,7 +29,7 @@ def test_the_stories_read_as_sentences_in_both_languages() -> None:
     chooser = GreedyPlayer(1)
     while game.state.last_turn is None:
         game.apply(chooser.choose(game))
-    seat = game.state.last_turn[0]
+    seat = game.state.last_turn.seat
     names = ["Ann", "Bob"]
     assert story(game, names, "en").startswith(f"Last turn: {names[seat]} ") and story(game, names, "en").endswith(".")
     assert story(game, names, "fr").startswith(f"Dernier tour : {names[seat]} a ")  # « Bob a placé… »

@@ -1,5 +1,7 @@
 // The Cubist web board: draws what /g/<game>/state says, listens for changes, plays moves.
-// No framework, no third-party request; the token travels in a header, never a cookie.
+// No framework, no third-party request.  The link's token is read from the address once and
+// then travels in a header (and, for the event stream, in the HttpOnly cookie the page set):
+// never in a later URL.
 "use strict";
 (function () {
   const match = location.pathname.match(/^\/g\/(\d+)$/);
@@ -282,8 +284,12 @@
   });
 
   // --- live updates -------------------------------------------------------------------------
+  // A refused stream (too many at once, the board restarting) is not retried by the browser:
+  // the page tries again after 1, 2, 4… seconds, and says so plainly if it still cannot.
+  const RETRY_S = [1, 2, 4, 8, 16, 30];
+  let failures = 0, retry = null;
   function listen() {
-    const source = new EventSource(`/g/${game}/events?t=${encodeURIComponent(token)}`);
+    const source = new EventSource(`/g/${game}/events`);  // the token: the game's cookie
     source.addEventListener("version", (e) => {
       if (mode === "live" && (!state || String(state.version) !== e.data)) load();
     });
@@ -302,8 +308,18 @@
       }
     });
     source.addEventListener("expired", () => { source.close(); load(); });
-    source.onerror = () => { if (state) say(state.ui.reconnecting); };
-    source.onopen = () => { if (state && !busy && mode === "live") drawPlay(); };
+    source.onerror = () => {
+      if (source.readyState !== EventSource.CLOSED) { if (state) say(state.ui.reconnecting); return; }
+      failures += 1;
+      const lost = failures > RETRY_S.length;
+      if (state) say(lost ? state.ui.lost : state.ui.reconnecting);
+      clearTimeout(retry);
+      retry = setTimeout(listen, 1000 * (lost ? 60 : RETRY_S[failures - 1]));
+    };
+    source.onopen = () => {
+      failures = 0;
+      if (state && !busy && mode === "live") drawPlay();
+    };
   }
   whoAmI().then(load).then(listen);
 })();
