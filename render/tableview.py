@@ -103,12 +103,13 @@ class Band:
         return self.rise + self.board_h
 
 
-def seat_bands(game: Game, cam: Camera, u: int) -> tuple[Band, ...]:
+def seat_bands(game: Game, cam: Camera, u: int, dice_wide: int = 3) -> tuple[Band, ...]:
     """Each player's band, as tall as its own columns and info need."""
-    return tuple(band_of(game, range(seat, seat + 1), cam, u) for seat in range(game.num_players))
+    return tuple(band_of(game, range(seat, seat + 1), cam, u, dice_wide) for seat in range(game.num_players))
 
 
-def band_of(game: Game, seats: range, cam: Camera, u: int) -> Band:
+def band_of(game: Game, seats: range, cam: Camera, u: int, dice_wide: int = 3) -> Band:
+    """A band whose info column is ``dice_wide`` dice wide (wider: fewer rows of dice and cards)."""
     hl = Highlights()
     rise, bw, bh = 0, 0, 0
     for seat in seats:
@@ -117,8 +118,8 @@ def band_of(game: Game, seats: range, cam: Camera, u: int) -> Band:
             bw, bh, rise = w, h, max(rise, r)
     dw = cam.die_size()[0]
     # three dice wide, and wide enough for "★ winner" beside the points (from above, dice are small)
-    info_w = max(3 * (dw + 2), 5 * u) + 2 * pad(u)
-    extra = extras_height(game, seats, cam, u, info_w)
+    info_w = max(dice_wide * (dw + 2), 5 * u) + 2 * pad(u)
+    extra = extras_height(game, seats, cam, u, info_w - 2 * pad(u))  # the width draw_band gives it
     rise = max(rise, round(0.2 * u))
     return Band(info_w, bw, max(bh, extra - rise), rise, round(0.3 * u))
 
@@ -656,10 +657,17 @@ def glyph_px(cam: Camera) -> int:
 def best_layout(game: Game, cam: Camera, u: int) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
     are largest at the laptop preview."""
-    sizes = (seat_bands(game, cam, u), column_sizes(game, cam, u))
-    options = [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
-    if game.num_players > 2:
-        options.append(layout(game, cam, u, 2, sizes=sizes))
+    options: list[Layout] = []
+    column = column_sizes(game, cam, u)
+    goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
+    # the info columns three dice wide, or four when many dice and cards make them too tall
+    for dice_wide in (3, 4):
+        if options and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
+            break
+        sizes = (seat_bands(game, cam, u, dice_wide), column)
+        options += [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
+        if game.num_players > 2:
+            options.append(layout(game, cam, u, 2, sizes=sizes))
     # the largest dice at the preview; of two alike (within 2%), the smaller picture
     best = max(preview_scale(*lay.size) for lay in options)
     return min(
