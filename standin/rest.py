@@ -37,7 +37,7 @@ from .interactions import (
 )
 from .limits import SELECT_TYPES, check_choices, check_commands, check_message, check_modal, is_empty_message
 from .models import Attachment, Channel, ChannelType, Message, MessageFlag, Permission, User, png_size
-from .responses import json_response, ratelimit_headers
+from .responses import BODY, json_response, ratelimit_headers
 from .schema import check_query, check_response, validate_request
 from .world import World
 
@@ -261,7 +261,7 @@ class RestApi:
         if seen >= RESPONSE_SAMPLES:
             return
         self.checked_responses[key] = seen + 1
-        for problem in check_response(request.method, route[len(API) :], response.status, response["json"]):
+        for problem in check_response(request.method, route[len(API) :], response.status, response[BODY]):
             self.server.record_error("response shape", problem, request.method, api_path)
 
     def _query(self, request: web.Request) -> dict[str, Any]:
@@ -485,6 +485,8 @@ class RestApi:
 
     def _edit(self, message: Message, payload: dict[str, Any], uploads: dict[int, Upload]) -> None:
         channel = self.server.channels[message.channel_id]
+        if self.server.keep_edits and not message.versions:
+            message.versions.append(message.version(message.id))
         if "content" in payload:
             message.content = str(payload["content"] or "")
             message.mentions = self._mentions(message.content)
@@ -500,6 +502,8 @@ class RestApi:
         message.flags &= ~MessageFlag.LOADING
         message.edited = time.time()
         message.edits += 1
+        if self.server.keep_edits:
+            message.versions.append(message.version(self.server.snowflake()))
         for record in self.server.interactions_by_source.get(message.id, []):
             # A component click answered with "deferred update" becomes visible on an edit.
             if record.response_type == DEFERRED_UPDATE_MESSAGE:
