@@ -22,6 +22,7 @@
   if (lang) headers["X-Cubist-Lang"] = lang;
   let state = null, chosen = null, busy = false, mode = "live", ply = 0;
   let me = { seat: null, may_play: false }, play = null, playFor = -1;
+  let large = null;  // what the close-up shows when the viewer chose: a seat, or "museum"
   // The pictures' style rules arrive as text: applied through the CSS object model, since
   // the page's Content-Security-Policy allows no inline style element.
   const pictureStyle = new CSSStyleSheet();
@@ -111,8 +112,6 @@
     $("live-mode").textContent = ui.live;
     $("replay-mode").textContent = ui.replay;
     $("table-title").textContent = s.so_far ? `${ui.table} · ${s.so_far}` : ui.table;
-    const studioSeat = me.seat !== null ? me.seat : s.current;
-    $("studio-title").textContent = fill(ui.studio_of, { name: s.names[studioSeat] });
     $("scores-title").textContent = ui.scores;
     $("in-words").textContent = ui.in_words;
     $("story").textContent = s.story;
@@ -122,20 +121,36 @@
     if (mode === "live") {
       pictureStyle.replaceSync(s.css);
       $("table").innerHTML = s.table;
-      drawStudio(studioSeat, fill(ui.studio_of, { name: s.names[studioSeat] }));
+      drawCloseUp();
     }
     if (moved) chosen = null;
     drawPlay();
     document.body.dataset.version = String(s.version);  // last: the page now shows this version
   }
 
-  // The studio close up: that player's part of the table, zoomed (the same drawing, so the
-  // same spaces glow and take taps).
-  function drawStudio(seat, label) {
+  // The close-up: one player's part of the table (or the museum), zoomed (the same drawing,
+  // so the same spaces glow and take taps).  By default the viewer's own studio, else the
+  // player on turn's; any other part is a tap away, with a way back.
+  function ownSeat() { return me.seat !== null ? me.seat : state.current; }
+  function drawCloseUp() {
+    const ui = state.ui, own = ownSeat();
+    if (large !== null && large !== "museum" && !(large < state.names.length)) large = null;
+    const shown = large === null ? own : large;
+    const label = shown === "museum" ? ui.museum : fill(ui.studio_of, { name: state.names[shown] });
+    $("studio-title").textContent = label;
+    $("parts").setAttribute("aria-label", ui.see_large);
+    $("parts").replaceChildren(...[...state.names.keys(), "museum"].map((which) => {
+      const b = button(which === "museum" ? ui.museum : state.names[which], () => showLarge(which === own ? null : which));
+      b.setAttribute("aria-pressed", String(which === shown));
+      b.dataset.part = String(which);
+      return b;
+    }));
+    $("back-to").hidden = large === null;
+    $("back-to").textContent = fill(ui.back_to, { name: state.names[own] });
     const box = $("studio");
     box.replaceChildren();
     const table = $("table").querySelector("svg");
-    const part = table && table.querySelector(`.player[data-seat="${seat}"]`);
+    const part = table && table.querySelector(shown === "museum" ? ".museum" : `.player[data-seat="${shown}"]`);
     if (!part) return;
     const bb = part.getBBox();
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -146,19 +161,47 @@
     svg.appendChild(part.cloneNode(true));
     box.appendChild(svg);
   }
+  function showLarge(which) {
+    if (!state || mode !== "live") return;
+    large = which;
+    drawCloseUp();
+    glow();
+    $("studio-figure").scrollIntoView({ block: "start" });
+  }
+  $("back-to").addEventListener("click", () => showLarge(null));
 
   function targetsOf(die) {
     const d = play && play.dice.find((x) => x.die === die);
     return d ? d.targets : [];
   }
 
-  function drawPlay() {
-    const ui = state.ui;
-    $("play").hidden = !play || mode !== "live";
+  // The chosen die's spaces glow in the close-up and in the table alike (both take taps), but
+  // each is one stop in the tab order and one button for a screen reader: the first drawn.
+  // On a phone each is also a button of its own, in words (a space on the table is small).
+  function glow() {
     document.querySelectorAll(".svg .glow").forEach((g) => {
       g.classList.remove("glow"); g.removeAttribute("tabindex"); g.removeAttribute("role"); g.removeAttribute("aria-label");
     });
+    const targets = mode === "live" ? targetsOf(chosen) : [];
+    for (const t of targets) {
+      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g, k) => {
+        g.classList.add("glow");
+        g.setAttribute("tabindex", k === 0 ? "0" : "-1");
+        if (k === 0) { g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label); }
+      });
+    }
+    $("targets").replaceChildren(...targets.map((t) => {
+      const b = button(t.label, () => send(t.move));
+      b.dataset.cell = t.cell;
+      return b;
+    }));
+  }
+
+  function drawPlay() {
+    const ui = state.ui;
+    $("play").hidden = !play || mode !== "live";
     if (!play) {
+      glow();
       if (mode === "live") say(me.seat === null ? ui.watching : (state.status === "active" ? ui.waiting : ""));
       return;
     }
@@ -174,15 +217,8 @@
     }));
     const die = play.dice.find((d) => d.die === chosen);
     say(die ? fill(ui.pick_space, { die: die.label }) : ui.your_turn);
-    for (const t of targetsOf(chosen)) {
-      // The space glows in the studio and in the table alike (both take taps), but is one
-      // stop in the tab order and one button for a screen reader: the first (the studio's).
-      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g, k) => {
-        g.classList.add("glow");
-        g.setAttribute("tabindex", k === 0 ? "0" : "-1");
-        if (k === 0) { g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label); }
-      });
-    }
+    glow();
+    $("complete").replaceChildren(...(play.complete || []).map((c) => button(c.label, () => send(c.move), "primary")));
     $("undo").hidden = !play.undo;
     $("undo").textContent = ui.undo;
     $("end").hidden = !play.end;
@@ -214,14 +250,18 @@
     }
   }
 
-  function pickCell(el) {
+  function pickCell(el, fromTable) {
     const cell = el.closest("[data-cell].glow");
-    if (!cell) return;
+    if (!cell) {  // a tap elsewhere on the table: that player's studio, or the museum, large
+      const part = fromTable && el.closest(".player[data-seat], .museum");
+      if (part) showLarge(part.classList.contains("museum") ? "museum" : Number(part.dataset.seat));
+      return;
+    }
     const t = targetsOf(chosen).find((x) => x.cell === cell.dataset.cell);
     if (t) send(t.move);
   }
   for (const id of ["table", "studio"]) {
-    $(id).addEventListener("click", (e) => pickCell(e.target));
+    $(id).addEventListener("click", (e) => pickCell(e.target, id === "table"));
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pickCell(e.target); } });
   }
   $("actions-box").addEventListener("toggle", async () => {  // the other moves, asked for when wanted
