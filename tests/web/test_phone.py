@@ -19,6 +19,7 @@ from .conftest import Board
 from .test_page_goldens import mid_game
 
 FINGER = 44  # CSS px: the smallest tap target
+SMALLEST_TEXT = 9  # CSS px: the height of the smallest text drawn in a close-up
 
 
 @asynccontextmanager
@@ -71,7 +72,8 @@ async def test_a_viewer_sees_the_last_turn_and_any_part_large(board: Board) -> N
         await page.locator("#studio-title", has_text=f"{names[on_turn]}'s studio").wait_for()
         await page.locator(f'#parts button[data-part="{other}"]').tap()
         await page.locator("#studio-title", has_text=f"{names[other]}'s studio").wait_for()
-        assert await page.locator(f'#studio .player[data-seat="{other}"]').count() == 1
+        assert await page.locator(f'#studio .player[data-seat="{other}"]').count() >= 1  # in pieces, on a phone
+        assert await page.locator(f'#studio .player:not([data-seat="{other}"])').count() == 0
         assert await page.locator('#parts button[aria-pressed="true"]').inner_text() == names[other]
         await page.locator("#parts button", has_text="The museum").tap()
         await page.locator("#studio-title", has_text="The museum").wait_for()
@@ -87,6 +89,12 @@ async def test_a_viewer_sees_the_last_turn_and_any_part_large(board: Board) -> N
         assert await title.inner_text() == "The museum"
         buttons = await sizes(page.locator("button"))
         assert buttons and all(w >= FINGER and h >= FINGER for w, h in buttons), buttons
+        # Every close-up's words are readable on the phone: each studio, the museum.
+        for part in ("0", "1", "museum"):
+            await page.locator(f'#parts button[data-part="{part}"]').tap()
+            await page.locator(f'#parts button[data-part="{part}"][aria-pressed="true"]').wait_for()
+            heights = [h for _w, h in await sizes(page.locator("#studio text"))]
+            assert heights and min(heights) >= SMALLEST_TEXT, (part, sorted(heights)[:5])
 
 
 @pytest.mark.timeout(180)
@@ -95,8 +103,16 @@ async def test_the_player_places_a_die_in_two_taps_with_buttons_a_finger_wide(bo
     player = board.token(await board.current_user())
     async with phone(board, player) as page:
         await page.wait_for_selector("#targets button")  # the last die is chosen at once
+        # The turn so far (a die placed), and the last turn, are said above the fold.
+        for said, starts in (("#so-far", "This turn: placed "), ("#story", "Last turn: ")):
+            assert (await page.locator(said).inner_text()).startswith(starts)
+            box = await page.locator(said).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], (said, box)
         buttons = await sizes(page.locator("button"))
         assert buttons and all(w >= FINGER and h >= FINGER for w, h in buttons), buttons
+        # In the studio close-up (cut in pieces on a phone) each glowing space is a finger wide.
+        spaces = await sizes(page.locator("#studio .glow"))
+        assert spaces and all(w >= FINGER and h >= FINGER for w, h in spaces), spaces
         # The spaces the die may go to, as buttons in words as well as glowing on the table.
         targets = page.locator("#targets button")
         cells = {await targets.nth(i).get_attribute("data-cell") for i in range(await targets.count())}

@@ -115,6 +115,7 @@
     $("scores-title").textContent = ui.scores;
     $("in-words").textContent = ui.in_words;
     $("story").textContent = s.story;
+    $("so-far").textContent = s.so_far;  // above the pictures too: on a phone the table's title is far down
     list($("scores"), s.scores);
     list($("text"), s.text);
     for (const [id, t] of [["r-first", ui.first], ["r-back", ui.back], ["r-forward", ui.forward], ["r-last", ui.last]]) $(id).textContent = t;
@@ -153,13 +154,59 @@
     const part = table && table.querySelector(shown === "museum" ? ".museum" : `.player[data-seat="${shown}"]`);
     if (!part) return;
     const bb = part.getBBox();
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("viewBox", `${bb.x - 4} ${bb.y - 4} ${bb.width + 8} ${bb.height + 8}`);
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", label);
-    for (const name of ["font-family"]) if (table.hasAttribute(name)) svg.setAttribute(name, table.getAttribute(name));
-    svg.appendChild(part.cloneNode(true));
-    box.appendChild(svg);
+    const view = (x, y, w, h) => {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+      for (const name of ["font-family"]) if (table.hasAttribute(name)) svg.setAttribute(name, table.getAttribute(name));
+      svg.appendChild(part.cloneNode(true));
+      return svg;
+    };
+    const rooms = shown === "museum" || !PHONE.matches ? [] : roomsOf(part, shown, bb);
+    if (rooms.length === 0) {
+      const svg = view(bb.x - 4, bb.y - 4, bb.width + 8, bb.height + 8);
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", label);
+      box.appendChild(svg);
+      return;
+    }
+    // On a phone a studio is cut in three, one above the other at one scale (the panel, then
+    // each workroom, as wide as the page): side by side its words and spaces would be tiny.
+    const left = Math.min(...rooms.map((r) => r.x)) + 5;  // short of the first column name
+    // the panel: what is drawn wholly left of the workrooms (the name, score, storeroom...)
+    const beside = [...part.children].map((c) => c.getBBox()).filter((b) => b.width > 0 && b.x + b.width <= left);
+    const top = Math.min(...beside.map((b) => b.y)), bottom = Math.max(...beside.map((b) => b.y + b.height));
+    const pieces = beside.length ? [{ x: bb.x, y: top - 4, width: left - bb.x, height: bottom - top + 8, room: null }] : [];
+    pieces.push(...rooms);
+    const scale = box.clientWidth / Math.max(...pieces.map((r) => r.width));
+    const group = document.createElement("div");
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", label);
+    for (const r of pieces) {
+      const svg = view(r.x, r.y, r.width, r.height);
+      svg.classList.add("piece");
+      svg.setAttribute("width", String(Math.floor(r.width * scale)));
+      svg.setAttribute("height", String(Math.floor(r.height * scale)));
+      // each space in one piece only: the one it is seen in
+      svg.querySelectorAll("[data-cell]").forEach((c) => {
+        if (r.room === null || !c.dataset.cell.startsWith(`p${shown}.w${r.room}.`)) c.remove();
+      });
+      group.appendChild(svg);
+    }
+    box.appendChild(group);
+  }
+  const PHONE = matchMedia("(max-width: 599px)");
+  PHONE.addEventListener("change", () => { if (state && mode === "live") { drawCloseUp(); glow(); } });
+  // Each workroom's area in a player's part: its spaces (with their columns), and room around
+  // them for the row and column names and the room's number.
+  function roomsOf(part, seat, bb) {
+    const rooms = [];
+    for (let room = 0; ; room++) {
+      const cells = [...part.querySelectorAll(`[data-cell^="p${seat}.w${room}."]`)].map((c) => c.getBBox());
+      if (cells.length === 0) return rooms;
+      const x0 = Math.min(...cells.map((c) => c.x)) - 14, x1 = Math.max(...cells.map((c) => c.x + c.width)) + 14;
+      const y0 = Math.max(bb.y, Math.min(...cells.map((c) => c.y)) - 14), y1 = Math.max(...cells.map((c) => c.y + c.height)) + 16;
+      rooms.push({ x: x0, y: y0, width: x1 - x0, height: Math.min(y1, bb.y + bb.height) - y0, room });
+    }
   }
   function showLarge(which) {
     if (!state || mode !== "live") return;
