@@ -9,6 +9,12 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
+# How long a wait on the bot (an answer, a message, an identify) lasts before it fails: a
+# guard against a hung test, not a budget.  Waits end as soon as what they wait for happens,
+# and a busy machine (tests beside other work, CI) can be many times slower than a quiet one.
+# How fast the bot must be is checked elsewhere: Discord's 3 s to acknowledge, on this clock.
+HANG_GUARD_S = 60.0
+
 
 class Clock(Protocol):
     def now(self) -> float:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .clock import HANG_GUARD_S
 from .interactions import (
     AUTOCOMPLETE,
     COMMAND,
@@ -28,7 +29,7 @@ from .world import World
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
 GUILD_CONTEXT, BOT_DM_CONTEXT = 0, 1
-DEFAULT_TIMEOUT = 5.0
+DEFAULT_TIMEOUT = HANG_GUARD_S
 
 
 class DriverError(AssertionError):

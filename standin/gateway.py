@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
+from .clock import HANG_GUARD_S
 from .models import Guild
 
 HELLO = 10
@@ -145,10 +146,10 @@ class Gateway:
             except TimeoutError:
                 continue
 
-    async def wait_identified(self, count: int = 1, timeout: float = 10.0) -> None:
+    async def wait_identified(self, count: int = 1, timeout: float = HANG_GUARD_S) -> None:
         await self.wait_until(lambda: self.identify_count >= count and self.connected, timeout, "IDENTIFY")
 
-    async def wait_resumed(self, count: int = 1, timeout: float = 10.0) -> None:
+    async def wait_resumed(self, count: int = 1, timeout: float = HANG_GUARD_S) -> None:
         await self.wait_until(lambda: self.resume_count >= count and self.connected, timeout, "RESUME")
 
     # -- faults -------------------------------------------------------------------------

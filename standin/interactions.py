@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .clock import HANG_GUARD_S
 from .errors import Violation
 from .models import Attachment, Channel, Message, User
 
@@ -193,15 +194,15 @@ class InteractionResult:
             raise AssertionError(f"interaction {self.id} opened no modal (type {self.type})")
         return self.record.modal
 
-    async def until_answered(self, timeout: float = 5.0) -> InteractionResult:
+    async def until_answered(self, timeout: float = HANG_GUARD_S) -> InteractionResult:
         """Wait until the user sees an answer (a deferral alone does not count)."""
         await self.record.wait_until(self.record.answered, timeout, "an answer")
         return self
 
-    async def wait_for_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+    async def wait_for_followups(self, count: int = 1, timeout: float = HANG_GUARD_S) -> list[Message]:
         """Wait until at least `count` follow-ups exist (a deferral's first one edits the original)."""
         await self.record.wait_until(lambda: len(self.record.followup_ids) >= count, timeout, "follow-ups")
         return self.followups
 
-    async def wait(self, predicate: Callable[[InteractionResult], bool], timeout: float = 5.0) -> None:
+    async def wait(self, predicate: Callable[[InteractionResult], bool], timeout: float = HANG_GUARD_S) -> None:
         await self.record.wait_until(lambda: predicate(self), timeout, "condition")

@@ -37,10 +37,11 @@ from typing import Any
 import discord
 import pytest
 
+from .clock import HANG_GUARD_S
 from .discord_target import point_discord_at
 from .server import StandIn
 
-BOT_START_TIMEOUT = 10.0
+BOT_START_TIMEOUT = HANG_GUARD_S
 # Lines tests hand to `standin_report`, printed in pytest's terminal summary (with or without -s).
 REPORT_LINES = pytest.StashKey[list[str]]()
 

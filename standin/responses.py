@@ -12,6 +12,9 @@ from typing import Any
 
 from aiohttp import web
 
+# The body as sent, kept on the response for the check against Discord's response schemas
+# (rest.RestApi.middleware).
+BODY: web.ResponseKey[Any] = web.ResponseKey("json")
 # Every successful answer carries a roomy bucket so discord.py's limiter never stalls.
 BUCKET_LIMIT = 50
 
@@ -20,7 +23,7 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     all_headers = {"Content-Type": "application/json"}
     all_headers.update(headers or {})
     response = web.Response(body=json.dumps(body).encode(), status=status, headers=all_headers)
-    response["json"] = body  # for the check against Discord's response schemas (rest.RestApi.middleware)
+    response[BODY] = body
     return response
 
 

@@ -37,7 +37,7 @@ from .interactions import (
 )
 from .limits import SELECT_TYPES, check_choices, check_commands, check_message, check_modal, is_empty_message
 from .models import Attachment, Channel, ChannelType, Message, MessageFlag, Permission, User, png_size
-from .responses import json_response, ratelimit_headers
+from .responses import BODY, json_response, ratelimit_headers
 from .schema import check_query, check_response, validate_request
 from .world import World
 
@@ -261,7 +261,7 @@ class RestApi:
         if seen >= RESPONSE_SAMPLES:
             return
         self.checked_responses[key] = seen + 1
-        for problem in check_response(request.method, route[len(API) :], response.status, response["json"]):
+        for problem in check_response(request.method, route[len(API) :], response.status, response[BODY]):
             self.server.record_error("response shape", problem, request.method, api_path)
 
     def _query(self, request: web.Request) -> dict[str, Any]:

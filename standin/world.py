@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from .clock import AdjustableClock, Clock
+from .clock import HANG_GUARD_S, AdjustableClock, Clock
 from .errors import RecordedError, Violation
 from .faults import Faults
 from .gateway import GUILD_MEMBERS_INTENT, Gateway, GatewaySession
@@ -258,7 +258,7 @@ class World:
         channel: Channel | int,
         predicate: Callable[[Message], bool] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = HANG_GUARD_S,
         include_ephemeral: bool = False,
     ) -> Message:
         """The newest message in `channel` matching `predicate`, waiting for it if needed."""

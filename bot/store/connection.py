@@ -307,6 +307,7 @@ class SqliteDatabase:
         self.writer = writer
         self.reader = reader
         self.checkpointer: asyncio.Task[None] | None = None
+        self.checkpoints: aiosqlite.Connection | None = None
         self.guard = FileGuard(path)
         self.closed = False
 
@@ -329,6 +330,7 @@ class SqliteDatabase:
                     raise CannotWrite(str(path), f"{p} is immutable or append-only")
         writer = await dbmod.connect(path, synchronous=synchronous, read_only=read_only)
         reader: aiosqlite.Connection | None = None
+        checkpoints: aiosqlite.Connection | None = None
         try:
             if migrate and not read_only:
                 await dbmod.migrate(writer, str(path))
@@ -342,14 +344,20 @@ class SqliteDatabase:
                         f"{dbmod.LATEST_VERSION}: open it with migrations on to upgrade it"
                     )
             reader = await dbmod.connect(path, synchronous=synchronous, read_only=True)
+            # The checkpointer's connection is opened and closed here, not in its task: a task
+            # cancelled while aiosqlite connects (or before it ran) would leave that
+            # connection and its thread behind the closed store.
+            if checkpoint_interval is not None and not read_only:
+                checkpoints = await dbmod.connect(path, synchronous=synchronous)
         except BaseException:
             await writer.close()
             if reader is not None:
                 await reader.close()
             raise
         database = cls(path, writer, reader, synchronous.upper())
-        if checkpoint_interval is not None and not read_only:
-            database.checkpointer = asyncio.create_task(database._checkpoint_loop(checkpoint_interval))
+        if checkpoints is not None and checkpoint_interval is not None:
+            database.checkpoints = checkpoints
+            database.checkpointer = asyncio.create_task(database._checkpoint_loop(checkpoints, checkpoint_interval))
         return database
 
     async def close(self) -> None:
@@ -357,6 +365,8 @@ class SqliteDatabase:
             self.checkpointer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.checkpointer
+        if self.checkpoints is not None:
+            await self.checkpoints.close()
         if self.closed:
             return
         self.closed = True
@@ -365,7 +375,7 @@ class SqliteDatabase:
         await self.reader.close()
         await self.writer.close()
 
-    async def _checkpoint_loop(self, interval: float) -> None:
+    async def _checkpoint_loop(self, conn: aiosqlite.Connection, interval: float) -> None:
         """Checkpoints the WAL every ``interval`` seconds on a connection of its own.
 
         With ``synchronous=NORMAL`` a commit is safe from process crashes at once but only
@@ -373,22 +383,18 @@ class SqliteDatabase:
         database); this bounds that window without an fsync on every move, and keeps the
         WAL short so that commits rarely pay for an automatic checkpoint themselves.
         PASSIVE: never waits for, nor blocks, readers and writers."""
-        conn = await dbmod.connect(self.path, synchronous=self.synchronous)
         failing = ""  # why the last checkpoint failed: said once, not every second
-        try:
-            while True:
-                await asyncio.sleep(interval)
-                try:
-                    await _on_thread(conn, self._checkpoint)
-                    if failing:
-                        log.info("WAL checkpoints of %s work again", self.path)
-                    failing = ""
-                except (sqlite3.Error, CannotWrite) as e:  # e.g. busy, disk full: try again next time
-                    if str(e) != failing:
-                        log.warning("WAL checkpoint of %s failed: %s", self.path, e)
-                    failing = str(e)
-        finally:
-            await conn.close()
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await _on_thread(conn, self._checkpoint)
+                if failing:
+                    log.info("WAL checkpoints of %s work again", self.path)
+                failing = ""
+            except (sqlite3.Error, CannotWrite) as e:  # e.g. busy, disk full: try again next time
+                if str(e) != failing:
+                    log.warning("WAL checkpoint of %s failed: %s", self.path, e)
+                failing = str(e)
 
     def _checkpoint(self, conn: sqlite3.Connection) -> None:
         self.guard.before_write()

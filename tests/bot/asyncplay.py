@@ -11,6 +11,7 @@ from typing import Any
 from bot.client import CubistBot
 from engine import Game
 from standin import Player, StandIn
+from standin.clock import HANG_GUARD_S
 
 from .conftest import TEST_LIMITS, Table, started
 
@@ -51,7 +52,7 @@ def make_clocked_bot(db: Path, clock: FakeClock) -> CubistBot:
     )
 
 
-async def wait_until(condition: Callable[[], object], timeout: float = 5.0) -> None:
+async def wait_until(condition: Callable[[], object], timeout: float = HANG_GUARD_S) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():

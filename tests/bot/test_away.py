@@ -111,7 +111,7 @@ async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable:
     r = await v2.click(post, f"cubist:{gid}:v:computer:{turn}")
     assert not r.ephemeral and "a computer player (greedy) takes over" in r.content, r.content
     # The computer plays the away player's turn at once, with the usual table post.
-    done = await t.standin.wait_for_message(t.channel, lambda m: "(computer)** " in m.content, timeout=10)
+    done = await t.standin.wait_for_message(t.channel, lambda m: "(computer)** " in m.content)
     assert done.attachments
     record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1 and not after.state.players[seat].removed

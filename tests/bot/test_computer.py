@@ -75,7 +75,7 @@ async def test_start_fill_seats_computer_players_in_the_empty_seats(table: Table
         "Computer 2 (random)",
     ]
     # The computers play promptly: the game always comes back to a person.
-    post = await t.standin.wait_for_message(t.channel, lambda m: "it is your turn" in m.content, timeout=10)
+    post = await t.standin.wait_for_message(t.channel, lambda m: "it is your turn" in m.content)
     record, game = await t.bot.service.queries.game(record.id)
     assert not record.seats[game.current_player].is_computer
     assert f"<@{record.seats[game.current_player].user_id}>, it is your turn." in post.content
@@ -152,7 +152,7 @@ async def test_a_restart_in_the_middle_of_a_computers_turn_carries_on(
         await store.apply_move(lobby.id, 0, first, None)
     bot = make_bot(db)
     await run_bot(bot)
-    post = await standin.wait_for_message(channel, lambda m: "it is your turn" in m.content, timeout=10)
+    post = await standin.wait_for_message(channel, lambda m: "it is your turn" in m.content)
     assert human.mention in post.content and post.attachments
     await bot.computers.idle()
     record, game = await bot.service.queries.game(lobby.id)

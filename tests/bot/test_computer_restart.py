@@ -61,16 +61,16 @@ async def test_a_computers_turn_cut_short_by_sigkill_goes_on_once_after_a_restar
 
     try:
         await start()
-        await ada.slash(channel, "cubist lobby new", players=2, timeout=30)
-        await ada.slash(channel, "cubist lobby start", fill="strong", timeout=30)
-        await standin.wait_for_message(channel, lambda m: "The game begins" in m.content, timeout=30)
+        await ada.slash(channel, "cubist lobby new", players=2)
+        await ada.slash(channel, "cubist lobby start", fill="strong")
+        await standin.wait_for_message(channel, lambda m: "The game begins" in m.content)
         (ada_seat,) = _db(db, "SELECT seat FROM seats WHERE user_id = ?", ada.id)[0]
         killed = None
         for _try in range(TRIES):
             await _until(lambda: game()[2] == ada_seat, "ada's turn comes")
             await _until(lambda: turn_dms() == ada_turns(game()[1]), "ada's turn-start DM")
             turn = game()[1]
-            await ada.slash(channel, "cubist end", keep="", timeout=30)
+            await ada.slash(channel, "cubist end", keep="")
             await _until(lambda t=turn: game()[1] > t, "ada's turn ends")
             begun = game()[0]  # the computer's turn begins at this version
             # Its first move stored, its turn not over: kill the bot there.

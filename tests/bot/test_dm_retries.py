@@ -59,7 +59,7 @@ async def test_a_turn_start_dm_refused_for_now_is_sent_after_the_backoff(
     current, other = seated[game.current_player], seated[1 - game.current_player]
     rule = refuse_dms(t, other, how)
     await current.slash(t.channel, "cubist end", keep="")
-    await wait_until(lambda: len(rule.hits) == (1 if how == "503" else 5), timeout=15)
+    await wait_until(lambda: len(rule.hits) == (1 if how == "503" else 5), timeout=60)
     await wait_until(lambda: job_failures(t, "turn_dm") == [1])  # to be tried again, not done
     assert not dms(t.standin, other, TURN_START)
     await poll(t)
@@ -90,7 +90,7 @@ async def test_the_first_turn_start_dm_refused_for_now_is_sent_after_the_backoff
     assert record is not None
     _record, game = await t.bot.service.queries.game(record.id)
     current = a if record.seats[game.current_player].user_id == a.id else b
-    await wait_until(lambda: rules[current.id].hits, timeout=15)
+    await wait_until(lambda: rules[current.id].hits, timeout=60)
     await wait_until(lambda: job_failures(t, "turn_start") == [1])  # the turn's timer, to be run again
     assert not dms(t.standin, current, TURN_START)
     clock.advance(retry_delay(1) + 0.1)

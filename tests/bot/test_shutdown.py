@@ -61,7 +61,7 @@ async def test_closing_while_commands_are_answered_logs_no_error(
     await player.slash(table.channel, "cubist end", keep="", wait=False)
     for u in seated:
         await u.slash(table.channel, "cubist board", wait=False)
-    deadline = asyncio.get_running_loop().time() + 10
+    deadline = asyncio.get_running_loop().time() + 60  # a hang guard
     while await table.moves_logged() == moves and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.001)
     assert await table.moves_logged() > moves, "the turn's end was not stored"
@@ -89,7 +89,7 @@ async def test_closing_while_a_computer_plays_logs_no_error(
     await run_bot(bot)
     r = await user.slash(channel, "cubist lobby new", options={"players": 4, "computers": 3, "level": "greedy"})
     assert not r.failed, r.content
-    await wait_until(lambda: bot.computers.playing, timeout=10)
+    await wait_until(lambda: bot.computers.playing, timeout=60)
     await bot.close()
     await asyncio.sleep(0.1)
     gc.collect()

@@ -170,7 +170,8 @@ def test_cli_writes_pictures(tmp_path: Path) -> None:
     saved.write_text(dump_game(_game("mid-3p")), encoding="utf-8")
     out = tmp_path / "t.png"
     assert main([str(saved), "-o", str(out), "--names", "A,B,C", "--lang", "en"]) == 0
-    assert Image.open(out).width > Image.open(out).height
+    with Image.open(out) as table:  # Image.open keeps the file open until closed
+        assert table.width > table.height
     assert main([str(saved), "-o", str(tmp_path / "s.png"), "--studio", "p2", "--lang", "fr"]) == 0
     assert main([str(saved), "-o", str(tmp_path / "m.png"), "--museum", "--lang", "en"]) == 0
 

@@ -47,6 +47,7 @@ def test_gallery_writes_every_picture_the_readme_shows(tmp_path: Path) -> None:
         for lang in ("en", "fr"):
             for size in ("", "-laptop", "-phone"):
                 assert f"table-{players}p-{lang}{size}.png" in names
-    laptop = Image.open(tmp_path / "table-3p-en-laptop.png")
-    assert laptop.width <= 550 and laptop.height <= 400
-    assert Image.open(tmp_path / "table-3p-en-phone.png").width == 360
+    with Image.open(tmp_path / "table-3p-en-laptop.png") as laptop:  # open until closed
+        assert laptop.width <= 550 and laptop.height <= 400
+    with Image.open(tmp_path / "table-3p-en-phone.png") as phone:
+        assert phone.width == 360

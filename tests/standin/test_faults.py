@@ -65,7 +65,7 @@ async def test_dropped_gateway_resumes_and_replays(standin: StandIn, bot: SelfTe
     _, channel, alice, _ = world
     await standin.gateway.drop()
     # Dispatched while the bot is away: replayed after RESUME.
-    result = await alice.slash(channel, "ping", timeout=10)
+    result = await alice.slash(channel, "ping")
     assert result.content == "pong fr alice"
     await standin.gateway.wait_resumed(1)
     assert standin.gateway.identify_count == 1

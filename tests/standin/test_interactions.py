@@ -146,7 +146,7 @@ async def test_interactions_can_be_dispatched_without_waiting(bot: SelfTestBot, 
 async def test_followups_edited_and_deleted_by_id(standin: StandIn, bot: SelfTestBot, world: Any) -> None:
     _, channel, alice, _ = world
     result = await alice.slash(channel, "steps")
-    await result.wait(lambda r: r.original is None, timeout=5)
+    await result.wait(lambda r: r.original is None)
     assert [m.content for m in result.messages] == ["second (edited)"]
     assert [m.content for m in standin.channel_messages(channel)] == ["second (edited)"]
     third = standin.messages[result.record.followup_ids[1]]

@@ -21,18 +21,20 @@ async def test_backup_while_writes_go_on(store: Store, db_path: Path, tmp_path: 
     for rec in games:
         await play(store, rec.id, 5)
     stop = asyncio.Event()
+    moved = asyncio.Event()
 
     async def writer(game_id: int, seed: int) -> int:
         moves = 0
         while not stop.is_set():
             game, _ = await play(store, game_id, 1, seed)
             moves += 1
+            moved.set()
             if game.is_over:
                 break
         return moves
 
     writers = [asyncio.create_task(writer(rec.id, i)) for i, rec in enumerate(games)]
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(moved.wait(), 60)  # the backups are taken while moves are written
     copies = []
     for i in range(3):
         copies.append(await store.backup(tmp_path / f"copy{i}.db"))

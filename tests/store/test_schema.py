@@ -199,14 +199,25 @@ async def test_background_checkpoint_puts_commits_in_the_main_file(tmp_path: Pat
     try:
         rec, _ = await start_game(store, channel=1)
         await play(store, rec.id, 5)
-        await asyncio.sleep(0.5)
-        # The main file alone (without its WAL) already holds every move.
+        # Without any further commit, the main file alone (without its WAL) comes to hold
+        # every move: the checkpointer runs on its own.
         copy = tmp_path / "main-only.db"
-        shutil.copyfile(path, copy)
-        conn = sqlite3.connect(copy)
-        try:
-            assert conn.execute("SELECT count(*) FROM moves").fetchone()[0] == 5
-        finally:
-            conn.close()
+        loop = asyncio.get_running_loop()
+        hang_guard = loop.time() + 60
+        while moves_in_main_file(path, copy) != 5:
+            assert loop.time() < hang_guard, "the background checkpointer never copied the moves into the main file"
+            await asyncio.sleep(0.05)
     finally:
         await store.close()
+
+
+def moves_in_main_file(path: Path, copy: Path) -> int:
+    """The moves a copy of the main file holds without its WAL (0 before its first checkpoint)."""
+    shutil.copyfile(path, copy)
+    conn = sqlite3.connect(copy)
+    try:
+        return int(conn.execute("SELECT count(*) FROM moves").fetchone()[0])
+    except sqlite3.DatabaseError:  # no tables yet (the schema still only in the WAL), or a copy torn mid-checkpoint
+        return 0
+    finally:
+        conn.close()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 import aiohttp
 
@@ -34,7 +33,7 @@ async def test_a_move_in_one_process_reaches_the_viewers_of_another(postgres_url
     await board.start()
     try:
         token = sign(SECRET, game_id, SPECTATOR, int(clock.now + 3600))
-        heard: list[tuple[str, float]] = []
+        heard: list[str] = []
         connected = asyncio.Event()
 
         async def listen() -> None:
@@ -46,20 +45,20 @@ async def test_a_move_in_one_process_reaches_the_viewers_of_another(postgres_url
                     if line.startswith("event:"):
                         event = line[6:].strip()
                     if line.startswith("data:"):
-                        heard.append((str(version_of(event, line[5:].strip())), time.monotonic()))
+                        heard.append(str(version_of(event, line[5:].strip())))
                         connected.set()
                         if len(heard) == 2:
                             return
 
         task = asyncio.create_task(listen())
-        await asyncio.wait_for(connected.wait(), 5)
+        await asyncio.wait_for(connected.wait(), 60)
         record, game = await svc_one.queries.game(game_id)
         mover = record.seats[game.current_player].user_id
         move = next(m for m in game.legal_moves() if isinstance(m, Place))
-        sent = time.monotonic()
         await svc_one.play_in(game_id, mover, move)  # stored by process one
-        await asyncio.wait_for(task, 5)
-        assert heard[1][0] == "1" and heard[1][1] - sent < 1.0
+        # A hang guard only: how soon viewers hear a move is for `python -m benchmarks`.
+        await asyncio.wait_for(task, 60)
+        assert heard == ["0", "1"]
         # And the other process's page shows it (its cache knew the game at version 0).
         async with aiohttp.ClientSession() as http:
             url = f"http://127.0.0.1:{board.port}/g/{game_id}/state"

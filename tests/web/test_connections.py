@@ -273,7 +273,7 @@ async def test_a_flood_of_half_open_connections_leaves_viewers_and_the_bot_answe
                 assert r.status == 200, await r.text()
             await until(lambda: all(version + 1 in v.versions for v in viewers), 20, "a viewer missed the move")
             # And the bot keeps answering on Discord.
-            status = await ada.slash(channel, "cubist status", timeout=30)
+            status = await ada.slash(channel, "cubist status")
             assert not status.failed and status.content, status.content
             for v in viewers:
                 v.task.cancel()
