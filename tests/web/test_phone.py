@@ -19,6 +19,7 @@ from .conftest import Board
 from .test_page_goldens import mid_game
 
 FINGER = 44  # CSS px: the smallest tap target
+HANG_GUARD_MS = 60_000  # waits end when what they wait for happens; this only stops a hung one
 SMALLEST_TEXT = 9  # CSS px: the height of the smallest text drawn in a close-up
 
 
@@ -29,6 +30,7 @@ async def phone(board: Board, token: str) -> AsyncIterator[Page]:
         browser = await pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         try:
             context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+            context.set_default_timeout(HANG_GUARD_MS)
             page = await context.new_page()
             await page.goto(f"{board.base}/g/{board.game_id}?t={token}")
             await page.wait_for_selector("body[data-version]")
@@ -157,7 +159,7 @@ async def test_completing_an_installation_and_placing_in_the_museum_take_few_tap
         await page.wait_for_selector("#dice button")
         taps = 0
         to_museum = {str(m.die) for m in game.legal_moves() if isinstance(m, ToMuseum)}
-        die = page.locator("#dice button").filter(has=page.locator("xpath=self::*[@data-die]"))
+        die = page.locator("#dice button[data-die]")
         for i in range(await die.count()):
             if await die.nth(i).get_attribute("data-die") in to_museum:
                 if await die.nth(i).get_attribute("aria-pressed") != "true":
