@@ -85,7 +85,13 @@ async def test_a_viewer_sees_the_last_turn_and_any_part_large(board: Board) -> N
         await back.tap()
         await page.locator("#studio-title", has_text=f"{names[on_turn]}'s studio").wait_for()
         assert await back.is_hidden()
-        # A tap on the museum in the table shows it large too.
+        # Every word drawn on the page is readable; the whole table (small) is a tap away, and
+        # a tap on its museum shows that large too.
+        heights = [h for _w, h in await sizes(page.locator(".svg text"))]
+        assert heights and min(heights) >= SMALLEST_TEXT, sorted(heights)[:5]
+        assert await page.locator("#table .museum").is_hidden()
+        await page.locator("#whole").tap()
+        await page.locator('#whole[aria-expanded="true"]', has_text="Hide the whole table").wait_for()
         await page.locator("#table .museum").tap()
         await page.locator("#studio-title", has_text="The museum").wait_for()
         assert await title.inner_text() == "The museum"

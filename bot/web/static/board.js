@@ -124,6 +124,7 @@
       $("table").innerHTML = s.table;
       drawCloseUp();
     }
+    drawWhole();
     if (moved) chosen = null;
     drawPlay();
     document.body.dataset.version = String(s.version);  // last: the page now shows this version
@@ -216,6 +217,12 @@
     $("studio-figure").scrollIntoView({ block: "start" });
   }
   $("back-to").addEventListener("click", () => showLarge(null));
+  function drawWhole() {
+    const open = document.body.classList.contains("whole");
+    $("whole").textContent = open ? state.ui.hide_table : state.ui.show_table;
+    $("whole").setAttribute("aria-expanded", String(open));
+  }
+  $("whole").addEventListener("click", () => { document.body.classList.toggle("whole"); if (state) drawWhole(); });
 
   function targetsOf(die) {
     const d = play && play.dice.find((x) => x.die === die);
