@@ -205,6 +205,11 @@ def main(argv: Sequence[str], module: str | None = None) -> int:
     return 0
 
 
+def cli() -> int:
+    """``cubist-benchmarks``: this command line's benchmarks."""
+    return main(sys.argv[1:])
+
+
 def run_module(name: str, module: str | None = None) -> int:
     """``python -m benchmarks.<module>``: benchmark ``name`` with this command line's options
     (``module``: that module, whatever the options choose)."""
@@ -216,4 +221,4 @@ def run_module(name: str, module: str | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(cli())

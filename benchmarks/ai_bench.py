@@ -1,16 +1,19 @@
-"""Computer players: seat-rotated tournaments with 95% Wilson intervals and decision times.
+"""Computer players by level: how often each beats the others, what a turn costs, and how
+the games it plays move along.
 
-Targets (issue 9): greedy beats random in >= 95% of 2-player games; strong beats greedy in
->= 65% of 400 2-player games and wins the most 4-player games against three greedy
-players; a strong turn takes <= 1 s (median <= 200 ms).  A shared victory counts as
-1/k of a win for each of the k winners (half a win in a two-way tie).
+For each level: its win share in seat-rotated 2-player games against each other level
+(95% Wilson intervals; a shared victory counts 1/k of a win), its CPU time per whole turn
+(median, p95, max: the CPU time of this one process, so what one core spends whatever else
+runs on the machine), and, on tables where every seat plays that level, the games with a
+stretch of 6+ rounds without a score change, the longest stretch and the museum endings.
 
-The tournaments use up to two processes, so the times they print are indicative only (the
-processes compete for the cores with each other and with whatever else runs).  The timing
-target is judged on a separate single-process run: strong against greedy, 2 and 4
-players, every whole turn of the strong player timed (planning and following the plan).
+Every game is played in this one process, through ``engine.balance`` (the same games as
+``python -m engine balance --seats strong,greedy``).  Targets: greedy beats random in
+>= 95% of 2-player games; strong beats greedy in >= 65%; a strong turn <= 1 s of CPU
+(median <= 200 ms); all-greedy tables stretch 6+ rounds in <= 2% of games and never 10,
+and the museum ends >= 20% of all-greedy 3-player games.
 
-``CUBIST_AI_BENCH_QUICK=1`` plays a tenth of the games (a smoke run of a minute or two).
+``CUBIST_AI_BENCH_QUICK=1`` plays a tenth of the games (a smoke run).
 """
 
 from __future__ import annotations
@@ -18,19 +21,18 @@ from __future__ import annotations
 import os
 import statistics
 
-from engine.players.tournament import MatchResult, run_match, time_figures
+from engine.balance import STILL_MAX, STILL_ROUNDS, STILL_SHARE, BalanceReport, run_balance
+from engine.players.tournament import time_figures, wilson
 
-FULL = {
-    "greedy_random": 400,
-    "strong_greedy": 400,
-    "strong_greedy_4p": 200,
-    "timing_2p": 24,
-    "timing_4p": 8,
-}
+# (level, other level, games): 2-player seat-rotated matches
+MATCHES = (("greedy", "random", 200), ("strong", "greedy", 300), ("strong", "random", 60))
+# (level, players, games): tables where every seat plays the level
+TABLES = (("greedy", 2, 500), ("greedy", 3, 500), ("greedy", 4, 500), ("strong", 2, 60))
+SEED = 80_000
+GREEDY_MUSEUM_3P = 0.20
 
 
-def _games(name: str) -> int:
-    n = FULL[name]
+def _games(n: int) -> int:
     if os.environ.get("CUBIST_AI_BENCH_QUICK"):
         return max(4, n // 10)
     return n
@@ -40,38 +42,60 @@ def _verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+def _share(k: float, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k / n if n else 0:.1%} [{lo:.1%}-{hi:.1%}] ({k:g}/{n})"
+
+
+def _cpu(times: list[float]) -> float:
+    return statistics.median(times) if times else 0.0
+
+
 def run() -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
-    gr = run_match("greedy", "random", _games("greedy_random"), 2, seed=10_000)
-    rows += gr.rows()
-    rows.append(("target: greedy beats random in >= 95% (2 players)", _verdict(gr.win_rate >= 0.95)))
-    sg = run_match("strong", "greedy", _games("strong_greedy"), 2, seed=20_000)
-    rows += sg.rows()
-    rows.append(("target: strong beats greedy in >= 65% (2 players)", _verdict(sg.win_rate >= 0.65)))
-    s4: MatchResult = run_match("strong", "greedy", _games("strong_greedy_4p"), 4, seed=30_000)
-    rows += s4.rows()
-    rows.append(
-        (
-            "target: strong wins the most 4-player games vs 3 greedy",
-            _verdict(s4.win_rate > s4.b_best_rate())
-            + f" ({s4.win_rate:.1%} vs best greedy seat {s4.b_best_rate():.1%})",
-        )
-    )
-    # Decision time on one core: one process, nothing else of ours running beside it.
-    t2 = run_match("strong", "greedy", _games("timing_2p"), 2, seed=40_000, workers=1)
-    t4 = run_match("strong", "greedy", _games("timing_4p"), 4, seed=41_000, workers=1)
-    games = f"{t2.games} 2-player + {t4.games} 4-player games"
-    wall = sorted(t2.times() + t4.times())
-    cpu = sorted(t2.cpu_times() + t4.cpu_times())
-    if wall:
-        rows.append(("strong time per whole turn, one process: median / p95 / max", f"{time_figures(wall)} ({games})"))
-        rows.append(("strong CPU time per whole turn, one process: median / p95 / max", time_figures(cpu)))
-        ok = wall[-1] <= 1.0 and statistics.median(wall) <= 0.2
-        cpu_ok = cpu[-1] <= 1.0 and statistics.median(cpu) <= 0.2
+    cpu: dict[str, list[float]] = {}
+    shares: dict[tuple[str, str], float] = {}
+    for level, other, n in MATCHES:
+        rep = run_balance(2, _games(n), [level, other], seed=SEED, workers=1)
+        wins, held = rep.level_wins().get(level, (0.0, 0))
+        shares[(level, other)] = wins / held if held else 0.0
+        rows.append((f"{level} vs {other}, 2 players: {level}'s win share", _share(wins, held)))
+        for lv in (level, other):
+            cpu.setdefault(lv, []).extend(rep.cpu_times(lv))
+    tables: dict[tuple[str, int], BalanceReport] = {}
+    for level, players, n in TABLES:
+        rep = tables[(level, players)] = run_balance(players, _games(n), [level], seed=SEED + 1000, workers=1)
+        dead = rep.dead_games()
+        longest = max(rep.still_rounds(), default=0.0)
+        museum = round(rep.museum_end_share() * rep.games)
         rows.append(
             (
-                "target: strong turn <= 1 s, median <= 200 ms",
-                f"{_verdict(ok)} (wall clock); {_verdict(cpu_ok)} (CPU time, what one core spends)",
+                f"all-{level}, {players} players: games with a stretch of {STILL_ROUNDS}+ rounds / longest",
+                f"{_share(dead, rep.games)} / {longest:.1f} rounds",
             )
         )
+        rows.append((f"all-{level}, {players} players: museum endings", _share(museum, rep.games)))
+        cpu.setdefault(level, []).extend(rep.cpu_times(level))
+    for level in sorted(cpu):
+        times = sorted(cpu[level])
+        if times:
+            rows.append((f"{level}: CPU per whole turn, median / p95 / max", f"{time_figures(times)} ({len(times)})"))
+    rows.append(("target: greedy beats random >= 95% (2 players)", _verdict(shares[("greedy", "random")] >= 0.95)))
+    rows.append(("target: strong beats greedy >= 65% (2 players)", _verdict(shares[("strong", "greedy")] >= 0.65)))
+    strong = sorted(cpu.get("strong", []))
+    if strong:
+        ok = strong[-1] <= 1.0 and _cpu(strong) <= 0.2
+        rows.append(("target: strong turn <= 1 s of CPU, median <= 200 ms", _verdict(ok)))
+    greedy = [rep for (level, _p), rep in tables.items() if level == "greedy"]
+    still_ok = all(r.dead_games() <= STILL_SHARE * r.games and r.dead_games(STILL_MAX) == 0 for r in greedy)
+    rows.append(
+        (
+            f"target: all-greedy stretches of {STILL_ROUNDS}+ rounds <= {STILL_SHARE:.0%}, none of {STILL_MAX}",
+            _verdict(still_ok),
+        )
+    )
+    three = tables.get(("greedy", 3))
+    if three is not None:
+        ok = three.museum_end_share() >= GREEDY_MUSEUM_3P
+        rows.append((f"target: all-greedy 3 players, museum endings >= {GREEDY_MUSEUM_3P:.0%}", _verdict(ok)))
     return rows

@@ -1,14 +1,14 @@
-"""The deck's balance (issue 17): all-strong tables of 2, 3 and 4 players with and without
-the equal_turns option, and strong against greedy, judged against the issue's goals.
+"""The deck's balance: all-strong tables of 2, 3 and 4 players with and without the
+equal_turns option, and strong against greedy, judged against the goals in ``engine.balance``.
 
 Every figure comes from ``engine.balance`` (``python -m engine balance`` prints the same
 report per table).  Two worker processes at most; run it with ``nice -n 10`` on a shared
-machine.  ``CUBIST_BALANCE_GAMES=N`` sets the games per table (default 500, the issue's
-sample for the turn-position goal; a fifth of it with the printed end rule);
+machine.  ``CUBIST_BALANCE_GAMES=N`` sets the games per table (default 500, the
+sample the turn-position goal needs; a fifth of it with the printed end rule);
 ``CUBIST_BALANCE_QUICK=1`` plays 60 (a smoke run); ``CUBIST_BALANCE_WORKERS=1`` plays in
-this one process (a machine shared with others).  Issue 31's figures (the longest stretch
-without a score change, abandons, bare ends) are among the rows, and its goal (no stretch
-of 6+ rounds in more than 2% of the games, none of 10) among the goals.
+this one process (a machine shared with others).  How games keep moving (the longest
+stretch without a score change, abandons, bare ends) is among the rows, and its goal (no
+stretch of 6+ rounds in more than 2% of the games, none of 10) among the goals.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Load benchmark (issue 6): many concurrent games through the real bot and the stand-in.
+"""Load benchmark: many concurrent games through the real bot and the stand-in.
 
 One process holds the stand-in (REST + gateway on 127.0.0.1), the real ``CubistBot`` with a
 temporary SQLite file, and the simulated players.  Games live in their own channels spread
@@ -461,7 +461,7 @@ class LoadRun:
             if time.perf_counter() > deadline:
                 raise _Stop(f"channel {channel.id}: no 'game begins' post after `/cubist lobby start`")
             await asyncio.sleep(0.01)
-        record = await self.bot.store.active_game_for_channel(channel.id)
+        record = await self.bot.store.games.active_game_for_channel(channel.id)
         return None if record is None else int(record.id)
 
     async def _play_all(self, tables: list[_Table]) -> None:

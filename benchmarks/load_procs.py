@@ -1,4 +1,4 @@
-"""The load benchmark over several bot processes (issue 19):
+"""The load benchmark over several bot processes:
 
     python -m benchmarks load --processes 2 --database postgresql
 
@@ -12,7 +12,7 @@ work divides.
 
 The PostgreSQL server is a private one started for the run (the ``pgserver`` wheel of the
 test extra; fsync on, as a production server) unless ``LOAD_DATABASE_URL`` names one.
-After the load, the commit time of a move on that server (``Store.apply_move``: one
+After the load, the commit time of a move on that server (``store.moves.apply_move``: one
 transaction writing the move, its snapshot and what follows it) is measured on its own:
 goal p95 <= 5 ms.
 
@@ -106,7 +106,7 @@ class ProcessLoadRun(LoadRun):
             target = database_target(self.database)
             store = await Store.open(target.path if target.kind == "sqlite" else target.where, cache_size=0)
             # What LoadRun reads of "the bot": the game as stored (the players' view).
-            queries = SimpleNamespace(game=store.load_game)
+            queries = SimpleNamespace(game=store.games.load_game)
             self.bot = SimpleNamespace(store=store, service=SimpleNamespace(queries=queries))  # type: ignore[assignment]
             sampler = Sampler(server.requests)
             sampler.start()  # samples the requests count for the peak 1 s window
@@ -118,7 +118,7 @@ class ProcessLoadRun(LoadRun):
             self.result.games_opened = sum(1 for g in game_ids if g is not None)
             if self.viewers:
                 opened = [g for g in game_ids if g is not None]
-                seats = {g: [s.user_id or 0 for s in (await store.get_game(g)).seats] for g in opened}
+                seats = {g: [s.user_id or 0 for s in (await store.games.get_game(g)).seats] for g in opened}
                 watching = await _watch(seats, self.viewers, web_port)
             cpu0 = [process_cpu(p.pid) for p in procs]
             before = len(server.requests)
@@ -205,21 +205,21 @@ async def commit_times(database: str, commits: int, channels: int = 900_000) -> 
     async with await Store.open(database, cache_size=64) as store:
         games = []
         for channel in range(10):
-            rec = await store.create_lobby(1, channels + channel, 1)
+            rec = await store.lobby.create_lobby(1, channels + channel, 1)
             for i in range(2):
-                await store.join_seat(rec.id, 10 * channel + i + 1, f"p{i}")
-            rec, _ = await store.start_game(rec.id, channel)
+                await store.lobby.join_seat(rec.id, 10 * channel + i + 1, f"p{i}")
+            rec, _ = await store.moves.start_game(rec.id, channel)
             games.append(rec.id)
         player = GreedyPlayer(1)
         while len(times) < commits and games:
             for game_id in list(games):
-                record, game = await store.load_game(game_id)
+                record, game = await store.games.load_game(game_id)
                 if game.is_over:
                     games.remove(game_id)
                     continue
                 move = player.choose(game)
                 t = time.perf_counter()
-                await store.apply_move(game_id, record.version, move)
+                await store.moves.apply_move(game_id, record.version, move)
                 times.append((time.perf_counter() - t) * 1000)
     return times
 
@@ -318,7 +318,7 @@ async def _measure(
         await single.run()
         rows += _rows("[1 process, SQLite]", single)
         viewers = int(os.environ.get("LOAD_WEB_VIEWERS", "0"))
-        if viewers:  # the same again with the web board serving viewers (issue 30)
+        if viewers:  # the same again with the web board serving viewers
             rows += await _web_cost(settings, tmp, rate, viewers, single)
         if database != "postgresql":
             return rows

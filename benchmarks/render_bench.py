@@ -2,7 +2,7 @@
 
 Pictures: the late-game table for 2, 3 and 4 players (every workroom busy, the museum
 built to half), the studio and museum close-ups, each seen from a corner ("iso", the
-default) and from above ("flat"), side by side in one run.  Goals (issues 14 and 26, one
+default) and from above ("flat"), side by side in one run.  Goals (one
 core): table <= 12 ms median, studio and museum <= 4 ms median, PNG <= 300 KiB.  Then a table of
 encoder settings for the 4-player table (size and time), which chose the shipped one:
 PNG of the image mapped to one fixed 256-colour palette, compress level 3.

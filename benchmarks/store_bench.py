@@ -1,4 +1,4 @@
-"""Store benchmark (issue 5): the SQLite game store with 1,000 games in play.
+"""Store benchmark: the SQLite game store with 1,000 games in play.
 
 Fixture: 1,000 two-to-four-player games started through the store API and played 0-30
 moves each (100 move sequences chosen by ``GreedyPlayer``, each stored for ten games; built
@@ -58,10 +58,10 @@ def _nudge(game: Game, new_turn: bool = True) -> list[TimerSpec]:
 
 
 async def _new_game(store: Store, channel: int, players: int, seed: int) -> tuple[int, Game]:
-    rec = await store.create_lobby(1, channel, channel)
+    rec = await store.lobby.create_lobby(1, channel, channel)
     for i in range(players):
-        await store.join_seat(rec.id, channel * 10 + i, f"p{i}")
-    rec, game = await store.start_game(rec.id, seed, timers=lambda g, r: _nudge(g))
+        await store.lobby.join_seat(rec.id, channel * 10 + i, f"p{i}")
+    rec, game = await store.moves.start_game(rec.id, seed, timers=lambda g, r: _nudge(g))
     return rec.id, game
 
 
@@ -90,7 +90,7 @@ async def _build_fixture(path: Path, rng: random.Random) -> None:
             players, seed, moves = templates[channel % len(templates)]
             game_id, _ = await _new_game(store, channel, players, seed)
             for version, move in enumerate(moves):
-                await store.apply_move(game_id, version, move, None, timers=_nudge, with_record=False)
+                await store.moves.apply_move(game_id, version, move, None, timers=_nudge, with_record=False)
     finally:
         await store.close()
 
@@ -101,15 +101,15 @@ async def _commits(path: Path, synchronous: str, cache_size: int, rng: random.Ra
     player = GreedyPlayer(2)
     samples: list[float] = []
     try:
-        ids = [r.id for r in await store.list_games([Status.ACTIVE], limit=GAMES)]
+        ids = [r.id for r in await store.games.list_games([Status.ACTIVE], limit=GAMES)]
         while len(samples) < COMMITS:
             game_id = rng.choice(ids)
-            record, game = await store.load_game(game_id)  # warms the cache, as the bot's own load does
+            record, game = await store.games.load_game(game_id)  # warms the cache, as the bot's own load does
             if game.is_over:
                 continue
             move = player.choose(game)
             t = time.perf_counter()
-            await store.apply_move(game_id, record.version, move, None, timers=_nudge, with_record=False)
+            await store.moves.apply_move(game_id, record.version, move, None, timers=_nudge, with_record=False)
             samples.append(time.perf_counter() - t)
     finally:
         await store.close()
@@ -122,16 +122,16 @@ async def _loads(path: Path, rng: random.Random) -> tuple[list[float], list[floa
     uncached = await Store.open(path, cache_size=0)
     cached = await Store.open(path, cache_size=GAMES)
     try:
-        ids = [r.id for r in await uncached.list_games([Status.ACTIVE], limit=GAMES)]
+        ids = [r.id for r in await uncached.games.list_games([Status.ACTIVE], limit=GAMES)]
         for game_id in ids:  # fill the cache
-            await cached.load_game(game_id)
+            await cached.games.load_game(game_id)
         for _ in range(LOADS):
             game_id = rng.choice(ids)
             t = time.perf_counter()
-            await uncached.load_game(game_id)
+            await uncached.games.load_game(game_id)
             cold.append(time.perf_counter() - t)
             t = time.perf_counter()
-            await cached.load_game(game_id)
+            await cached.games.load_game(game_id)
             warm.append(time.perf_counter() - t)
     finally:
         await uncached.close()
@@ -143,7 +143,7 @@ async def _verify_all(path: Path) -> tuple[float, int]:
     store = await Store.open(path, cache_size=0)
     try:
         t = time.perf_counter()
-        problems = await store.verify_all()
+        problems = await store.integrity.verify_all()
         return time.perf_counter() - t, len(problems)
     finally:
         await store.close()
@@ -170,7 +170,7 @@ async def _bytes_per_finished_game(tmp: Path, rng: random.Random) -> tuple[float
             game_id, game = await _new_game(store, channel, rng.choice((2, 3, 4)), rng.randrange(2**31))
             player, version = GreedyPlayer(channel), 0
             while not game.is_over:
-                played = await store.apply_move(game_id, version, player.choose(game), channel * 10)
+                played = await store.moves.apply_move(game_id, version, player.choose(game), channel * 10)
                 game, version = played.game, played.version
             plies += version
     finally:

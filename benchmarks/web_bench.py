@@ -1,4 +1,4 @@
-"""Web board benchmark (issue 30): viewers on many games, over loopback, one bot process.
+"""Web board benchmark: viewers on many games, over loopback, one bot process.
 
 The bot's side runs here: a real SQLite store, the game service and the web board.  The
 viewers run in another process (benchmarks/web_viewers.py): each holds the page's event

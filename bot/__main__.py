@@ -55,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides["shard_count"] = args.shard_count
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
-        shards = settings.shard_plan()
-        web = settings.web()
+        settings.shard_plan()  # checked here, so that a wrong value is a usage error
+        settings.web()
     except ValueError as e:  # pydantic's ValidationError is a ValueError
         parser.error(str(e))
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
@@ -76,7 +76,6 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     from bot.client import CubistBot
-    from bot.service.game import Limits
     from bot.startup import StartupError, check_database, check_postgres
 
     database = settings.database()
@@ -93,18 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         from standin.discord_target import point_discord_at
 
         point_discord_at(settings.discord_api_base)
-    bot = CubistBot(
-        database.path if database.kind == "sqlite" else database.where,
-        dev_guild_id=settings.dev_guild_id,
-        render_workers=settings.render_workers,
-        limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
-        force_sync=args.sync,
-        job_lease_seconds=settings.job_lease_seconds,
-        timer_poll_seconds=settings.timer_poll_seconds,
-        shard_ids=shards.shard_ids if shards else None,
-        shard_count=shards.shard_count if shards else None,
-        web=web,
-    )
+    bot = CubistBot.from_settings(settings, force_sync=args.sync)
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0
 

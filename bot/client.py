@@ -27,7 +27,7 @@ from bot.chat.replies import send_error
 from bot.chat.shutdown import finish_in_flight
 from bot.chat.translator import CubistTranslator
 from bot.cog import CubistCog
-from bot.config import WebPlan
+from bot.config import Settings, WebPlan
 from bot.i18n import Message, catalog
 from bot.jobs import events as ev
 from bot.jobs.outbox import Outbox
@@ -151,7 +151,7 @@ class CubistBot(Bot):
         self.store = await Store.open(self.db_path, clock=self.clock)
         seeds = random.Random(self.seed) if self.seed is not None else None
         self.service = GameService(self.store, clock=self.clock, seed_source=seeds, limits=self.limits)
-        problems = await self.store.verify_all()
+        problems = await self.store.integrity.verify_all()
         for problem in problems:
             log.error("game %s failed verification and is set aside: %s", problem.game_id, problem.reason)
         if self.web_plan is not None:
@@ -166,7 +166,7 @@ class CubistBot(Bot):
 
     async def start_web(self, plan: WebPlan) -> None:
         """Serves the web board and puts its links on the bot's messages (bot/web)."""
-        secret = plan.secret or await self.store.meta_or_set("web_secret", new_secret())
+        secret = plan.secret or await self.store.meta_room.meta_or_set("web_secret", new_secret())
         self.links = Links(plan.public_url, secret, plan.link_hours)
         self.web = WebBoard(
             self.service,
@@ -190,11 +190,11 @@ class CubistBot(Bot):
             self.tree.copy_global_to(guild=guild)
         digest = await commands_hash(self.tree, guild)
         key = f"commands_hash:{guild.id if guild else 'global'}"
-        if not self.force_sync and await self.store.meta(key) == digest:
+        if not self.force_sync and await self.store.meta_room.meta(key) == digest:
             log.info("slash commands unchanged since the last sync; not syncing (python -m bot --sync forces it)")
             return False
         await self.tree.sync(guild=guild)
-        await self.store.set_meta(key, digest)
+        await self.store.meta_room.set_meta(key, digest)
         return True
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -234,3 +234,22 @@ class CubistBot(Bot):
         if store is not None:
             await store.close()
         self.pictures.close()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, force_sync: bool = False) -> CubistBot:
+        """The bot as ``.env`` configures it (``python -m bot``): which setting feeds which
+        part is said here, once, beside the constructor."""
+        database = settings.database()
+        shards = settings.shard_plan()
+        return cls(
+            database.path if database.kind == "sqlite" else database.where,
+            dev_guild_id=settings.dev_guild_id,
+            render_workers=settings.render_workers,
+            limits=Limits(max_open_games=settings.max_open_games, lobby_cooldown=settings.lobby_cooldown),
+            force_sync=force_sync,
+            job_lease_seconds=settings.job_lease_seconds,
+            timer_poll_seconds=settings.timer_poll_seconds,
+            shard_ids=shards.shard_ids if shards else None,
+            shard_count=shards.shard_count if shards else None,
+            web=settings.web(),
+        )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import socket
 import time
@@ -251,12 +252,26 @@ MENTION = re.compile(r"<([@#])!?(\d+)>")
 DEMO_FILE = re.compile(r"^\d{3}-.+\.(png|gif)$")
 
 
+def _controls(components: list[dict[str, Any]]) -> str:
+    """A message's buttons and menus as a player sees them: [Place the 4] [End turn] ⟨What do you do?⟩."""
+    shown = []
+    for row in components:
+        for c in row.get("components", []):
+            if c.get("type") == 2:
+                shown.append(f"[{c.get('label') or c.get('emoji', {}).get('name', '?')}]")
+            elif c.get("placeholder"):
+                shown.append(f"⟨{c['placeholder']}⟩")
+    return " ".join(shown)
+
+
 def write_transcript(
     server: StandIn, channel: Channel, users: list[Player], out: Path, game_id: int, players: int, computers: int
 ) -> tuple[int, list[str], list[str]]:
-    """The demo's transcript: every channel and thread post and every DM the players got (the
-    turn panels as they were left), in the order they appeared, pictures inline; mentions as
-    @Name and #channel.  Returns (pictures written, lines, picture files)."""
+    """The demo's transcript: every channel and thread post and every DM the players got, in
+    the order they happened, pictures inline; a DM or panel as it was sent (its text, buttons
+    and pictures), then each edit as what changed; mentions as @Name and #channel.  Needs a
+    stand-in that keeps edits (``StandIn(keep_edits=True)``) to show more than the last
+    version.  Returns (pictures written, lines, picture files)."""
     names = {u.id: u.name for u in users} | {c.id: c.name or "channel" for c in server.channels.values()}
 
     def plain(text: str) -> str:
@@ -265,18 +280,50 @@ def write_transcript(
     places = [channel, *(c for c in server.channels.values() if c.parent_id == channel.id)]
     seen = [(m, "") for place in places for m in server.channel_messages(place)]
     seen += [(m, u.name) for u in users for m in server.dms(u)]
-    lines = [f"# Cubist demo: game {game_id}, {players} players ({computers} computer)\n"]
+    # One event per version: the message as sent, then each edit, all in the order they happened.
+    events = [(v, m, to, i) for m, to in seen for i, v in enumerate(m.versions or [m.version(m.id)])]
+    lines = [f"# Cubist demo: game {game_id}, {players} players ({_computers(computers)})\n"]
     files: list[str] = []
-    for msg, to in sorted(seen, key=lambda pair: pair[0].id):  # in the order they appeared
-        who = f"**{msg.author.name} → {to} (DM)**" if to else f"**{msg.author.name}**"
-        lines.append(f"{who}: {plain(msg.content)}\n")
-        for a in msg.attachments:
+    for version, msg, to, index in sorted(events, key=lambda e: e[0].at):
+        where = f"{msg.author.name} → {to} (DM)" if to else msg.author.name
+        if index == 0:
+            before = None
+            lines.append(f"**{where}**: {plain(version.content)}\n")
+        else:
+            before = msg.versions[index - 1]
+            if version.content != before.content:
+                said = plain(version.content)
+            else:  # which message: its first words
+                first = plain(version.content).split("\n", 1)[0].replace("**", "")
+                quoted = f"“{first[:60]}…”" if len(first) > 60 else f"“{first}”"
+                took_off = before.components and not version.components
+                said = f"{quoted} loses its buttons" if took_off else f"{quoted}, same text"
+            lines.append(f"**{where}, edited**: {said}\n")
+        controls = _controls(version.components)
+        if controls and (before is None or version.components != before.components):
+            lines.append(f"> {controls}\n")
+        kept = {a.id for a in before.attachments} if before else set()
+        for a in version.attachments:
+            if a.id in kept:
+                continue
             name = f"{len(files) + 1:03d}-{a.filename}"
             (out / name).write_bytes(a.data)
             files.append(name)
             lines.append(f"![{name}]({name})\n")
     (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
     return len(files), lines, files
+
+
+def _computers(n: int) -> str:
+    return "no computer" if n == 0 else "1 computer" if n == 1 else f"{n} computers"
+
+
+def quiet_discord_logs() -> None:
+    """The demo's log without discord.py's connection lines ("logging in using static token",
+    "Shard ID 0 has connected to Gateway"), which read as if the demo reached Discord: it
+    reaches the stand-in, and says so itself.  Warnings and errors still show."""
+    for name in ("discord", "bot.client", "bot.web.server"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def free_port() -> int:
@@ -294,8 +341,10 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
             Path(f"{db}{suffix}").unlink()
-    server = StandIn()
+    quiet_discord_logs()
+    server = StandIn(keep_edits=True)
     await server.start()
+    print(f"A local Discord stand-in listens on {server.url}: the bot talks to it, never to Discord.")
     guild = server.add_guild("Cubist Club")
     channel = server.add_channel(guild, "cubist")
     users = [server.add_user(n) for n in NAMES[: players - computers]]
@@ -308,12 +357,14 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
         assert bot.links is not None
         return bot.links.url(game_id, SPECTATOR, bot.clock())
 
+    def announce(game_id: int) -> None:
+        print(f"Watch it live in a browser while the demo plays: {watch_link(game_id)}", flush=True)
+
     try:
-        print(f"Playing a {players}-player game ({computers} computer) through the turn panel…")
+        print(f"Playing a {players}-player game ({_computers(computers)}) through the turn panel…")
         game_id = await play_demo_game(
-            server, bot, users, channel, seed, computers=computers, panel=True, progress=True,
-            on_start=lambda game_id: print(f"Watch it live in a browser: {watch_link(game_id)}", flush=True),
-        )  # fmt: skip
+            server, bot, users, channel, seed, computers=computers, panel=True, progress=True, on_start=announce
+        )
         record, game = await bot.service.queries.game(game_id)
         n, _lines, shown = write_transcript(server, channel, users, out, game_id, players, computers)
         names = [s.display_name for s in record.seats]
@@ -321,13 +372,15 @@ async def run_demo(out: Path, *, players: int = 3, computers: int = 1, seed: int
         points = game.score(game.winners()[0]) if game.winners() else 0
         chart = next((f for f in shown if f.endswith("scores.png")), "")
         replay = next((f for f in shown if f.endswith("replay.gif")), "")
-        print(
+        files = (
             f"Game {game_id} finished: {won} won with {points} points. {n} pictures; the transcript is "
             f"{out / 'transcript.md'}, the score chart {out / chart}, the replay {out / replay}."
         )
         if keep_open:
+            print(files)
             print(f"The web board stays open (replay the game there) until Ctrl-C: {watch_link(game_id)}", flush=True)
             await asyncio.Event().wait()
+        print(f"{files} The web board stops with the demo now (--keep-open keeps it up for the replay).")
     finally:
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):

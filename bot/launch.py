@@ -22,5 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     return entry.main(args)
 
 
+def demo(argv: list[str] | None = None) -> int:
+    """``cubist-demo``: the offline demo, token or not (``python -m bot --demo``)."""
+    return entry.main(["--demo", *(sys.argv[1:] if argv is None else argv)])
+
+
 if __name__ == "__main__":
     sys.exit(main())

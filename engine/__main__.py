@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--players", type=int, choices=(2, 3, 4), default=None, help="default: rotate 2, 3, 4")
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (measures raw speed)")
-    bp = sub.add_parser("balance", help="how the bundled deck plays: endings, seats, cards (issue 17)")
+    bp = sub.add_parser("balance", help="how the bundled deck plays: endings, seats, cards")
     bp.add_argument("--players", type=_counts, default=[2, 3, 4], help="2, 3, 4 or a list like 2,3,4")
     bp.add_argument("--games", type=int, default=100, help="games per player count")
     bp.add_argument("--seats", type=_levels, default=["strong"], help="levels per seat, e.g. strong or strong,greedy")

@@ -1,4 +1,4 @@
-"""The balance report: does the bundled deck play like a real game? (issue 17)
+"""The balance report: does the bundled deck play like a real game?
 
 ``python -m engine balance --players 2,3,4 --games N --seats strong [--equal-turns]``
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .cards import default_deck
 from .game import Game
-from .moves import CARD, POOL, Abandon, Complete, EndTurn, Move, Place, ToArtist, ToMuseum, UseArtist
+from .moves import CARD, POOL, STOREROOM, Abandon, Complete, EndTurn, Move, Place, ToArtist, ToMuseum, UseArtist
 from .players import evaluate as ev
 from .players.factory import Player, make_player
 from .players.strong import StrongPlayer
@@ -43,8 +43,8 @@ _ENDINGS = {
     Termination.BOTH: BOTH,
     Termination.LAST_PLAYER: LAST,
 }
-HOARD_TURNS = 8  # "sat 8+ turns in a row with the same two dice in storage" (issue 17)
-# Dead stretches (issue 31): rounds in a row in which nobody's score changed.
+HOARD_TURNS = 8  # a player hoards who keeps the same two dice in storage 8+ turns in a row
+# Dead stretches: rounds in a row in which nobody's score changed.
 STILL_ROUNDS = 6  # a stretch this long counts as dead (goal: in at most 2% of the games)
 STILL_MAX = 10  # no game may have a stretch this long
 STILL_SHARE = 0.02
@@ -92,10 +92,17 @@ class GameStats:
     # ... of which something else was possible (a placement, an artist card, a completion or
     # a museum die) and the game went on (not the table's last round under equal_turns)
     bare_chosen: list[int] = field(default_factory=list)
+    # ... of which a storeroom die had a legal place in a workroom (dice left to place)
+    bare_placeable: list[int] = field(default_factory=list)
+    # per seat: workrooms holding dice at the end of a turn, and those fitting no face-up card
+    rooms_at_end: list[int] = field(default_factory=list)
+    rooms_unfit: list[int] = field(default_factory=list)
     # Per abandon: (seat, dice in the workroom, dice sent back to the supply (not onto artists),
     # whether the workroom could still have become a face-up installation card).
     abandons: list[tuple[int, int, int, bool]] = field(default_factory=list)
     turn_seconds: list[float] = field(default_factory=list)  # every whole turn of every seat
+    # per seat: CPU seconds of the process per whole turn (what one core spends on the choice)
+    turn_cpu_seconds: list[list[float]] = field(default_factory=list)
 
 
 _DOING = (Place, ToArtist, UseArtist, Complete, ToMuseum)
@@ -122,6 +129,9 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
     longest = [0] * players
     bare = [0] * players
     chosen = [0] * players
+    placeable = [0] * players
+    rooms_at_end = [0] * players
+    rooms_unfit = [0] * players
     actions = [0]  # actions of the turn under way, before its end
     abandons: list[tuple[int, int, int, bool]] = []
     pending: list[int] = []  # the abandon under way: [seat, dice, dice onto artists, live]
@@ -154,7 +164,15 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         if isinstance(m, EndTurn):
             if actions[0] == 0:
                 bare[seat] += 1
-                chosen[seat] += not s.final_round and any(isinstance(x, _DOING) for x in g.legal_moves())
+                legal = g.legal_moves()
+                live = not s.final_round
+                chosen[seat] += live and any(isinstance(x, _DOING) for x in legal)
+                placeable[seat] += live and any(isinstance(x, Place) and x.die.kind == STOREROOM for x in legal)
+            for room in s.players[seat].workrooms:
+                if room:
+                    rooms_at_end[seat] += 1
+                    key = ev.room_key(room)
+                    rooms_unfit[seat] += all(ev.fit(key, c, g.deck) is None for c in s.offer if c is not None)
             actions[0] = 0
             turns[seat] += 1
             keep = tuple(sorted(m.keep))
@@ -210,8 +228,12 @@ def play_balance_game(players: int, seed: int, rotation: int, seats: list[str], 
         longest_still_end=still[2],
         bare_ends=bare,
         bare_chosen=chosen,
+        bare_placeable=placeable,
+        rooms_at_end=rooms_at_end,
+        rooms_unfit=rooms_unfit,
         abandons=abandons,
         turn_seconds=[t for seat in played.turn_seconds for t in seat],
+        turn_cpu_seconds=played.turn_cpu_seconds,
     )
 
 
@@ -325,6 +347,25 @@ class BalanceReport:
                 chosen += g.bare_chosen[seat] if g.bare_chosen else 0
                 ab += [(d, t, live) for s, d, t, live in g.abandons if s == seat]
         return turns, bare, ab, len(ab), chosen
+
+    def idle_figures(self, level: str) -> tuple[int, int, int]:
+        """For the seats of ``level``: (bare ends with a storeroom die that had a legal place
+        in a workroom, not the last round; workrooms holding dice at a turn's end; of those,
+        the ones that fit no face-up installation card)."""
+        placeable = rooms = unfit = 0
+        for g in self.stats:
+            for seat, lv in enumerate(g.levels):
+                if lv == level and g.rooms_at_end:
+                    placeable += g.bare_placeable[seat]
+                    rooms += g.rooms_at_end[seat]
+                    unfit += g.rooms_unfit[seat]
+        return placeable, rooms, unfit
+
+    def cpu_times(self, level: str) -> list[float]:
+        """CPU seconds per whole turn of the seats of ``level``, sorted."""
+        return sorted(
+            t for g in self.stats for seat, lv in enumerate(g.levels) if lv == level for t in g.turn_cpu_seconds[seat]
+        )
 
     def ended(self, how: str) -> int:
         return sum(g.ended_by == how for g in self.stats)
@@ -479,6 +520,16 @@ class BalanceReport:
                         _pct(chosen, turns),
                     )
                 )
+                placeable, rooms, unfit = self.idle_figures(level)
+                rows.append(
+                    (
+                        f"{label}: {level}: ... with a storeroom die that had a place in a workroom",
+                        _pct(placeable, turns),
+                    )
+                )
+                rows.append(
+                    (f"{label}: {level}: workrooms at a turn's end that fit no face-up card", _pct(unfit, rooms))
+                )
                 rows.append((f"{label}: {level}: abandons per 100 turns", f"{100 * k_ab / turns:.1f} ({k_ab})"))
             if ab:
                 rows.append(
@@ -536,7 +587,7 @@ def print_rows(rows: list[tuple[str, str]], *, flush: bool = False) -> None:
         print(f"{figure.ljust(width)}  {value}", flush=flush)
 
 
-# --- the goals of issue 17 ----------------------------------------------------------------
+# --- the goals a balanced deck meets ---------------------------------------------------------
 
 MUSEUM_BANDS = {2: (0.10, 1.0), 3: (0.25, 0.50), 4: (0.25, 0.50)}
 TURNS_BAND = (10.0, 18.0)

@@ -332,6 +332,16 @@ def png_size(data: bytes) -> tuple[int, int] | None:
     return width, height
 
 
+@dataclass(frozen=True)
+class Version:
+    """A message as it stood from ``at`` (a snowflake: when it was sent or edited)."""
+
+    at: int
+    content: str
+    components: list[dict[str, Any]]
+    attachments: list[Attachment]
+
+
 @dataclass
 class Message:
     id: int
@@ -360,6 +370,12 @@ class Message:
     interaction_extra: dict[str, Any] = field(default_factory=dict)
     reactions: dict[str, set[int]] = field(default_factory=dict)
     edits: int = 0
+    # Every version from the one sent, with ``World(keep_edits=True)`` (the demo's transcript
+    # shows each DM as it was sent, then what changed); empty otherwise.
+    versions: list[Version] = field(default_factory=list)
+
+    def version(self, at: int) -> Version:
+        return Version(at, self.content, list(self.components), list(self.attachments))
 
     @property
     def ephemeral(self) -> bool:

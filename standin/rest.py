@@ -485,6 +485,8 @@ class RestApi:
 
     def _edit(self, message: Message, payload: dict[str, Any], uploads: dict[int, Upload]) -> None:
         channel = self.server.channels[message.channel_id]
+        if self.server.keep_edits and not message.versions:
+            message.versions.append(message.version(message.id))
         if "content" in payload:
             message.content = str(payload["content"] or "")
             message.mentions = self._mentions(message.content)
@@ -500,6 +502,8 @@ class RestApi:
         message.flags &= ~MessageFlag.LOADING
         message.edited = time.time()
         message.edits += 1
+        if self.server.keep_edits:
+            message.versions.append(message.version(self.server.snowflake()))
         for record in self.server.interactions_by_source.get(message.id, []):
             # A component click answered with "deferred update" becomes visible on an edit.
             if record.response_type == DEFERRED_UPDATE_MESSAGE:

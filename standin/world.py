@@ -51,6 +51,7 @@ class World:
         heartbeat_interval_ms: int = 41_250,
         attachment_limit: int = 10 * 1024 * 1024,
         keep_uploads: bool = True,
+        keep_edits: bool = False,
         check_responses: bool = True,
     ) -> None:
         self.snowflake = SnowflakeFactory()
@@ -60,6 +61,9 @@ class World:
         # False: uploads are checked (limits; PNG header) and then only their size and PNG
         # dimensions are kept, not their bytes (long load runs; see Attachment.dropped).
         self.keep_uploads = keep_uploads
+        # True: every edit keeps the message as it was (``Message.versions``); off by default
+        # so that long runs do not hold every redrawn picture.
+        self.keep_edits = keep_edits
         # Every JSON answer is checked against Discord's response schema (problems are recorded errors).
         self.check_responses = check_responses
         self.application_id = self.snowflake()

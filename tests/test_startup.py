@@ -86,3 +86,49 @@ def test_the_readme_launcher_plays_the_demo_without_a_token(tmp_path: Path) -> N
     )
     assert r.returncode == 0, r.stderr[-2000:]
     assert "offline demo" in r.stdout and (tmp_path / "demo-out" / "transcript.md").is_file()
+
+
+def test_the_bot_takes_its_settings_whole() -> None:
+    from bot.client import CubistBot
+
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        discord_token="t",
+        database_path=Path("x.db"),
+        dev_guild_id=5,
+        max_open_games=3,
+        lobby_cooldown=7,
+        job_lease_seconds=11,
+        timer_poll_seconds=13,
+        shards="1",
+        shard_count=2,
+        public_url="https://cubist.example",
+        web_port=8081,
+    )
+    bot = CubistBot.from_settings(settings, force_sync=True)
+    assert (str(bot.db_path), bot.dev_guild_id, bot.force_sync) == ("x.db", 5, True)
+    assert (bot.limits.max_open_games, bot.limits.lobby_cooldown) == (3, 7)
+    assert bot.jobs.lease == 11 and bot.jobs.timer_poll_seconds == 13
+    assert (bot.shard_ids, bot.shard_count) == ([1], 2)
+    assert bot.web_plan is not None and (bot.web_plan.public_url, bot.web_plan.port) == ("https://cubist.example", 8081)
+
+
+def test_the_console_scripts_run_what_the_modules_run(tmp_path: Path) -> None:
+    scripts = Path(sys.executable).parent
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD", "DATABASE_"))}
+
+    def run(name: str, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(scripts / name), *args], cwd=tmp_path, env=clean, capture_output=True, text=True, timeout=120
+        )
+
+    bot = run("cubist-bot")
+    assert bot.returncode == 2 and "No DISCORD_TOKEN" in bot.stderr  # as `python -m bot`: never the demo
+    for name, says in [
+        ("cubist-launch", "--demo"),
+        ("cubist-demo", "--keep-open"),
+        ("cubist-store", "verify"),
+        ("cubist-benchmarks", "--games"),
+    ]:
+        r = run(name, "--help")
+        assert r.returncode == 0 and says in r.stdout, (name, r.stdout, r.stderr)

@@ -1,4 +1,4 @@
-"""Old turn posts lose their buttons when a newer table post replaces them (issue 15): only
+"""Old turn posts lose their buttons when a newer table post replaces them: only
 the newest post of a game offers Play, so nobody acts from a stale picture.
 
 Taking the buttons off is one more request per turn.  When the old post was an interaction's

@@ -259,10 +259,10 @@ class GameService:
     # --- finding games ---------------------------------------------------------------------
 
     async def channel_record(self, channel_id: int) -> GameRecord:
-        record = await self.store.active_game_for_channel(channel_id)
+        record = await self.store.games.active_game_for_channel(channel_id)
         if record is None:
             # Games opened here may live in threads of their own: say where.
-            threads = await self.store.open_games_opened_in(channel_id)
+            threads = await self.store.games.open_games_opened_in(channel_id)
             if threads:
                 where = ", ".join(f"<#{thread}>" for _game, thread in threads)  # the thread names say which game
                 raise UserError(Message("service.no_game_threads", threads=where))
@@ -273,7 +273,7 @@ class GameService:
         record = await self.channel_record(channel_id)
         if record.status != Status.ACTIVE:
             raise UserError(Message("service.not_started", count=len(record.seats)))
-        return await self.store.load_game(record.id)
+        return await self.store.games.load_game(record.id)
 
     async def game_for_interaction(
         self, game_id: int, channel_id: int | None, user_id: int, *, in_dm: bool
@@ -283,7 +283,7 @@ class GameService:
         another channel's game (or an id no game can have) is refused."""
         if not 0 < game_id <= MAX_ID:
             raise UserError(Message("trust.no_such_game"))
-        record, game = await self.store.load_game(game_id)
+        record, game = await self.store.games.load_game(game_id)
         if record.channel_id != channel_id and not (in_dm and record.seat_of(user_id) is not None):
             raise UserError(Message("trust.wrong_channel", game=game_id))
         return record, game
@@ -322,7 +322,7 @@ class GameService:
         people share no table, so only the caller's own results are shown, without a place."""
         if guild_id is None and user_id != caller_id:
             raise UserError(Message("trust.stats_dm_own"))
-        stats = await self.store.player_stats(guild_id, user_id)
+        stats = await self.store.stats.player_stats(guild_id, user_id)
         if stats is not None and guild_id is None:
             stats = dataclasses.replace(stats, place=None)
         return stats
@@ -330,7 +330,7 @@ class GameService:
     async def leaderboard(self, guild_id: int | None, limit: int):
         if guild_id is None:
             raise UserError(Message("trust.leaderboard_dm"))
-        return await self.store.leaderboard(guild_id, limit)
+        return await self.store.stats.leaderboard(guild_id, limit)
 
     @staticmethod
     def names(record: GameRecord) -> list[str]:
@@ -411,7 +411,7 @@ class GameService:
             raise UserError(Message("trust.dm_solo_only", players=most, computers=most - 1))
         limits = self.limits
         try:  # the member's cap and the channel's cooldown are checked in the lobby's own transaction
-            record = await self.store.create_lobby(
+            record = await self.store.lobby.create_lobby(
                 guild_id, channel_id, user_id, options, settings.model_dump_json(), opened_in=parent_id,
                 max_open=limits.max_open_games, cooldown=limits.lobby_cooldown if cooldown else 0.0,
             )  # fmt: skip
@@ -420,37 +420,37 @@ class GameService:
         except TooSoon as e:
             raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(e.wait)))) from None
         except ChannelBusy:
-            existing = await self.store.active_game_for_channel(channel_id)
+            existing = await self.store.games.active_game_for_channel(channel_id)
             busy = "service.busy_lobby" if existing and existing.status == Status.LOBBY else "service.busy_play"
             raise UserError(Message(busy)) from None
-        await self.store.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
+        await self.store.lobby.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
         if computers:
             return await self.add_computers(record.id, computers, level, lang)
-        return await self.store.get_game(record.id)
+        return await self.store.games.get_game(record.id)
 
     async def move_lobby(self, game_id: int, channel_id: int) -> GameRecord:
         """Moves a lobby into the thread opened for it (``/cubist lobby new`` with a thread)."""
-        return await self.store.move_lobby(game_id, channel_id)
+        return await self.store.lobby.move_lobby(game_id, channel_id)
 
     async def rehome(self, game_id: int, lost: int, to: int | None = None) -> tuple[GameRecord, bool] | None:
         """A game whose channel ``lost`` takes no more posts goes on in ``to`` (by default the
         channel it was opened in): the record where it lives now and whether this call moved
         it, or None when it has nowhere to go.  UserError when ``to`` holds an open game."""
         try:
-            return await self.store.rehome(game_id, lost, to)
+            return await self.store.lobby.rehome(game_id, lost, to)
         except ChannelBusy:
             raise UserError(Message("service.busy_play")) from None
 
     async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
-        record = await self.store.get_game(game_id)
+        record = await self.store.games.get_game(game_id)
         for _ in range(count):
             number = sum(s.is_computer for s in record.seats) + 1
-            await self.store.join_seat(
+            await self.store.lobby.join_seat(
                 game_id, None, computer_name(level, number, lang), colours=COLOUR_NAMES, is_computer=True,
                 ai_level=LEVELS.index(level), max_seats=self.table_settings(record).max_players,
             )  # fmt: skip
-            record = await self.store.get_game(game_id)
+            record = await self.store.games.get_game(game_id)
         return record
 
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
@@ -463,7 +463,7 @@ class GameService:
         if len(record.seats) >= settings.max_players:
             raise UserError(Message("service.full", max=settings.max_players))
         try:  # the seat, its colour and the table's size are checked in one transaction
-            await self.store.join_seat(
+            await self.store.lobby.join_seat(
                 record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players,
                 max_open=self.limits.max_open_games,
             )  # fmt: skip
@@ -472,16 +472,16 @@ class GameService:
         except TooManyGames as e:
             raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
         except GameStateError:  # started or cancelled meanwhile
-            now = await self.store.get_game(record.id)
+            now = await self.store.games.get_game(record.id)
             key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
             raise UserError(Message(key, game=record.id)) from None
         except SeatError as e:
-            if record.seat_of(user_id) is None and (await self.store.get_game(record.id)).seat_of(user_id):
+            if record.seat_of(user_id) is None and (await self.store.games.get_game(record.id)).seat_of(user_id):
                 raise UserError(Message("service.already_joined")) from None  # a double click
             # The store's own words are for logs, not players (and English only).
             log.info("join refused for game %s: %s", record.id, e)
             raise UserError(Message("service.cannot_join", reason=Message("service.join_changed"))) from None
-        return await self.store.get_game(record.id)
+        return await self.store.games.get_game(record.id)
 
     async def leave(self, channel_id: int, user_id: int) -> GameRecord:
         record = await self.channel_record(channel_id)
@@ -492,8 +492,8 @@ class GameService:
             raise UserError(Message("service.not_in_lobby"))
         if user_id == record.creator_id:
             raise UserError(Message("service.creator_leave"))
-        await self.store.leave_seat(record.id, seat.seat)
-        return await self.store.get_game(record.id)
+        await self.store.lobby.leave_seat(record.id, seat.seat)
+        return await self.store.games.get_game(record.id)
 
     async def start(
         self, channel_id: int, user_id: int, *, fill: str | None = None, lang: str
@@ -518,13 +518,15 @@ class GameService:
             seed = self._seeds.randrange(1, 2**63)
             try:
                 # The first turn's timers: its clock, and the player's turn-start DM.
-                return await self.store.start_game(record.id, seed, order, timers=self._first_turn_timers(settings))
+                return await self.store.moves.start_game(
+                    record.id, seed, order, timers=self._first_turn_timers(settings)
+                )
             except GameStateError:  # started (a double click) or cancelled meanwhile
-                now = await self.store.get_game(record.id)
+                now = await self.store.games.get_game(record.id)
                 key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
                 raise UserError(Message(key, game=record.id)) from None
             except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
-                record = await self.store.get_game(record.id)
+                record = await self.store.games.get_game(record.id)
         raise UserError(Message("service.stale"))
 
     async def _fill(self, record: GameRecord, level: str, lang: str) -> GameRecord:
@@ -537,29 +539,29 @@ class GameService:
         except TableFull:  # the last free seats went to people joining: the table is full
             pass
         except GameStateError:
-            now = await self.store.get_game(record.id)
+            now = await self.store.games.get_game(record.id)
             key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
             raise UserError(Message(key, game=record.id)) from None
-        return await self.store.get_game(record.id)
+        return await self.store.games.get_game(record.id)
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
-        game = (await self.store.load_game(record.id))[1] if record.status == Status.ACTIVE else None
+        game = (await self.store.games.load_game(record.id))[1] if record.status == Status.ACTIVE else None
         if not self.may_run_table(record, game, user_id, can_manage):
             raise UserError(Message("service.cancel_denied"))
         async with self._locked(record.id):  # not in the middle of a move being stored
             try:
-                cancelled = await self.store.cancel(record.id)
+                cancelled = await self.store.moves.cancel(record.id)
             except GameStateError:
                 raise UserError(Message("trust.already_over")) from None
         self.forget(record.id)
         return cancelled
 
     async def rematch(self, game_id: int, user_id: int, lang: str) -> tuple[GameRecord, Game]:
-        old = await self.store.get_game(game_id)
+        old = await self.store.games.get_game(game_id)
         if old.status != Status.FINISHED:
             raise UserError(Message("service.rematch_not_finished"))
-        _old, old_game = await self.store.load_game(game_id)
+        _old, old_game = await self.store.games.load_game(game_id)
         removed = {i for i, p in enumerate(old_game.state.players) if p.removed}
         asker = old.seat_of(user_id)
         if asker is None or asker.seat in removed:
@@ -585,16 +587,16 @@ class GameService:
                 record = await self.add_computers(record.id, 1, level_of(s.ai_level), lang)
             elif s.user_id is not None and s.user_id != user_id:
                 try:  # every seated player's cap holds, checked as their seat is taken
-                    await self.store.join_seat(
+                    await self.store.lobby.join_seat(
                         record.id, s.user_id, s.display_name, colours=COLOUR_NAMES, max_open=self.limits.max_open_games
                     )
                 except TooManyGames as e:
-                    await self.store.cancel(record.id)  # no half-seated rematch is left behind
+                    await self.store.moves.cancel(record.id)  # no half-seated rematch is left behind
                     self.forget(record.id)
                     raise UserError(
                         Message("trust.rematch_cap", name=s.display_name, count=e.count, max=e.most)
                     ) from None
-                record = await self.store.get_game(record.id)
+                record = await self.store.games.get_game(record.id)
         return await self.start(old.channel_id, user_id, lang=lang)
 
     @staticmethod
@@ -609,7 +611,7 @@ class GameService:
     async def _load_in_play(self, game_id: int, turn: int | None) -> tuple[GameRecord, Game]:
         """The game, which must still be in play, and at ``turn`` when given (a vote about an
         earlier turn is void)."""
-        record, game = await self.store.load_game(game_id)
+        record, game = await self.store.games.load_game(game_id)
         if record.status != Status.ACTIVE or game.is_over:
             raise UserError(self._not_in_play(record, game))
         if turn is not None and game.state.turn != turn:
@@ -626,7 +628,7 @@ class GameService:
             if old.is_computer:
                 raise UserError(Message("service.already_computer", name=old.display_name))
             try:
-                return await self.store.hand_seat_to_computer(
+                return await self.store.lobby.hand_seat_to_computer(
                     game_id, seat, LEVELS.index(level), t("play.taken_over", lang, name=old.display_name)
                 )
             except SeatError:  # another process handed the seat over first
@@ -711,7 +713,7 @@ class GameService:
         and again in the store's transaction, so one press is at most one move (a
         double-tapped Undo takes back one action); otherwise StaleChoice."""
         async with self._locked(game_id):
-            record, game = await self.store.load_game(game_id)
+            record, game = await self.store.games.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
                 raise UserError(self._not_in_play(record, game))
             if version is not None and record.version != version:
@@ -729,8 +731,8 @@ class GameService:
             turn_ended = step.turn_ended
             finished = new_game.is_over
             if finished and record.status == Status.ACTIVE:
-                await self.store.finish(game_id)
-                record = await self.store.get_game(game_id)
+                await self.store.moves.finish(game_id)
+                record = await self.store.games.get_game(game_id)
             if finished:
                 self.forget(game_id)
             outcome = MoveOutcome(record, new_game, move, seat, turn_ended, finished, step.record)
@@ -776,7 +778,9 @@ class GameService:
             )  # fmt: skip
 
         try:
-            played = await self.store.apply_move(record.id, record.version, move, user_id, timers=timers, queue=queue)
+            played = await self.store.moves.apply_move(
+                record.id, record.version, move, user_id, timers=timers, queue=queue
+            )
             assert played.record is not None
             return played.record, played.game, played.queued, played.step
         except StaleGame:  # another process moved first (``pinned``: the chooser's version is gone)
@@ -784,7 +788,7 @@ class GameService:
         except CannotWrite:
             raise UserError(Message("trust.cannot_save")) from None
         except GameStateError:  # cancelled (or finished) by another process meanwhile
-            record, game = await self.store.load_game(record.id)
+            record, game = await self.store.games.load_game(record.id)
             raise UserError(self._not_in_play(record, game)) from None
         except IllegalMove as e:  # the engine's word, in the transaction: nothing was written
             raise UserError(refused(move, e, before)) from None
@@ -821,7 +825,7 @@ class GameService:
             vote_carried = False
             if entry is Entry.VOTE:  # a vote is about the player at turn, counted as stored now
                 about_away = not isinstance(move, Remove) or move.seat == game.current_player
-                stored = await self.store.votes(game_id, game.state.turn)
+                stored = await self.store.votes_room.votes(game_id, game.state.turn)
                 vote_carried = about_away and carried(record, game, stored, kind_of(move).value)
             roles = self.roles(record, game, entry, user_id, can_manage=can_manage, vote_carried=vote_carried)
             self.admit(record, game, move, roles, entry)
@@ -894,7 +898,7 @@ class GameService:
         """Records a vote on the away player of ``turn``; UserError when that turn ended (or
         the game did) between the click and the vote's transaction."""
         try:
-            return await self.store.cast_vote(game_id, turn, voter_seat, choice)
+            return await self.store.votes_room.cast_vote(game_id, turn, voter_seat, choice)
         except GameStateError:
             raise UserError(Message("trust.vote_too_late", turn=turn + 1)) from None
 
@@ -904,7 +908,7 @@ class GameService:
         """Snoozes (``snoozed_until``) or switches the reminders of the user's seat in an open
         game; None when they have no seat there (or the game is over).  A snooze of the player
         in turn also moves their next reminder to its end."""
-        record = await self.store.get_game(game_id)
+        record = await self.store.games.get_game(game_id)
         seat = record.seat_of(user_id)
         if seat is None or record.status not in ((Status.ACTIVE,) if snoozed_until else (Status.ACTIVE, Status.LOBBY)):
             return None
@@ -913,7 +917,7 @@ class GameService:
             prefs = dataclasses.replace(prefs, snoozed_until=snoozed_until)
         if enabled is not None:
             prefs = dataclasses.replace(prefs, enabled=enabled)
-        seat = await self.store.set_seat_preferences(game_id, seat.seat, prefs)
+        seat = await self.store.people.set_seat_preferences(game_id, seat.seat, prefs)
         if snoozed_until is not None and record.current_seat == seat.seat:
             await self.store.timers.reschedule(game_id, NUDGE, snoozed_until, (REMINDER, CHANNEL_NOTE))
         return seat
@@ -925,7 +929,7 @@ class GameService:
     ) -> tuple[list[GameRecord], ReminderPrefs]:
         """Applies ``changes`` to the user's reminder settings in every open game of theirs;
         returns those games and the settings now in force (the last game's)."""
-        records = await self.store.open_games_of(user_id)
+        records = await self.store.games.open_games_of(user_id)
         if not records:
             raise UserError(Message("commands.no_open_game"))
         prefs: ReminderPrefs | None = None
@@ -933,26 +937,26 @@ class GameService:
             seat = record.seat_of(user_id)
             assert seat is not None
             prefs = dataclasses.replace(seat.prefs, **changes)  # type: ignore[arg-type]
-            await self.store.set_seat_preferences(record.id, seat.seat, prefs)
+            await self.store.people.set_seat_preferences(record.id, seat.seat, prefs)
         assert prefs is not None
         return records, prefs
 
     async def games_waiting_with_posts(self, user_id: int, links: int = 20) -> list[tuple[GameRecord, int | None]]:
         """Games where it is the user's turn, each with its newest table post's message id
         (looked up for the first ``links`` games only, None for the rest)."""
-        records = await self.store.games_waiting_on(user_id)
+        records = await self.store.games.games_waiting_on(user_id)
         found: list[tuple[GameRecord, int | None]] = []
         for i, record in enumerate(records):
-            post = await self.store.table_post(record.id) if i < links else None
+            post = await self.store.posts.table_post(record.id) if i < links else None
             found.append((record, post[0] if post else None))
         return found
 
     async def picture_style(self, user_id: int) -> str:
         """How the pictures only this person sees are drawn: one of ``STYLES``, the high camera by default."""
-        chosen = await self.store.picture_style(user_id)
+        chosen = await self.store.people.picture_style(user_id)
         return chosen if chosen in STYLES else DEFAULT_STYLE
 
     async def set_picture_style(self, user_id: int, style: str) -> None:
         if style not in STYLES:
             raise UserError(Message("settings.bad_pictures", style=style[:20]))
-        await self.store.set_picture_style(user_id, style)
+        await self.store.people.set_picture_style(user_id, style)

@@ -28,62 +28,62 @@ class Queries:
         return url if isinstance(url, str) and url.startswith(("postgres://", "postgresql://")) else None
 
     async def game(self, game_id: int) -> tuple[GameRecord, Game]:
-        return await self.store.load_game(game_id)
+        return await self.store.games.load_game(game_id)
 
     async def parent_channel(self, game_id: int) -> int | None:
-        return await self.store.opened_in(game_id)
+        return await self.store.lobby.opened_in(game_id)
 
     async def record(self, game_id: int) -> GameRecord:
-        return await self.store.get_game(game_id)
+        return await self.store.games.get_game(game_id)
 
     async def game_at(self, game_id: int, version: int) -> Game:
         """The game as it was at ``version`` (what an outbox post shows)."""
-        return await self.store.game_at(game_id, version)
+        return await self.store.games.game_at(game_id, version)
 
     async def games_in_play(self) -> list[GameRecord]:
-        return await self.store.list_games((Status.ACTIVE,))
+        return await self.store.games.list_games((Status.ACTIVE,))
 
     async def games_waiting_on(self, user_id: int) -> list[GameRecord]:
-        return await self.store.games_waiting_on(user_id)
+        return await self.store.games.games_waiting_on(user_id)
 
     async def turn_clock(self, game_id: int) -> TurnClock | None:
         return await schedule.turn_clock(self.store, game_id)
 
     async def table_post(self, game_id: int) -> tuple[int, int] | None:
-        return await self.store.table_post(game_id)
+        return await self.store.posts.table_post(game_id)
 
     async def remember_table_post(self, game_id: int, message_id: int, version: int) -> None:
-        await self.store.set_table_post(game_id, message_id, version)
+        await self.store.posts.set_table_post(game_id, message_id, version)
 
     async def dm_status(self, user_id: int) -> tuple[bool, float] | None:
-        return await self.store.dm_status(user_id)
+        return await self.store.people.dm_status(user_id)
 
     async def set_dm_status(self, user_id: int, reachable: bool) -> None:
-        await self.store.set_dm_status(user_id, reachable)
+        await self.store.people.set_dm_status(user_id, reachable)
 
     async def set_dm_reachable(self, user_id: int, reachable: bool) -> int:
-        return await self.store.set_dm_reachable(user_id, reachable)
+        return await self.store.people.set_dm_reachable(user_id, reachable)
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The channel's open game (lobby or in play), or None: no refusal (autocomplete)."""
-        return await self.store.active_game_for_channel(channel_id)
+        return await self.store.games.active_game_for_channel(channel_id)
 
     async def open_games_of(self, user_id: int) -> list[GameRecord]:
-        return await self.store.open_games_of(user_id)
+        return await self.store.games.open_games_of(user_id)
 
     async def last_moves(self, game_id: int, n: int) -> list[MoveRecord]:
-        return await self.store.last_moves(game_id, n)
+        return await self.store.games.last_moves(game_id, n)
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
-        await self.store.set_guild_language(guild_id, language)
+        await self.store.people.set_guild_language(guild_id, language)
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language chosen for the server's posts (None: not chosen)."""
-        return await self.store.guild_language(guild_id)
+        return await self.store.people.guild_language(guild_id)
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
         """The user's Discord locale as last seen (their DMs follow it)."""
-        await self.store.set_user_locale(user_id, locale)
+        await self.store.people.set_user_locale(user_id, locale)
 
     async def user_locale(self, user_id: int) -> str | None:
-        return await self.store.user_locale(user_id)
+        return await self.store.people.user_locale(user_id)

@@ -6,7 +6,7 @@ Design
   ply): that is the source of truth.  Beside it, ``snapshots`` holds the engine JSON
   (``engine.dump_game``) of the latest position, for loading without a replay.
 * ``games.version`` = number of moves applied = the optimistic-concurrency token.
-  ``Store.apply_move(game_id, expected_version, move, user_id, timers=...)`` is one
+  ``store.moves.apply_move(game_id, expected_version, move, user_id, timers=...)`` is one
   ``BEGIN IMMEDIATE`` transaction: check status and version (``StaleGame`` if another move
   got there first), apply the move with the engine (``IllegalMove``/``MoveSyntaxError``
   propagate), insert the move row, rewrite the snapshot, bump the version, set the

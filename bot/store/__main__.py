@@ -39,8 +39,8 @@ async def verify_postgres(url: str) -> list[str]:
     except Exception as e:  # unreachable server, wrong schema version...
         return [f"{redacted(url)}: {e}"]
     try:
-        problems = [f"integrity: {p}" for p in await store.integrity_check()]
-        bad = await store.verify_all(None)
+        problems = [f"integrity: {p}" for p in await store.integrity.integrity_check()]
+        bad = await store.integrity.verify_all(None)
     finally:
         await store.close()
     return problems + [f"game {e.game_id}: {e.reason}" for e in bad]
@@ -69,7 +69,7 @@ async def verify(path: Path | str) -> list[str]:
         return [*problems, f"schema: version {version} is older than {dbmod.LATEST_VERSION} (not migrated yet)"]
     store = await Store.open(path, read_only=True, cache_size=0)
     try:
-        bad = await store.verify_all(None)
+        bad = await store.integrity.verify_all(None)
     finally:
         await store.close()
     return problems + [f"game {e.game_id}: {e.reason}" for e in bad]

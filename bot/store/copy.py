@@ -24,12 +24,17 @@ from bot.store.errors import StoreError
 from bot.store.postgres import is_postgres_url, redacted
 
 
+class Verifier(Protocol):
+    async def verify_all(self, progress: Any = ...) -> list[Any]: ...
+
+
 class Opened(Protocol):
     """What a copy needs of an open store (``bot.store.Store`` is one)."""
 
     db: Database
 
-    async def verify_all(self, progress: Any = ...) -> list[Any]: ...
+    @property
+    def integrity(self) -> Verifier: ...
 
     async def close(self) -> None: ...
 
@@ -121,7 +126,7 @@ async def copy_database(src: str | Path, dst: str | Path, opener: Opener) -> Cop
             return copied
 
         copied = await dest.db.write(write)
-        problems = await dest.verify_all(None)
+        problems = await dest.integrity.verify_all(None)
         if problems:
             raise StoreError(f"the copy in {label(dst)} does not replay: " + "; ".join(str(p) for p in problems[:5]))
 

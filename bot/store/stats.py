@@ -117,7 +117,7 @@ def best_installation(game: Game, seat: int) -> BestInstallation | None:
 
 
 def is_rated(game: Game) -> bool:
-    """The ratings policy (README "Ratings"): a finished game moves ratings only when it
+    """The ratings policy (docs/playing.md "Ratings"): a finished game moves ratings only when it
     reached its own end (the museum complete or five installations) with at least two players
     still at the table, after at least one full round (every seat had a turn).  A game ended
     by removing players (a kick, a vote) down to one is not rated, nor a cancelled one (it

@@ -1,9 +1,9 @@
 """``Store``: the rooms of the game store over one database, opened and closed together.
 
-Each concern is a room of its own (``store.games``, ``store.moves``, ``store.timers``...);
-the names callers have always used (``store.apply_move``, ``store.load_game``...) are the
-rooms' own methods, bound here once, so the facade holds no logic.  Rooms reach the
-database only through ``connection.Database`` (see connection.py).
+Each concern is a room of its own (``store.games``, ``store.moves``, ``store.timers``...),
+and callers name the room: ``store.moves.apply_move``, ``store.games.load_game``; one name
+per operation, and the facade holds no logic.  Rooms reach the database only through
+``connection.Database`` (see connection.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ DEFAULT_CACHE_SIZE = 256
 
 class Store:
     """All access to the games database.  Open with ``await Store.open(path)``; close with
-    ``await store.close()`` (or ``async with``).  Every method is one transaction and safe to
+    ``await store.close()`` (or ``async with``).  Every room's method is one transaction and safe to
     call from many asyncio tasks at once."""
 
     def __init__(self, db: Database, *, clock: Callable[[], float], cache_size: int) -> None:
@@ -58,64 +58,6 @@ class Store:
         self.meta_room = MetaRoom(db, clock, self.cache)
         self.integrity = IntegrityRoom(db, clock, self.cache)
         self.stats = StatsRoom(db, clock, self.cache)
-
-        # The callers' names for the rooms' methods.
-        self.create_lobby = self.lobby.create_lobby
-        self.join_seat = self.lobby.join_seat
-        self.leave_seat = self.lobby.leave_seat
-        self.hand_seat_to_computer = self.lobby.hand_seat_to_computer
-        self.last_lobby_opened = self.lobby.last_lobby_opened
-        self.move_lobby = self.lobby.move_lobby
-        self.rehome = self.lobby.rehome
-        self.opened_in = self.lobby.opened_in
-
-        self.get_game = self.games.get_game
-        self.load_game = self.games.load_game
-        self.game_at = self.games.game_at
-        self.active_game_for_channel = self.games.active_game_for_channel
-        self.open_games_opened_in = self.games.open_games_opened_in
-        self.games_waiting_on = self.games.games_waiting_on
-        self.open_games_of = self.games.open_games_of
-        self.list_games = self.games.list_games
-        self.last_moves = self.games.last_moves
-        self.results = self.games.results
-        self.user_results = self.games.user_results
-
-        self.start_game = self.moves.start_game
-        self.apply_move = self.moves.apply_move
-        self.finish = self.moves.finish
-        self.cancel = self.moves.cancel
-
-        self.cast_vote = self.votes_room.cast_vote
-        self.votes = self.votes_room.votes
-
-        self.outbox_counts = self.posts.counts
-        self.set_table_post = self.posts.set_table_post
-        self.table_post = self.posts.table_post
-
-        self.set_user_locale = self.people.set_user_locale
-        self.user_locale = self.people.user_locale
-        self.set_guild_language = self.people.set_guild_language
-        self.guild_language = self.people.guild_language
-        self.set_picture_style = self.people.set_picture_style
-        self.picture_style = self.people.picture_style
-        self.dm_status = self.people.dm_status
-        self.set_dm_status = self.people.set_dm_status
-        self.set_dm_reachable = self.people.set_dm_reachable
-        self.set_seat_preferences = self.people.set_seat_preferences
-
-        self.meta = self.meta_room.meta
-        self.set_meta = self.meta_room.set_meta
-        self.meta_or_set = self.meta_room.meta_or_set
-
-        self.verify_game = self.integrity.verify_game
-        self.verify_all = self.integrity.verify_all
-        self.rebuild_snapshot = self.integrity.rebuild_snapshot
-        self.integrity_check = self.integrity.integrity_check
-
-        self.player_stats = self.stats.player_stats
-        self.leaderboard = self.stats.leaderboard
-        self.rating_changes = self.stats.rating_changes
 
     @classmethod
     async def open(

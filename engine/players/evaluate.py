@@ -41,7 +41,7 @@ LATE = 0.12  # factor for a plan that probably cannot be finished before the end
 EMPTY_ROOM = 0.6  # an empty room is only a possibility
 SHARED = 0.5  # share of the faster plan's turns the slower plan of the other room waits
 # On a table that has been still for a while (nobody's score changed), the strong player
-# hurries (issue 31): waiting costs more per turn, so the nearest completion wins over a
+# hurries: waiting costs more per turn, so the nearest completion wins over a
 # bigger card further off, and the second workroom waits for the whole of the first plan
 # (dice go where they finish something).  Spreading dice over both rooms on a still table
 # (the opposite) made the stretches longer.
@@ -172,14 +172,11 @@ def _fit(key: RoomKey, card: int, deck: Deck) -> Fit | None:
 # Rozanova is a Marc that also costs an opponent a stored die; Pascin and Gris repair a
 # workroom that no offered card fits any more (the alternative is abandoning it), and the
 # 3-dice La Fresnaye cards turn a die two steps.  Three equal dice are rare, so the 3-dice
-# kinds compete for them: with one of them clearly above the others, that one took nearly
-# every triple and the others stayed under 0.15 uses per face-up game (2 players, 150-500
-# all-strong games: Marc 0.95 -> 0.05-0.09, Marc 1.15 -> 0.47 and the 3-dice La Fresnaye
-# 0.11).  They are kept close, and the strong player discounts a card whose action has
-# nothing to work on yet, so which one a triple goes to depends on the position.
-# Rozanova went 1.1 -> 1.2 when two 5-dice cards made games shorter (issue 31): with two
-# players its cards fell to 0.12-0.14 uses per face-up game, since a short game leaves less
-# in the storage spaces to take.
+# kinds compete for them: with one of them clearly above the others, that one takes nearly
+# every triple and the others go unused.  They are kept close, and the strong player
+# discounts a card whose action has nothing to work on yet, so which one a triple goes to
+# depends on the position.  Rozanova is valued as Pascin: games are short, so the storage
+# spaces hold little to take, and valued lower its cards go unused.
 _ARTIST_VALUE = {
     ArtistKind.MARC: 1.05,
     ArtistKind.BOCCIONI: 0.7,
@@ -247,14 +244,13 @@ def turns_left(game: Game) -> float:
         # the card dice the museum still needs): the clock is never shorter than the fastest
         # completion in sight.  Without this floor, an offer of 6- and 7-dice cards next to
         # a museum a die short made every plan look too late to finish, and the players
-        # bumped each other on the artist cards for up to 20 rounds (issue 31).
+        # bumped each other on the artist cards for rounds on end.
         end = _next_end_turns(game)
         clock = max(clock, by_cards if end is None else end)
     if most == INSTALLATIONS_TO_END - 1:
         # A rival a die or two from a fifth card ends the game sooner than the card clock
         # says; the earlier seats of a round (who never learn which turn is their last under
-        # equal_turns) then cash in now (3 players, seeds 50000 and 70000, 500 games each:
-        # the last seat won 38.2% and 35.6% without this, 36.9% and 35.0% with it).
+        # equal_turns) then cash in now, or the last seat of three wins more than its share.
         clock = min(clock, _last_card_turns(game))
     return max(0.5, clock)
 
@@ -266,13 +262,13 @@ LAST_TURN_READY = 2.0  # ... and a finished workroom's card, this much more (its
 def last_turn_gain(game: Game, seat: int) -> float:
     """What ``seat`` can be expected to gain at most in one last turn, as the position shows
     it (equal_turns: the seats after the one that ends the game).  Measured at the end of
-    500 three-player all-strong games (seed 1001): a seat two dice or more short of every
+    500 three-player all-strong games: a seat two dice or more short of every
     offered card scored in 14% of those turns, 4 points at most; one die short of a card,
     in 38%, up to 12; a finished workroom, in 79%; a die the museum takes is 2
     points almost surely.  With a flat 3 points for every later seat, the earlier seats
     of a round ended games on a 3-point lead against a player one die from a 6-point card
-    and waited on the same lead when nobody could answer; the last seat, which ends a game
-    knowing the result, won 39.0% of the 3-player games at seed 1 (37.7% with this)."""
+    and waited on the same lead when nobody could answer, so the last seat, which ends a
+    game knowing the result, won more than its share."""
     ready = seat_ready_dice(game, seat, museum_takes(game))
     near = LAST_TURN_FLOOR
     offer = [c for c in game.state.offer if c is not None]
@@ -294,7 +290,7 @@ def _wins_by_ending(game: Game, seat: int, gain: float, scores: list[int]) -> bo
     equal_turns the seats after it in the round still play a last turn (``LAST_TURN``
     points each).  A player who would lose does not end the game (a fifth card, the
     museum's last die): counting its finished workroom as the end made both players of a
-    4-4 endgame wait for an end that never came, the one ahead building nothing (issue 31)."""
+    4-4 endgame wait for an end that never came, the one ahead building nothing."""
     order = game.turn_order()
     later = set(order[order.index(seat) + 1 :]) if game.options.equal_turns and seat in order else set()
     others = [scores[o] + (LAST_TURN if o in later else 0.0) for o in game.active_players() if o != seat]
@@ -424,7 +420,7 @@ def card_worth(game: Game, card: int, room_left: int, after: float = 99.0) -> fl
     """The card and its bonus dice, taken with about ``after`` turns left: a bonus die is
     worth no more than a die on a completed card is then.  Valued at ``BONUS_DIE`` whatever
     the clock, a finished workroom was worth more than its card near the end, and players
-    held one for up to nine rounds instead of taking the card (issue 31)."""
+    held one for rounds instead of taking the card."""
     plan = game.deck.installation(card)
     die = min(BONUS_DIE, card_die_value(after))
     bonus = min(len(plan.bonus), room_left) * die + max(0, len(plan.bonus) - room_left) * 0.4
@@ -501,7 +497,7 @@ def _rooms_value(
                 # The dice go to one room or the other: the slower plan waits for a share of
                 # the faster one's turns.  Valuing both as if each got every die made the
                 # players spread their dice over two slow plans and complete nothing for
-                # rounds at the start of a game (issue 31).
+                # rounds at the start of a game.
                 first, second = (a, b) if a.turns <= b.turns else (b, a)
                 total = first.value + second.value * gamma ** (shared * first.turns)
             if total > best[0]:

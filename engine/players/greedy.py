@@ -1,8 +1,11 @@
-"""The built-in greedy player: completes installations when it can, otherwise builds
-toward the offered plans, feeds the museum, and uses the dice-giving artists.
+"""The built-in greedy player (the easy level): completes installations when it can,
+otherwise builds toward the offered plans it can still complete, feeds the museum, and uses
+the dice-giving artists.
 
-It is simple on purpose (self-play needs games that finish); stronger players come
-later.  It uses only the engine's public API.
+It looks one action ahead only: a giver's value is the one a workroom can take, dice go
+onto the artist card that can give a value a workroom waits for, dice on completed cards
+are kept for the museum (a two-value die is switched when that lets the museum take it).
+It uses only the engine's public API.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ..moves import (
     Move,
     Place,
     Release,
+    Switch,
     ToArtist,
     ToMuseum,
     UseArtist,
@@ -93,12 +97,15 @@ class GreedyPlayer:
         if not game.has_rolled():
             uses = [m for m in moves if isinstance(m, UseArtist)]
             if uses:
-                return uses[0]
+                return self._best_of(game, uses)
             abandons = [m for m in moves if isinstance(m, Abandon)]
             return min(abandons, key=lambda m: self._fit(game, me.workrooms[m.room]))
         museum = [m for m in moves if isinstance(m, ToMuseum)]
         if museum:
             return museum[0]
+        switch = self._museum_switch(game, moves)
+        if switch is not None:
+            return switch
         use = self._choose_use(game, moves)
         if use is not None:
             return use
@@ -116,11 +123,12 @@ class GreedyPlayer:
     def _choose_use(self, game: Game, moves: list[Move]) -> Move | None:
         uses = [m for m in moves if isinstance(m, UseArtist)]
         others: list[UseArtist] = []
+        givers: list[UseArtist] = []
         for m in uses:
             card = game.artist_card(m.slot)
-            if card is not None and card.artist in _GIVERS:
-                return m
-            others.append(m)
+            (givers if card is not None and card.artist in _GIVERS else others).append(m)
+        if givers:
+            return self._best_of(game, givers)
         if not others:
             return None
         # The other artists (change a die, take back or move a workroom die) are used when the
@@ -135,6 +143,60 @@ class GreedyPlayer:
             if gain > 0.01 and (best is None or gain > best[0]):
                 best = (gain, m)
         return None if best is None else best[1]
+
+    def _best_of(self, game: Game, uses: list[UseArtist]) -> UseArtist:
+        """The artist use (of the first card offering several, e.g. Marc's six values) after
+        which the position looks best: the die that a workroom can take."""
+        slot = uses[0].slot
+        options = [m for m in uses if m.slot == slot]
+        if len(options) == 1:
+            return options[0]
+        best: tuple[float, UseArtist] | None = None
+        for m in options:
+            copy = game.clone()
+            copy.apply(m)
+            value = self._outlook(copy) if copy.has_rolled() else self._kept_outlook(copy)
+            if best is None or value > best[0]:
+                best = (value, m)
+        assert best is not None
+        return best[1]
+
+    def _kept_outlook(self, game: Game) -> float:
+        """Before the roll: how many storeroom values some workroom could take."""
+        me = game.state.players[game.current_player]
+        value = 0.0
+        for v in set(me.storeroom):
+            value += max((self._value_gain(game, cols, v) for cols in me.workrooms), default=0.0)
+        return value
+
+    def _value_gain(self, game: Game, cols: dict[int, tuple[int, int]], v: int) -> float:
+        """The best progress one die of value ``v`` brings this workroom (0 when none)."""
+        if not cols:
+            return 0.0
+        base = self._fit(game, cols)
+        best = 0.0
+        nb = neighbour_table(W)
+        cells = set(cols).union(*(nb[c] for c in cols))
+        for cell in cells:
+            col = cols.get(cell)
+            if col is not None and col[0] != v:
+                continue  # a die stacks only on its own value
+            if col is None and any(abs(cols[n][0] - v) != 1 for n in nb[cell] if n in cols):
+                continue  # side by side, values differ by exactly 1
+            new = dict(cols)
+            new[cell] = (v, 1 if col is None else col[1] + 1)
+            best = max(best, self._fit(game, new) - base)
+        return best
+
+    def _museum_switch(self, game: Game, moves: list[Move]) -> Move | None:
+        """Turn a two-value bonus die to its other value when the museum then takes it."""
+        for m in moves:
+            if isinstance(m, Switch):
+                copy = game.clone()
+                copy.apply(m)
+                if any(isinstance(x, ToMuseum) for x in copy.legal_moves()):
+                    return m
+        return None
 
     def _outlook(self, game: Game) -> float:
         """How promising the current player's position is, for comparing artist uses."""
@@ -179,26 +241,42 @@ class GreedyPlayer:
             if not cols and any(me.workrooms[1 - m.room]) and base[1 - m.room] >= 0:
                 gain -= 0.05  # prefer finishing the structure already started
             if m.die.kind != "s":
-                gain -= 0.1  # card dice are better spent in the museum
+                if self._fit(game, new) < 1:
+                    continue  # card dice are kept for the museum, unless they finish a card now
+                gain -= 0.1
             if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, m)
         return (0.0, None) if best is None else best
 
     def _choose_artist(self, game: Game, moves: list[Move]) -> Move | None:
-        """Dice nothing else wants go onto a free artist card: one that gives dice first, then
-        any other kind whose action this player could use next turn.  Dice on completed cards
-        join them (they are no use there once the museum takes none of them)."""
+        """Dice nothing else wants go onto an artist card: first one that can give a value a
+        workroom is waiting for (bumping another player's dice if need be), then any other
+        that gives dice, then any other kind whose action this player could use next turn.
+        Dice on completed cards join them (they are no use there once the museum takes none)."""
         me = game.state.players[game.current_player]
         has_room_dice = any(me.workrooms)
+        wanted = self._wanted(game)
         best: tuple[tuple[int, int], Move] | None = None
         for m in moves:
             if not isinstance(m, ToArtist):
                 continue
             card = game.artist_card(m.slot)
             slot = game.state.artists[m.slot]
-            if card is None or slot.owner is not None:
+            if card is None:
                 continue
-            if card.artist in _GIVERS:
+            if card.artist == ArtistKind.MARC:
+                gives = bool(wanted)
+            elif card.artist == ArtistKind.MALEVICH:
+                gives = card.value in wanted
+            elif card.artist == ArtistKind.BOCCIONI:
+                gives = bool(wanted.intersection(card.values or ()))
+            else:
+                gives = False
+            if gives:
+                rank = 3
+            elif slot.owner is not None:
+                continue  # bumping is worth it only for a die a workroom waits for
+            elif card.artist in _GIVERS:
                 rank = 2
             elif card.artist in (ArtistKind.GRIS, ArtistKind.PASCIN):
                 rank = 1 if has_room_dice else -1
@@ -210,6 +288,11 @@ class GreedyPlayer:
             if best is None or key > best[0]:
                 best = (key, m)
         return None if best is None else best[1]
+
+    def _wanted(self, game: Game) -> set[int]:
+        """The values a started workroom could take to grow toward a face-up card."""
+        me = game.state.players[game.current_player]
+        return {v for cols in me.workrooms if cols for v in range(1, 7) if self._value_gain(game, cols, v) > 0}
 
     def _end(self, game: Game, moves: list[Move]) -> Move:
         """Keep the two most common storeroom dice, but not the same pair that already sat in

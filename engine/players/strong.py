@@ -53,29 +53,22 @@ STORAGE = 0.1
 HELD = 0.15  # share of an artist card's value kept by own dice that could be used now
 # A pair kept in storage becomes three of a kind when either of next turn's two dice
 # matches (11 rolls in 36), for a 3-dice card in the row; otherwise it still fits a
-# 2-dice card.  Worth this share of the 3-dice card (tuned on 2 players: at 0.18 Marc
-# was still used 0.09 times per face-up game, at 0.75 the 2-dice Popova cards 0.12-0.14).
+# 2-dice card.  Worth this share of the 3-dice card: lower and the 3-dice cards go unused,
+# higher and the 2-dice cards do.
 PAIR = 0.45
 BUMP_RISK = 0.6  # share of an artist card's value lost when an opponent can bump the dice off
 NOTHING_TO_DO = 0.5  # an artist card whose action has nothing to work on yet
 # A die of an abandoned workroom sent back to the supply is a placement (a roll) lost: an
-# abandon must gain more than that.  Without it the strong player abandoned 13-18 workrooms
-# per 100 turns, 96% of them rooms that still fit a face-up card (issue 31).
+# abandon must gain more than that, or rooms that still fit a face-up card are given up.
 THROWN_DIE = 0.25
 # A table that has been still (nobody's score changed) for a while: the player pushes to
-# break it, as a person would (issue 31: about 3% of the 2-player games had a stretch of 6+
-# rounds without a score change, in openings where nobody completed a first card and in 4-4
-# endgames where one player waited for one rare value and the other built nothing).
-# After ``ENABLE_AFTER`` rounds of stillness, own dice on an artist card whose action can
-# bring the one die a workroom still needs for its card (Malevich or Boccioni of that value,
-# Marc, Popova or La Fresnaye on a die the player holds, Rozanova on an opponent's stored die
-# of that value) are worth ``ENABLE`` of the card's points: the search sees one turn only,
-# so it seldom put a pair there to use next turn.  Valued in every game (not only still
-# ones), this cut the stretches too, but Marc and Popova then took the dice the Rozanova
-# cards need (below 0.15 uses per face-up game); extended to rooms two dice short, or to
-# the 2-dice cards only, the same happened on still tables.  With both pushes, 2 players,
-# 500 games at seeds 141000 / 151000 / 161000: 2.8 / 3.2 / 2.6% of the games had a 6+
-# round stretch before, 1.6 / 2.2 / 1.6% after.
+# break it, as a person would.  After ``ENABLE_AFTER`` rounds of stillness, own dice on an
+# artist card whose action can bring the one die a workroom still needs for its card
+# (Malevich or Boccioni of that value, Marc, Popova or La Fresnaye on a die the player holds,
+# Rozanova on an opponent's stored die of that value) are worth ``ENABLE`` of the card's
+# points: the search sees one turn only, so it seldom puts a pair there to use next turn.
+# Only on still tables: valued in every game, Marc and Popova take the dice the Rozanova
+# cards need.
 ENABLE = 0.25
 ENABLE_AFTER = 2.0
 # After ``STILL_AFTER`` rounds, the points scored this turn (a completion, a card die moved
@@ -87,8 +80,7 @@ STILL_AFTER = 3.0
 TEMPO = 0.25
 # After ``HURRY_AFTER`` rounds its own workrooms are valued in a hurry (``ev.HURRY_GAMMA``):
 # the nearest completion first, one room at a time.  Not for a player a card from the end:
-# there the hurry made 4-4 endgames longer (a 2-player game at seed 141362 stood still for
-# 14.5 rounds, the one ahead neglecting its second workroom).
+# there the hurry makes 4-4 endgames longer, the one ahead neglecting its second workroom.
 HURRY_AFTER = 2.0
 # A player ahead with a fifth card to go wins by any completion: its own dice on an artist
 # card that can bring the one die its workroom still needs are worth ``ENABLE_CLOSE`` of that
@@ -175,8 +167,8 @@ def _artists_value(game: Game, seat: int, forbidden: frozenset[int], horizon: fl
         value *= _prospect(game, seat, card.artist)
         if seat == game.current_player:
             # The opponents play before this player can use the card: dice they are likely to
-            # bump off are worth less (2 players: each bumping the other off the same card,
-            # turn after turn, made long stretches in which nobody scored; issue 31).
+            # bump off are worth less (2 players each bumping the other off the same card,
+            # turn after turn, make long stretches in which nobody scores).
             value *= 1.0 - BUMP_RISK * _bump_chance(game, seat, a.value, a.count)
         if seat == game.current_player and a.placed_turn < game.state.turn:
             # Usable now: dice kept waiting on a card are worth less than its action, so

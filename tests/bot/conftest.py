@@ -93,7 +93,7 @@ async def started(table: Table, players: int = 2, **options: object) -> tuple[in
     r = await a.slash(table.channel, "cubist lobby start")
     assert not r.failed
     await table.standin.wait_for_message(table.channel, lambda m: "The game begins" in m.content)
-    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    record = await table.bot.store.games.active_game_for_channel(table.channel.id)
     assert record is not None
     record, game = await table.bot.service.queries.game(record.id)
     by_id = {u.id: u for u in table.users}

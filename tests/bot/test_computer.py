@@ -52,7 +52,7 @@ async def test_new_with_computers_keeps_the_lobby_open_while_seats_remain(table:
     ada, bruno = t.users[:2]
     r = await ada.slash(t.channel, "cubist lobby new", players=3, computers=1, level="strong")
     assert not r.failed and not r.ephemeral and "Computer 1 (strong)" in r.content, r.content
-    record = await t.bot.store.active_game_for_channel(t.channel.id)
+    record = await t.bot.store.games.active_game_for_channel(t.channel.id)
     assert record is not None and record.status == Status.LOBBY
     assert [s.is_computer for s in record.seats] == [False, True]
     await bruno.slash(t.channel, "cubist lobby join")
@@ -68,7 +68,7 @@ async def test_start_fill_seats_computer_players_in_the_empty_seats(table: Table
     await bruno.slash(t.channel, "cubist lobby join")
     r = await ada.slash(t.channel, "cubist lobby start", fill="random")
     assert not r.failed and "The game begins" in r.content and "◆ **" in r.content, r.content  # 4 seats
-    record = await t.bot.store.active_game_for_channel(t.channel.id)
+    record = await t.bot.store.games.active_game_for_channel(t.channel.id)
     assert record is not None
     assert sorted(s.display_name for s in record.seats if s.is_computer) == [
         "Computer 1 (random)",
@@ -85,7 +85,7 @@ async def test_bad_computer_options_are_refused_and_change_nothing(table: Table)
     t = table
     ada, bruno = t.users[:2]
     await refused(t, ada, "cubist lobby new", "no seat for you", players=2, computers=3)
-    assert await t.bot.store.active_game_for_channel(t.channel.id) is None
+    assert await t.bot.store.games.active_game_for_channel(t.channel.id) is None
     await ada.slash(t.channel, "cubist lobby new", players=2)
     await refused(t, bruno, "cubist lobby start", "only the player who created", fill="greedy")
     with sqlite3.connect(t.db) as conn:
@@ -143,13 +143,13 @@ async def test_a_restart_in_the_middle_of_a_computers_turn_carries_on(
     db = tmp_path / "cubist.db"
     # What a bot that crashed during the computer's turn left behind: the turn begun, one move stored.
     async with await Store.open(db) as store:
-        lobby = await store.create_lobby(guild.id, channel.id, human.id, GameOptions(), "{}")
-        await store.join_seat(lobby.id, human.id, "ada")
-        await store.join_seat(lobby.id, None, "Computer 1 (greedy)", is_computer=True, ai_level=1)
-        record, game = await store.start_game(lobby.id, seed=11, seating=[1, 0])
+        lobby = await store.lobby.create_lobby(guild.id, channel.id, human.id, GameOptions(), "{}")
+        await store.lobby.join_seat(lobby.id, human.id, "ada")
+        await store.lobby.join_seat(lobby.id, None, "Computer 1 (greedy)", is_computer=True, ai_level=1)
+        record, game = await store.moves.start_game(lobby.id, seed=11, seating=[1, 0])
         assert record.seats[game.current_player].is_computer
         first = GreedyPlayer(0).choose(game)
-        await store.apply_move(lobby.id, 0, first, None)
+        await store.moves.apply_move(lobby.id, 0, first, None)
     bot = make_bot(db)
     await run_bot(bot)
     post = await standin.wait_for_message(channel, lambda m: "it is your turn" in m.content)

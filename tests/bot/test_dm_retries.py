@@ -86,7 +86,7 @@ async def test_the_first_turn_start_dm_refused_for_now_is_sent_after_the_backoff
     rules = {u.id: refuse_dms(t, u, "503") for u in (a, b)}
     await a.slash(t.channel, "cubist lobby start")
     await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
-    record = await t.bot.store.active_game_for_channel(t.channel.id)
+    record = await t.bot.store.games.active_game_for_channel(t.channel.id)
     assert record is not None
     _record, game = await t.bot.service.queries.game(record.id)
     current = a if record.seats[game.current_player].user_id == a.id else b
@@ -139,5 +139,5 @@ async def test_a_turn_start_dm_never_links_to_an_older_post(ctable: Table, clock
     clock.advance(retry_delay(1))
     await poll(t)
     [post] = [m for m in t.standin.channel_messages(t.channel) if "ended the turn" in m.content]
-    assert await t.bot.store.table_post(gid) == (post.id, (await t.bot.service.queries.record(gid)).version)
+    assert await t.bot.store.posts.table_post(gid) == (post.id, (await t.bot.service.queries.record(gid)).version)
     t.standin.take_violations()

@@ -15,7 +15,7 @@ async def test_new_game_with_equal_turns_says_so_and_plays_with_it(table: Table)
     assert t("commands.opened_equal_turns", "en").strip() in opened.content
     await table.users[1].slash(table.channel, "cubist lobby join")
     assert not (await ada.slash(table.channel, "cubist lobby start")).failed
-    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    record = await table.bot.store.games.active_game_for_channel(table.channel.id)
     assert record is not None
     _record, game = await table.bot.service.queries.game(record.id)
     assert game.options.equal_turns is True

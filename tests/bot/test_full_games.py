@@ -70,16 +70,27 @@ async def test_a_whole_game_through_the_dm_panel(table: Table, locale: str) -> N
 
 
 async def test_the_demo_writes_a_plain_transcript_with_dms_and_says_who_won(tmp_path, capsys) -> None:
-    """Issue 26 item 6: the demo clears its own earlier pictures, its transcript shows the DMs
-    and panels each player got with the channel posts, pictures inline, mentions as @Name, and
-    its last line says who won and where the transcript, chart and replay are."""
+    """The demo clears its own earlier pictures; its transcript shows each DM and panel as it
+    was sent (the turn-start DM with its buttons and studio) and then each edit, with the
+    channel posts, pictures inline, mentions as @Name; its output says it plays on the local
+    stand-in, and its last line says who won, where the files are and that the board stops."""
     from bot.demo import run_demo
 
     (tmp_path / "999-old.png").write_bytes(b"old")
     (tmp_path / "notes.txt").write_text("mine")
-    assert await run_demo(tmp_path, players=2, computers=1, seed=5) == 0
+    assert await run_demo(tmp_path, players=3, computers=2, seed=5) == 0
     assert not (tmp_path / "999-old.png").exists() and (tmp_path / "notes.txt").exists()
     text = (tmp_path / "transcript.md").read_text()
     assert "(DM)**:" in text and "![" in text and "<@" not in text and "@Ada" in text
-    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "3 players (2 computers)" in text.splitlines()[0]
+    # The first turn-start DM as sent: its words, its panel's buttons, its studio; then the
+    # same DM edited by the first tap, before the turn is over.
+    sent = text.index("**Cubist → Ada (DM)**: 🎲 Your turn")
+    edited = text.index("**Cubist → Ada (DM), edited**:", sent)
+    assert "> [Place the" in text[sent:edited] and "-studio.png)" in text[sent:edited]
+    assert text.index("Your turn is over", sent) > edited
+    out = capsys.readouterr().out.strip().splitlines()
+    assert "stand-in" in out[0] and "never to Discord" in out[0] and "(2 computers)" in out[1]
+    last = out[-1]
     assert " won with " in last and "transcript.md" in last and "scores.png" in last and "replay.gif" in last
+    assert "stops with the demo" in last and "--keep-open" in last

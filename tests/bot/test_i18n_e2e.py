@@ -77,10 +77,10 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
     assert not r.failed
     await t_.standin.wait_for_message(t_.channel, lambda m: "The game begins" in m.content)
     # Every interaction recorded the user's Discord locale (DMs use it later).
-    assert await t_.bot.store.user_locale(amelie.id) == "fr"
-    assert await t_.bot.store.user_locale(bob.id) == "en-US"
+    assert await t_.bot.store.people.user_locale(amelie.id) == "fr"
+    assert await t_.bot.store.people.user_locale(bob.id) == "en-US"
 
-    record = await t_.bot.store.active_game_for_channel(t_.channel.id)
+    record = await t_.bot.store.games.active_game_for_channel(t_.channel.id)
     assert record is not None
     record, game = await t_.bot.service.queries.game(record.id)
     by_id = {u.id: u for u in t_.users}
@@ -119,7 +119,7 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
     # The server switches to French: an admin's confirmation, privately, in the new language.
     r = await amelie.slash(t_.channel, "cubist settings language", language="fr")
     assert r.ephemeral and r.content == t("language.set", "fr")
-    assert await t_.bot.store.guild_language(t_.guild.id) == "fr"
+    assert await t_.bot.store.people.guild_language(t_.guild.id) == "fr"
 
     # Reminders DM the player in their own language; the note in the channel is French.
     reminder = {True: "⏰ Rappel", False: "⏰ Reminder"}[french[second.id]]

@@ -70,7 +70,7 @@ async def start(table: Table) -> tuple[int, Game, dict[int, Player]]:
     await public(table, bob, "cubist lobby join")
     await public(table, amelie, "cubist lobby start")
     await table.standin.wait_for_message(table.channel, lambda m: bool(m.attachments))  # the table is posted
-    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    record = await table.bot.store.games.active_game_for_channel(table.channel.id)
     assert record is not None
     record, game = await table.bot.service.queries.game(record.id)
     by_id = {u.id: u for u in table.users}
@@ -104,7 +104,7 @@ async def test_lobby_refusals_privately_in_each_language_and_answers_in_the_serv
     joined = await public(t_, bob, "cubist lobby join")
     assert joined.startswith("**bob** a rejoint la partie. Joueurs : amelie, bob (2/2).")
     await refused(t_, bob, "cubist lobby join", "You are already in this game's lobby.")
-    record = await t_.bot.store.active_game_for_channel(t_.channel.id)
+    record = await t_.bot.store.games.active_game_for_channel(t_.channel.id)
     assert record is not None
     started = await public(t_, amelie, "cubist lobby start")  # one post
     assert started.startswith("La partie commence ! Les places, comme sur la table : ")

@@ -30,5 +30,5 @@ def test_only_the_service_reaches_the_store() -> None:
 
 def test_the_scan_sees_a_store_call(tmp_path: Path) -> None:
     sample = tmp_path / "x.py"
-    sample.write_text("async def f(bot):\n    return await bot.store.load_game(1)\n")
+    sample.write_text("async def f(bot):\n    return await bot.store.games.load_game(1)\n")
     assert store_uses(sample) == [2]

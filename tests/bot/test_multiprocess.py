@@ -105,19 +105,19 @@ async def play_game(
     assert not first.failed, first
     assert "joined" in (await users[1].slash(channel, "cubist lobby join")).content
     assert not (await users[0].slash(channel, "cubist lobby start")).failed
-    record = await store.active_game_for_channel(channel.id)
+    record = await store.games.active_game_for_channel(channel.id)
     assert record is not None
     by_id = {u.id: u for u in users}
     deciders = {s.user_id: GreedyPlayer(seed + s.seat) for s in record.seats}
 
     async def game(game_id: int) -> Any:
-        return await store.load_game(game_id)
+        return await store.games.load_game(game_id)
 
     # What play_through_panel reads of the bot: its service's look-ups.
     reader = SimpleNamespace(service=SimpleNamespace(queries=SimpleNamespace(game=game)))
     interrupted = False
     while True:
-        record, state = await store.load_game(record.id)
+        record, state = await store.games.load_game(record.id)
         if state.is_over:
             return record.id
         user = by_id[record.seats[state.current_player].user_id or 0]
@@ -137,7 +137,7 @@ async def play_game(
         if isinstance(move, EndTurn):
             await until(lambda n=posted: len(standin.channel_messages(channel)) > n, "the turn post")
         else:
-            fresh, _ = await store.load_game(record.id)
+            fresh, _ = await store.games.load_game(record.id)
             assert fresh.version == record.version + 1, "the move was not stored"
 
 
@@ -182,7 +182,7 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
             await asyncio.sleep(0.1)
         outbox: dict[int, list[tuple[str, bool, int]]] = {}
         for game_id in ids:
-            record, game = await store.load_game(game_id)
+            record, game = await store.games.load_game(game_id)
             assert game.is_over and record.status == Status.FINISHED
 
             async def rows_of(tx: Tx, g: int = game_id) -> list[tuple[str, bool, int]]:
@@ -193,7 +193,7 @@ async def test_two_processes_one_postgresql(standin: StandIn, postgres_url: str,
             outbox[game_id] = await store.db.read(rows_of)
         assert processes.starts == [0, 1, 1]  # shard 1's process was killed mid-turn and started again
         for game_id, channel, seated in zip(ids, channels, (users[:2], users[2:]), strict=True):
-            record, game = await store.load_game(game_id)
+            record, game = await store.games.load_game(game_id)
             rows = outbox[game_id]
             assert all(sent and not failed for _kind, sent, failed in rows), rows
             # One post per finished turn (the last one is the final scores), plus the start.
@@ -243,9 +243,9 @@ async def test_reminders_once_across_processes(standin: StandIn, postgres_url: s
             assert not (await pair[0].slash(channel, "cubist lobby new", players=2)).failed
             assert "joined" in (await pair[1].slash(channel, "cubist lobby join")).content
             assert not (await pair[0].slash(channel, "cubist lobby start")).failed
-            record = await store.active_game_for_channel(channel.id)
+            record = await store.games.active_game_for_channel(channel.id)
             assert record is not None
-            _, game = await store.load_game(record.id)
+            _, game = await store.games.load_game(record.id)
             seated = {u.id: u for u in pair}
             waiting[record.id] = seated[record.seats[game.current_player].user_id or 0]
         await until(

@@ -19,7 +19,7 @@ async def test_each_reader_gets_pictures_in_their_language(bilingual: Table) -> 
     await bob.slash(t_.channel, "cubist lobby join")
     assert not (await amelie.slash(t_.channel, "cubist lobby start")).failed
     await t_.standin.wait_for_message(t_.channel, lambda m: "The game begins" in m.content)
-    record = await t_.bot.store.active_game_for_channel(t_.channel.id)
+    record = await t_.bot.store.games.active_game_for_channel(t_.channel.id)
     assert record is not None
     record, game = await t_.bot.service.queries.game(record.id)
     names = t_.bot.service.names(record)

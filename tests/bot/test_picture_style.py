@@ -28,7 +28,7 @@ async def test_each_player_chooses_the_pictures_only_they_see(bilingual: Table) 
     await bob.slash(t.channel, "cubist lobby join")
     assert not (await amelie.slash(t.channel, "cubist lobby start")).failed
     post = await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
-    record = await t.bot.store.active_game_for_channel(t.channel.id)
+    record = await t.bot.store.games.active_game_for_channel(t.channel.id)
     assert record is not None
     record, game = await t.bot.service.queries.game(record.id)
     names = t.bot.service.names(record)

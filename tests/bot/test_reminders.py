@@ -183,7 +183,7 @@ async def test_closed_dms_are_remembered_and_the_channel_is_used(
     assert len(forbidden) == 1
     await t.users[0].slash(t.channel, "cubist lobby start")
     await t.standin.wait_for_message(t.channel, lambda m: "The game begins" in m.content)
-    record = await t.bot.store.active_game_for_channel(t.channel.id)
+    record = await t.bot.store.games.active_game_for_channel(t.channel.id)
     assert record is not None
     _record, game = await t.bot.service.queries.game(record.id)
     for _ in range(2 * (MAX_REMINDERS + 2)):

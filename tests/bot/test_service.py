@@ -129,7 +129,7 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
     svc = service(store, clock)
     (record, game), _ = await started(svc)
     waiting = record.seats[1 - game.current_player]
-    before = (await store.timers.of_game(record.id), await store.get_game(record.id))
+    before = (await store.timers.of_game(record.id), await store.games.get_game(record.id))
     with pytest.raises(UserError):
         await svc.play_in(record.id, waiting.user_id, EndTurn())  # not their turn
     with pytest.raises(UserError):  # the engine refuses it, in the store's transaction
@@ -141,14 +141,14 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
         await svc.play_in(record.id, record.seats[game.current_player].user_id, parse(illegal))
     with pytest.raises(UserError):  # text that is no move is refused where it is typed
         parse("fly to the moon")
-    assert (await store.timers.of_game(record.id), await store.get_game(record.id)) == before
+    assert (await store.timers.of_game(record.id), await store.games.get_game(record.id)) == before
     # Another process moved first: the version check refuses the second move, nothing written.
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    await store.apply_move(record.id, 0, end)
+    await store.moves.apply_move(record.id, 0, end)
     other = service(store, clock)
     with pytest.raises(UserError):
         await other._store_move(record, game, end, None, stale="service.stale")
-    assert (await store.get_game(record.id)).version == 1
+    assert (await store.games.get_game(record.id)).version == 1
 
 
 async def test_snooze_moves_the_next_reminder_and_stop_switches_them_off(store: Store, clock: FakeClock) -> None:
@@ -181,4 +181,4 @@ async def test_votes_and_an_early_end_of_the_turn_clock(store: Store, clock: Fak
     assert outcome.turn_ended and outcome.record.turn == turn + 1
     with pytest.raises(UserError):  # the vote was about a turn that is over
         await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn, headline_lang="en")
-    assert (await store.get_game(record.id)).status == Status.ACTIVE
+    assert (await store.games.get_game(record.id)).status == Status.ACTIVE

@@ -52,7 +52,7 @@ async def test_a_skip_racing_the_end_of_that_turn_is_refused(ctable: Table) -> N
         skip = await t.users[0].click(ask.message, ok, wait=False)
         await wait_until(lambda: bool(lock._waiters))  # the skip has read turn `turn`
         end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-        await t.bot.store.apply_move(gid, 0, end, seated[game.current_player].id)  # the player was quicker
+        await t.bot.store.moves.apply_move(gid, 0, end, seated[game.current_player].id)  # the player was quicker
     finally:
         lock.release()
     await skip.until_answered(10)
@@ -98,7 +98,7 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
     assert not r.ephemeral
     record, game = await t.bot.service.queries.game(gid)
     assert game.is_over and record.status == "finished"
-    assert await t.bot.store.rating_changes(gid) == []
+    assert await t.bot.store.stats.rating_changes(gid) == []
     assert _db(t, "SELECT count(*) FROM ratings") == [(0,)]
 
     # Three players, one kicked at once; the other two play the game to its end.
@@ -119,13 +119,13 @@ async def test_a_kick_down_to_one_player_is_not_rated_and_rematch_leaves_removed
             break
         await t.bot.service.play_in(gid, by_seat[game.current_player].id, move)
     final = await t.standin.wait_for_message(t.channel, lambda m: "The game is over" in m.content)
-    assert len(await t.bot.store.rating_changes(gid)) == 3  # played to its end: rated
+    assert len(await t.bot.store.stats.rating_changes(gid)) == 3  # played to its end: rated
     winner = by_seat[next(iter((await t.bot.service.queries.game(gid))[1].winners()))]
     r = await kicked.click(final, f"cubist:{gid}:b:rematch")
     assert r.ephemeral and "Only the players" in r.content
     r = await winner.click(final, f"cubist:{gid}:b:rematch")
     assert not r.ephemeral, r.content
-    new = await t.bot.store.active_game_for_channel(t.channel.id)
+    new = await t.bot.store.games.active_game_for_channel(t.channel.id)
     assert new is not None and new.id != gid
     assert kicked.id not in {s.user_id for s in new.seats} and len(new.seats) == 2
 
@@ -208,7 +208,7 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
             creator.slash(t.channel, "cubist lobby start"), t.users[2].slash(t.channel, "cubist lobby join")
         )
         assert not start.failed and not join.failed
-        record = await t.bot.store.active_game_for_channel(t.channel.id)
+        record = await t.bot.store.games.active_game_for_channel(t.channel.id)
         assert record is not None and record.status == "active"
         seated = t.users[2].id in {s.user_id for s in record.seats}
         if seated:
@@ -231,7 +231,7 @@ async def test_a_join_racing_start_and_a_move_racing_cancel_get_specific_answers
         )
         assert not cancel.failed and not end.failed, (cancel.content, end.content)
         assert GENERIC not in end.content and GENERIC not in cancel.content
-        after = await t.bot.store.get_game(record.id)
+        after = await t.bot.store.games.get_game(record.id)
         assert after.status == "cancelled"
         if end.ephemeral and "turn is over" not in end.content:
             assert "was cancelled" in end.content, end.content

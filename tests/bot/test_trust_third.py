@@ -116,13 +116,13 @@ async def test_a_turn_is_posted_once_when_discord_does_not_confirm_the_answer(ta
     await wait_until(lambda: [m for m in table.standin.dms(other) if m.components], timeout=60)
 
     async def outbox_settled() -> bool:
-        counts = await table.bot.store.outbox_counts()
+        counts = await table.bot.store.posts.counts()
         return counts["sent"] == counts["total"]
 
     loop = asyncio.get_running_loop()
     hang_guard = loop.time() + 120
     while not await outbox_settled():
-        assert loop.time() < hang_guard, await table.bot.store.outbox_counts()
+        assert loop.time() < hang_guard, await table.bot.store.posts.counts()
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.5)  # a second post would come from the worker by now
     posts = table.standin.channel_messages(table.channel)[before:]
@@ -402,13 +402,13 @@ async def test_a_start_post_discord_does_not_confirm_is_posted_once(table: Table
     callback = faults.fail_after("POST /interactions/{id}/{token}/callback", count=1)
     await ada.slash(table.channel, "cubist lobby start", wait=False)
     await wait_until(lambda: any(m.components for u in (ada, bruno) for m in table.standin.dms(u)), timeout=60)
-    record = await table.bot.store.active_game_for_channel(table.channel.id)
+    record = await table.bot.store.games.active_game_for_channel(table.channel.id)
     assert record is not None
     # The bot looks at its unconfirmed answer again after a pause and then remembers the post
     # it found (or posted): wait for that, however long a busy machine makes the pause.
     loop = asyncio.get_running_loop()
     hang_guard = loop.time() + 120
-    while (remembered := await table.bot.store.table_post(record.id)) is None:
+    while (remembered := await table.bot.store.posts.table_post(record.id)) is None:
         assert loop.time() < hang_guard, "the start post was never settled"
         await asyncio.sleep(0.05)
     begins = [m for m in table.standin.channel_messages(table.channel) if "The game begins" in m.content]

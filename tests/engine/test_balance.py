@@ -39,6 +39,10 @@ def test_report_counts_add_up_and_name_every_figure() -> None:
         assert all(c in g.installations_seen for c, _seat in g.completions)
         assert all(c in g.artists_seen for c, _seat in g.artist_uses)
         assert all(0 <= could <= left for could, left in zip(g.unused_placeable, g.unused_bonus, strict=True))
+        for seat in range(3):
+            assert 0 <= g.bare_placeable[seat] <= g.bare_chosen[seat] <= g.bare_ends[seat] <= g.turns[seat]
+            assert 0 <= g.rooms_unfit[seat] <= g.rooms_at_end[seat] <= 2 * g.turns[seat]
+            assert len(g.turn_cpu_seconds[seat]) == g.turns[seat]
     figures = dict(rep.rows())
     assert figures["3p greedy: games"].startswith("6 (0 stalled)")
     for label in (
@@ -51,8 +55,18 @@ def test_report_counts_add_up_and_name_every_figure() -> None:
         "greedy: bonus dice left on cards at the end, per player",
         "greedy: ... of which the museum could still take, per player",
         "greedy: players who kept the same two dice 8+ turns",
+        "greedy: ... with a storeroom die that had a place in a workroom",
+        "greedy: workrooms at a turn's end that fit no face-up card",
     ):
         assert f"3p greedy: {label}" in figures
+
+
+def test_workrooms_that_fit_no_card_are_counted() -> None:
+    """The random player builds at random: some of its workrooms fit no face-up card at the
+    end of its turn, and the report counts them (the greedy player gives such rooms up)."""
+    rep = run_balance(2, 2, ["random"], seed=5, workers=1)
+    _placeable, rooms, unfit = rep.idle_figures("random")
+    assert 0 < unfit <= rooms
 
 
 def test_mixed_seats_rotate_every_level_through_every_seat() -> None:

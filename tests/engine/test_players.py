@@ -178,7 +178,7 @@ def test_small_tournament_greedy_beats_random() -> None:
 
 def test_small_tournament_strong_beats_greedy_more_often_than_not() -> None:
     # Fixed seeds and deterministic players: this sample is the same on every run.  The
-    # real measure is the 400-game tournament of ``python -m benchmarks ai``.  Eight deals,
+    # real measure is the 300-game match of ``python -m benchmarks ai``.  Eight deals,
     # each played from both seats (fewer were too few: with the issue 17 deck strong won
     # exactly half of two deals, and after its artist tuning half of four, 10 of these 16).
     result = run_match("strong", "greedy", 16, 2, seed=200, workers=1)
@@ -295,3 +295,67 @@ def test_the_clock_runs_short_when_a_rival_is_one_die_from_a_fifth_installation(
 
     assert clock("1:4 2:4") == 2.0  # neither workroom fits an offered card: the card clock
     assert clock("2 3") < 1.0  # a 1 or a 4 beside the 3 completes card 1
+
+
+def _waiting_for_a_two(row: list[ArtistSlot], storeroom: list[int]) -> Game:
+    """A 2-player position after the roll: both workrooms hold a column of two 1s, and the
+    offer's only card they can become is #3 (a column of two and one die beside it), so a 2
+    is the one value they can take; ``row`` the artist row (an owned slot holds the
+    opponent's dice unless it says the mover's)."""
+    game = Game.new(2, 5)
+    s = game.state
+    shown = {a.card for a in row}
+    s.artist_deck = [c for c in [a.card for a in s.artists] + s.artist_deck if c not in shown]
+    s.artists = row
+    s.installation_deck = [c for c in s.offer + s.installation_deck if c not in (1, 3, 4)]
+    s.offer = [3, 1, 4]  # #1 and #4 are flat: a column of two fits neither
+    return setup(game, w1="1:2", w2="1:2", storeroom=storeroom)
+
+
+def test_greedy_takes_from_marc_the_value_its_workroom_waits_for() -> None:
+    game = _waiting_for_a_two(
+        [ArtistSlot(10, owner=1, value=6, count=3), ArtistSlot(7), ArtistSlot(12), ArtistSlot(20)], [5, 6]
+    )
+    game.state.artists[0].owner = game.current_player
+    game.set_position()
+    bot = GreedyPlayer(1)
+    assert str(bot.choose(game)) == "use 1 2"  # not the first value offered (a 1)
+    game.apply(bot.choose(game))
+    game.apply(bot.choose(game))  # the 2 goes beside the column
+    assert str(bot.choose(game)).startswith("complete w")
+
+
+@pytest.mark.parametrize("owner", [None, "opponent"])
+def test_greedy_puts_spare_dice_on_the_artist_that_gives_the_value_it_waits_for(owner: str | None) -> None:
+    """Two 5s fit neither workroom: they go onto the Malevich that gives a 2 (bumping the
+    opponent's 4s there if need be), not onto the Malevich of 5s before it in the row."""
+    held = ArtistSlot(2) if owner is None else ArtistSlot(2, owner=0, value=4, count=2)
+    game = _waiting_for_a_two([ArtistSlot(5), held, ArtistSlot(12), ArtistSlot(20)], [5, 5])
+    for a in game.state.artists:
+        if a.owner is not None:
+            a.owner = 1 - game.current_player
+    game.set_position()
+    assert str(GreedyPlayer(1).choose(game)) == "artist 2 5 5"
+
+
+def test_greedy_keeps_card_dice_for_the_museum() -> None:
+    """A die on a completed card goes into a workroom only to finish a card at once, and a
+    two-value die is switched only when the museum then takes it."""
+    from engine.moves import CARD, Complete, Place, Switch, ToMuseum
+
+    switched = 0
+    for seed in range(1, 5):
+        game = Game.new(3, seed)
+        bots = [GreedyPlayer(seed * 10 + i) for i in range(3)]
+        while not game.is_over:
+            bot = bots[game.current_player]
+            move = bot.choose(game)
+            game.apply(move)
+            if isinstance(move, Place) and move.die.kind == CARD:
+                after = bot.choose(game)
+                assert isinstance(after, Complete) and after.room == move.room, (seed, move, after)
+            if isinstance(move, Switch):
+                switched += 1
+                after = bot.choose(game)
+                assert isinstance(after, ToMuseum) and after.die == move.die, (seed, move, after)
+    assert switched

@@ -168,3 +168,21 @@ async def test_channel_messages_edit_delete_history(standin: StandIn, bot: SelfT
     await second.delete()
     assert [m.content for m in standin.channel_messages(channel)] == [f"hello {alice.mention}"]
     assert standin.messages[second.id].deleted
+
+
+async def test_a_stand_in_that_keeps_edits_keeps_each_version(standin: StandIn, bot: SelfTestBot, world: Any) -> None:
+    _, channel, _, _ = world
+    text_channel = bot.get_channel(channel.id)
+    plain = await text_channel.send("not kept")
+    await plain.edit(content="still not kept")
+    assert standin.messages[plain.id].versions == []  # off by default: long runs keep no old pictures
+    standin.keep_edits = True
+    sent = await text_channel.send("first", file=discord.File(io.BytesIO(png_bytes()), "a.png"))
+    await sent.edit(content="second")
+    await sent.edit(attachments=[])
+    versions = standin.messages[sent.id].versions
+    assert [v.content for v in versions] == ["first", "second", "second"]
+    assert [[a.filename for a in v.attachments] for v in versions] == [["a.png"], ["a.png"], []]
+    assert versions[0].at == sent.id and versions[0].at < versions[1].at < versions[2].at
+    later = await text_channel.send("after the edits")
+    assert versions[2].at < later.id  # versions and new messages share one order

@@ -28,14 +28,14 @@ def say(line: str) -> None:
 
 async def ensure_game(store: Store, channel: int, rng: random.Random) -> int:
     """The game in play in ``channel``, creating or starting it as needed."""
-    rec = await store.active_game_for_channel(channel)
+    rec = await store.games.active_game_for_channel(channel)
     if rec is None:
-        rec = await store.create_lobby(1, channel, channel)
+        rec = await store.lobby.create_lobby(1, channel, channel)
     if rec.status == Status.LOBBY:
         for i in range(len(rec.seats), 2):  # two-player games are the shortest: some end during the test
-            await store.join_seat(rec.id, channel * 100 + i, f"p{i}")
+            await store.lobby.join_seat(rec.id, channel * 100 + i, f"p{i}")
         due = rng.random()
-        rec, _ = await store.start_game(
+        rec, _ = await store.moves.start_game(
             rec.id, rng.randrange(2**31), timers=lambda g, r: [TimerSpec("nudge", "turn_start", due)]
         )
         say(f"S {rec.id}")
@@ -47,12 +47,12 @@ async def play_channel(store: Store, channel: int, seed: int) -> None:
     player = GreedyPlayer(seed)
     while True:
         game_id = await ensure_game(store, channel, rng)
-        record, game = await store.load_game(game_id)
+        record, game = await store.games.load_game(game_id)
         version = record.version
         while not game.is_over:
             move = player.choose(game)
             nudge = [TimerSpec("nudge", "turn_start", rng.random())]
-            played = await store.apply_move(game_id, version, move, channel, timers=lambda g, new, n=nudge: n)
+            played = await store.moves.apply_move(game_id, version, move, channel, timers=lambda g, new, n=nudge: n)
             game, version = played.game, played.version
             say(f"M {game_id} {version} {game.log[-1]}")
 

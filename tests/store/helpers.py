@@ -77,22 +77,22 @@ async def start_game(
     store: Store, channel: int, players: int = 2, seed: int = 1, guild: int = 1
 ) -> tuple[GameRecord, Game]:
     """A started game in ``channel`` with human players whose user ids are channel*10 + i."""
-    rec = await store.create_lobby(guild, channel, channel * 10)
+    rec = await store.lobby.create_lobby(guild, channel, channel * 10)
     for i in range(players):
-        await store.join_seat(rec.id, channel * 10 + i, f"player{i}")
-    return await store.start_game(rec.id, seed)
+        await store.lobby.join_seat(rec.id, channel * 10 + i, f"player{i}")
+    return await store.moves.start_game(rec.id, seed)
 
 
 async def play(store: Store, game_id: int, moves: int, seed: int = 0) -> tuple[Game, int]:
     """Plays up to ``moves`` GreedyPlayer moves (fewer if the game ends); returns game and version."""
-    rec, game = await store.load_game(game_id)
+    rec, game = await store.games.load_game(game_id)
     version = rec.version
     player = GreedyPlayer(seed)
     for _ in range(moves):
         if game.is_over:
             break
         user = rec.seats[game.current_player].user_id
-        played = await store.apply_move(game_id, version, player.choose(game), user)
+        played = await store.moves.apply_move(game_id, version, player.choose(game), user)
         game, version = played.game, played.version
     return game, version
 

@@ -50,8 +50,8 @@ async def test_backup_while_writes_go_on(store: Store, db_path: Path, tmp_path: 
         conn.close()
         backup = await Store.open(copy, cache_size=0)
         try:
-            assert await backup.verify_all(None) == []
-            assert len(await backup.list_games([Status.ACTIVE, Status.FINISHED])) == 4
+            assert await backup.integrity.verify_all(None) == []
+            assert len(await backup.games.list_games([Status.ACTIVE, Status.FINISHED])) == 4
             await play(backup, games[0].id, 1)  # a backup is a working database
         finally:
             await backup.close()

@@ -27,9 +27,9 @@ async def test_two_racing_moves_one_wins(store: Store, db_path: Path) -> None:
         assert len(set(moves)) >= 2
         # Two tasks on one connection and one on another connection, all from version 0.
         outcomes = await asyncio.gather(
-            store.apply_move(rec.id, 0, moves[0]),
-            store.apply_move(rec.id, 0, moves[1]),
-            other.apply_move(rec.id, 0, moves[-1]),
+            store.moves.apply_move(rec.id, 0, moves[0]),
+            store.moves.apply_move(rec.id, 0, moves[1]),
+            other.moves.apply_move(rec.id, 0, moves[-1]),
             return_exceptions=True,
         )
         won = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -40,8 +40,8 @@ async def test_two_racing_moves_one_wins(store: Store, db_path: Path) -> None:
         assert version == 1
         assert stored_moves(db_path, rec.id) == [(1, str(winner_game.log[0]))]
         # Both connections now see the winner's game.
-        assert (await other.load_game(rec.id))[1] == winner_game == (await store.load_game(rec.id))[1]
-        await store.verify_game(rec.id)
+        assert (await other.games.load_game(rec.id))[1] == winner_game == (await store.games.load_game(rec.id))[1]
+        await store.integrity.verify_game(rec.id)
     finally:
         await other.close()
 
@@ -59,13 +59,13 @@ async def test_many_tasks_on_one_game(db_path: Path) -> None:
             store = stores[i % 2]
             player = GreedyPlayer(i)
             while True:
-                record, game = await store.load_game(rec.id)
+                record, game = await store.games.load_game(rec.id)
                 if record.version >= target or game.is_over:
                     return
                 move = player.choose(game)
                 await asyncio.sleep(0)  # let the others read the same version
                 try:
-                    played = await store.apply_move(rec.id, record.version, move)
+                    played = await store.moves.apply_move(rec.id, record.version, move)
                     game, version = played.game, played.version
                 except StaleGame:
                     stale += 1
@@ -78,10 +78,10 @@ async def test_many_tasks_on_one_game(db_path: Path) -> None:
         assert len(versions) == len(set(versions)), "a version was won twice"
         assert sorted(wins) == stored  # every winner's move landed, and nothing else did
         assert [p for p, _ in stored] == list(range(1, len(stored) + 1))
-        assert len(stored) >= target or (await stores[0].load_game(rec.id))[1].is_over
+        assert len(stored) >= target or (await stores[0].games.load_game(rec.id))[1].is_over
         replayed = Game.replay(4, 11, [parse_move(m) for _, m in stored])
-        assert (await stores[1].load_game(rec.id))[1] == replayed
-        assert await stores[0].verify_all() == []
+        assert (await stores[1].games.load_game(rec.id))[1] == replayed
+        assert await stores[0].integrity.verify_all() == []
         assert stale + len(wins) > len(wins)  # there was contention
     finally:
         for s in stores:
@@ -96,7 +96,7 @@ async def test_many_games_at_once(store: Store, db_path: Path) -> None:
         for _ in range(25):
             if game.is_over:
                 break
-            played = await store.apply_move(game_id, version, player.choose(game))
+            played = await store.moves.apply_move(game_id, version, player.choose(game))
             game, version = played.game, played.version
             await asyncio.sleep(0)
         return game
@@ -105,8 +105,8 @@ async def test_many_games_at_once(store: Store, db_path: Path) -> None:
     for (rec, _), final in zip(games, finals, strict=True):
         stored = stored_moves(db_path, rec.id)
         assert [m for _, m in stored] == [str(m) for m in final.log]
-        assert (await store.load_game(rec.id))[1] == final
-    assert await store.verify_all() == []
+        assert (await store.games.load_game(rec.id))[1] == final
+    assert await store.integrity.verify_all() == []
 
 
 async def test_cancelled_task_leaves_the_store_consistent(store: Store, db_path: Path) -> None:
@@ -114,16 +114,16 @@ async def test_cancelled_task_leaves_the_store_consistent(store: Store, db_path:
     player = GreedyPlayer(0)
     version = 0
     for _ in range(10):
-        task = asyncio.create_task(store.apply_move(rec.id, version, player.choose(game)))
+        task = asyncio.create_task(store.moves.apply_move(rec.id, version, player.choose(game)))
         await asyncio.sleep(0)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
         # The move either landed whole or not at all; either way the store carries on.
-        record, game = await store.load_game(rec.id)
+        record, game = await store.games.load_game(rec.id)
         assert record.version in (version, version + 1)
         version = record.version
-        played = await store.apply_move(rec.id, version, player.choose(game))
+        played = await store.moves.apply_move(rec.id, version, player.choose(game))
         game, version = played.game, played.version
     assert len(stored_moves(db_path, rec.id)) == version
-    assert await store.verify_all() == []
+    assert await store.integrity.verify_all() == []

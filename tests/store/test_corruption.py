@@ -84,24 +84,26 @@ async def test_corrupt_game_is_named_and_others_work(
     try:
         if on_load:  # the cheap checks on every load catch this one
             with pytest.raises(CorruptGame) as info:
-                await store.load_game(2)
+                await store.games.load_game(2)
             assert info.value.game_id == 2 and "game 2" in str(info.value)
-        problems = await store.verify_all(None)
+        problems = await store.integrity.verify_all(None)
         assert [p.game_id for p in problems] == [2]
         assert reason in problems[0].reason, problems[0].reason
         # Quarantined: loading and moving are refused, naming the game...
         with pytest.raises(CorruptGame, match="game 2"):
-            await store.load_game(2)
+            await store.games.load_game(2)
         with pytest.raises(CorruptGame, match="game 2"):
-            await store.apply_move(2, 6, parse_move("end"))
+            await store.moves.apply_move(2, 6, parse_move("end"))
         # ...while the other games carry on.
         for game_id in (1, 3):
-            record, _ = await store.load_game(game_id)
+            record, _ = await store.games.load_game(game_id)
             assert record.version == 6
             _, version = await play(store, game_id, 3)
             assert version == 9
-        assert await store.active_game_for_channel(1) is not None
-        assert [g.id for g in await store.games_waiting_on(10)] + [g.id for g in await store.games_waiting_on(11)]
+        assert await store.games.active_game_for_channel(1) is not None
+        assert [g.id for g in await store.games.games_waiting_on(10)] + [
+            g.id for g in await store.games.games_waiting_on(11)
+        ]
     finally:
         await store.close()
 
@@ -116,15 +118,15 @@ async def test_rebuild_repairs_a_bad_snapshot_from_the_moves(db_path: Path) -> N
         game, _ = await play(store, rec.id, 8)
         edit_snapshot(db_path, rec.id, _bump_supply)
         with pytest.raises(CorruptGame, match="differs from the replay"):
-            await store.verify_game(rec.id)
-        rebuilt = await store.rebuild_snapshot(rec.id)
+            await store.integrity.verify_game(rec.id)
+        rebuilt = await store.integrity.rebuild_snapshot(rec.id)
         assert rebuilt == game
-        assert (await store.load_game(rec.id))[1] == game
-        await store.verify_game(rec.id)
+        assert (await store.games.load_game(rec.id))[1] == game
+        await store.integrity.verify_game(rec.id)
         await play(store, rec.id, 2)
         damage(db_path, "UPDATE moves SET move = 'end' WHERE game_id = 1 AND ply = 2")
         with pytest.raises(CorruptGame, match="does not replay"):
-            await store.rebuild_snapshot(rec.id)
+            await store.integrity.rebuild_snapshot(rec.id)
     finally:
         await store.close()
 
@@ -136,7 +138,7 @@ def test_cli_verify_on_a_good_and_a_missing_database(db_path: Path, tmp_path: Pa
         async with await Store.open(db_path) as store:
             rec, _ = await start_game(store, channel=1)
             await play(store, rec.id, 5)
-            await store.create_lobby(1, 2, 3)
+            await store.lobby.create_lobby(1, 2, 3)
 
     asyncio.run(build())
     assert cli(["verify", str(db_path)]) == 0

@@ -91,11 +91,11 @@ def check_after_kill(db: Path | str, reported: dict[tuple[int, int], str], start
     async def verify() -> None:
         store = await Store.open(db, cache_size=0)  # what the restarted bot does (migrating if needed)
         try:
-            assert await store.integrity_check() == []
-            assert await store.verify_all(list(Status)) == []
-            for rec in await store.list_games(list(Status)):
+            assert await store.integrity.integrity_check() == []
+            assert await store.integrity.verify_all(list(Status)) == []
+            for rec in await store.games.list_games(list(Status)):
                 if rec.seed is not None:
-                    await store.load_game(rec.id)
+                    await store.games.load_game(rec.id)
         finally:
             await store.close()
 

@@ -16,9 +16,9 @@ def _post(step, game) -> dict[str, object]:
 
 
 async def _end_turn(store: Store, game_id: int):
-    record, game = await store.load_game(game_id)
+    record, game = await store.games.load_game(game_id)
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    played = await store.apply_move(game_id, record.version, end, queue=_post)
+    played = await store.moves.apply_move(game_id, record.version, end, queue=_post)
     return played.record, played.game, played.queued
 
 
@@ -27,9 +27,9 @@ async def test_a_turn_end_queues_its_post_and_the_next_dm_in_the_same_transactio
     _rec, game, queued = await _end_turn(store, record.id)
     assert queued.turn_post is not None and queued.turn_dm is not None and queued.turn_post < queued.turn_dm
     # A move inside a turn queues nothing.
-    rec, game = await store.load_game(record.id)
+    rec, game = await store.games.load_game(record.id)
     inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
-    nothing = (await store.apply_move(record.id, rec.version, inside, queue=_post)).queued
+    nothing = (await store.moves.apply_move(record.id, rec.version, inside, queue=_post)).queued
     assert nothing.turn_post is None and nothing.turn_dm is None
 
 
@@ -61,7 +61,7 @@ async def test_claims_are_atomic_leased_released_and_done(store: Store, clock: F
     assert not await store.jobs.finish(mine, "handler", due_at=None, keep=True, message_id=7)  # its claim is lost
     assert await store.jobs.finish(taken, "other", due_at=None, keep=True, message_id=123)
     assert await store.jobs.claim(post, "late", 30) is None  # sent: never again
-    assert await store.outbox_counts() == {"total": 2, "sent": 1, "failed": 0}
+    assert await store.posts.counts() == {"total": 2, "sent": 1, "failed": 0}
 
 
 async def test_failed_sends_back_off_and_are_given_up_at_last(store: Store, clock: FakeClock) -> None:
@@ -85,7 +85,7 @@ async def test_failed_sends_back_off_and_are_given_up_at_last(store: Store, cloc
             waits.append(retry_delay(attempt))
             clock.now += waits[-1]
     assert waits[:3] == [2.0, 4.0, 8.0]
-    assert await store.outbox_counts() == {"total": 2, "sent": 1, "failed": 1}
+    assert await store.posts.counts() == {"total": 2, "sent": 1, "failed": 1}
     assert await store.jobs.claim(post, "w", 30) is None  # given up: kept for reading, never sent
 
 

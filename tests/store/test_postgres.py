@@ -79,7 +79,7 @@ async def test_fresh_database_reopened_and_refusals(postgres_url: str, sqlite_pa
     assert tables(postgres_url) == lite  # the same tables on both
     before = tables(postgres_url)
     async with await Store.open(postgres_url) as store:  # reopening changes nothing
-        assert (await store.create_lobby(1, 2, 3)).id == 1
+        assert (await store.lobby.create_lobby(1, 2, 3)).id == 1
     assert tables(postgres_url) == before and len(sql(postgres_url, "SELECT * FROM schema_migrations")) == len(versions)
 
     sql(postgres_url, "INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)", (pg.LATEST_VERSION + 1,))
@@ -111,20 +111,20 @@ async def test_copy_sqlite_to_postgresql_and_back(sqlite_path: Path, postgres_ur
         await play_to_end(store, done.id, 4)
         active, _ = await start_game(store, channel=2, seed=2)
         await play(store, active.id, 7)
-        await store.create_lobby(1, 3, 30)
-        board = await store.leaderboard(1)
+        await store.lobby.create_lobby(1, 3, 30)
+        board = await store.stats.leaderboard(1)
     report = await copy_database(sqlite_path, postgres_url, Store.open)
     assert report.games == 3 and report.rows["moves"] > 7
     async with await Store.open(postgres_url) as store:
-        assert await store.leaderboard(1) == board
-        lobby = await store.create_lobby(1, 4, 40)  # new ids continue after the copied ones
+        assert await store.stats.leaderboard(1) == board
+        lobby = await store.lobby.create_lobby(1, 4, 40)  # new ids continue after the copied ones
         assert lobby.id == 4
         await play(store, active.id, 2)  # the copied game goes on
     back = tmp_path / "back.db"
     assert await asyncio.to_thread(cli, ["copy", postgres_url, str(back)]) == 0
     async with await Store.open(back) as store:
-        assert sorted(g.id for g in await store.list_games(list(Status))) == [1, 2, 3, 4]
-        assert (await store.get_game(active.id)).version == 9
+        assert sorted(g.id for g in await store.games.list_games(list(Status))) == [1, 2, 3, 4]
+        assert (await store.games.get_game(active.id)).version == 9
     assert (
         await asyncio.to_thread(cli, ["verify", str(back)]) == 0
         and await asyncio.to_thread(cli, ["verify", postgres_url]) == 0

@@ -96,7 +96,7 @@ async def test_reopening_an_up_to_date_database_changes_nothing(sqlite_path: Pat
     store = await Store.open(sqlite_path)
     try:
         assert (structure(sqlite_path), versions(sqlite_path)) == before
-        record, game = await store.load_game(rec.id)
+        record, game = await store.games.load_game(rec.id)
         assert record.version == len(game.log) == 5
     finally:
         await store.close()
@@ -127,11 +127,11 @@ async def test_upgrade_from_every_earlier_version(tmp_path: Path, start: int) ->
         assert structure(old) == structure(fresh)
         assert versions(old) == list(range(1, dbmod.LATEST_VERSION + 1))
         if start >= 1:
-            assert (await store.get_game(77)).channel_id == 700
+            assert (await store.games.get_game(77)).channel_id == 700
         rec, _ = await start_game(store, channel=5)
         _, version = await play(store, rec.id, 3)
         assert version == 3
-        await store.verify_game(rec.id)
+        await store.integrity.verify_game(rec.id)
     finally:
         await store.close()
 

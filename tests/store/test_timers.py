@@ -55,14 +55,14 @@ async def test_a_move_replaces_a_claimed_timer_and_the_old_claim_loses(store: St
     await store.timers.set(rec.id, [nudge_at(clock.now)])
     (claimed,) = await store.jobs.claim_due("p1", 60, now=clock.now, one_offs=False)
     end = next(m for m in game.legal_moves() if isinstance(m, EndTurn))
-    await store.apply_move(rec.id, 0, end, timers=lambda g, new: [nudge_at(clock.now + 99)] if new else [])
+    await store.moves.apply_move(rec.id, 0, end, timers=lambda g, new: [nudge_at(clock.now + 99)] if new else [])
     assert not await store.jobs.finish(claimed, "p1", due_at=clock.now + 5)
     fresh = await store.timers.get(rec.id, "nudge")
     assert fresh is not None and (fresh.due_at, fresh.attempt) == (clock.now + 99, 0)
     # A move inside a turn that sets nothing keeps the timers as they are.
-    _rec, game = await store.load_game(rec.id)
+    _rec, game = await store.games.load_game(rec.id)
     inside = next(m for m in game.legal_moves() if not isinstance(m, EndTurn))
-    await store.apply_move(rec.id, 1, inside, timers=lambda g, new: [nudge_at(1.0)] if new else [])
+    await store.moves.apply_move(rec.id, 1, inside, timers=lambda g, new: [nudge_at(1.0)] if new else [])
     assert (await store.timers.get(rec.id, "nudge")) == fresh
 
 
@@ -72,7 +72,7 @@ async def test_finished_and_cancelled_games_have_no_timers(store: Store, clock: 
     for rec in (a, b):
         await store.timers.set(rec.id, [nudge_at(clock.now + 5)])
     await play_to_end(store, a.id)
-    await store.cancel(b.id)
+    await store.moves.cancel(b.id)
     assert await store.timers.of_game(a.id) == [] and await store.timers.of_game(b.id) == []
     assert await store.jobs.claim_due("p", 60, now=clock.now + 10**9, one_offs=False) == []
 
@@ -171,7 +171,7 @@ async def test_migration_makes_one_jobs_table_of_outbox_and_timers(tmp_path: Pat
         assert nudge is not None and (nudge.kind, nudge.due_at, nudge.attempt) == ("reminder", 500.0, 2)
         due = await store.jobs.claim_due("p", 30, now=10.0, standing=False)
         assert [(r.id, r.failures, r.payload) for r in due] == [(42, 2, {"seat": 1})]
-        assert await store.outbox_counts() == {"total": 2, "sent": 1, "failed": 0}
+        assert await store.posts.counts() == {"total": 2, "sent": 1, "failed": 0}
     finally:
         await store.close()
     row = sqlite3.connect(path).execute("SELECT message_id, due_at FROM jobs WHERE id = 41").fetchone()

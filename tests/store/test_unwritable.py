@@ -46,7 +46,7 @@ async def main(path: str) -> None:
     """Orders, one a line: ``write`` (one small transaction), ``fill`` (write until refused),
     ``read``, ``close``.  Answers one line each."""
     store = await Store.open(path)
-    game = await store.create_lobby(1, 1, 1)
+    game = await store.lobby.create_lobby(1, 1, 1)
     say("ready")
     n = 0
     loop = asyncio.get_running_loop()
@@ -54,14 +54,14 @@ async def main(path: str) -> None:
         try:
             if order == "write":
                 n += 1
-                await store.set_meta(f"k{n}", "x")
+                await store.meta_room.set_meta(f"k{n}", "x")
                 say("wrote")
             elif order == "fill":
                 while True:
                     n += 1
-                    await store.set_meta(f"k{n}", "x" * 4000)
+                    await store.meta_room.set_meta(f"k{n}", "x" * 4000)
             elif order == "read":
-                record = await store.get_game(game.id)
+                record = await store.games.get_game(game.id)
                 say(f"read {record.id}")
             elif order == "close":
                 await store.close()
@@ -243,9 +243,9 @@ async def test_looking_at_the_files_keeps_sqlites_locks(tmp_path: Path) -> None:
     store = await Store.open(path)
     other = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute(sys.argv[2]).fetchall()); c.close()"
     try:
-        await store.set_meta("first", "1")  # a write: the guard looks at the three files
+        await store.meta_room.set_meta("first", "1")  # a write: the guard looks at the three files
         subprocess.run([sys.executable, "-c", other, str(path), "SELECT count(*) FROM games"], check=True)
-        await store.set_meta("second", "2")  # committed while the other process has gone
+        await store.meta_room.set_meta("second", "2")  # committed while the other process has gone
         seen = subprocess.run(
             [sys.executable, "-c", other, str(path), "SELECT value FROM bot_meta WHERE key = 'second'"],
             check=True, capture_output=True, text=True,
