@@ -1,6 +1,6 @@
 """The web board on a 360 px phone, measured in a real browser (sizes from the page's
 layout, taps counted): the last turn above the fold, any player's studio and the museum
-large with a way back, every button a finger's size, and placing a die, completing an
+large with a way back (and the cards), every button a finger's size, and placing a die, completing an
 installation or sending a die to the museum in a few taps."""
 
 from __future__ import annotations
@@ -98,11 +98,12 @@ async def test_a_viewer_sees_the_last_turn_and_any_part_large(board: Board) -> N
         buttons = await sizes(page.locator("button"))
         assert buttons and all(w >= FINGER and h >= FINGER for w, h in buttons), buttons
         # Every close-up's words are readable on the phone: each studio, the museum.
-        for part in ("0", "1", "museum"):
+        for part in ("0", "1", "museum", "cards"):
             await page.locator(f'#parts button[data-part="{part}"]').tap()
             await page.locator(f'#parts button[data-part="{part}"][aria-pressed="true"]').wait_for()
             heights = [h for _w, h in await sizes(page.locator("#studio text"))]
             assert heights and min(heights) >= SMALLEST_TEXT, (part, sorted(heights)[:5])
+        assert await page.locator("#studio .artist").count() == 4 and await page.locator("#studio .offer").count() >= 1
 
 
 @pytest.mark.timeout(180)

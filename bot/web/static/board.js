@@ -22,7 +22,8 @@
   if (lang) headers["X-Cubist-Lang"] = lang;
   let state = null, chosen = null, busy = false, mode = "live", ply = 0;
   let me = { seat: null, may_play: false }, play = null, playFor = -1;
-  let large = null;  // what the close-up shows when the viewer chose: a seat, or "museum"
+  let large = null;  // what the close-up shows when the viewer chose: a seat, "museum" or "cards"
+  const WHOLE = { museum: true, cards: true };  // the close-ups that are not a player's
   // The pictures' style rules arrive as text: applied through the CSS object model, since
   // the page's Content-Security-Policy allows no inline style element.
   const pictureStyle = new CSSStyleSheet();
@@ -136,13 +137,13 @@
   function ownSeat() { return me.seat !== null ? me.seat : state.current; }
   function drawCloseUp() {
     const ui = state.ui, own = ownSeat();
-    if (large !== null && large !== "museum" && !(large < state.names.length)) large = null;
+    if (large !== null && !(large in WHOLE) && !(large < state.names.length)) large = null;
     const shown = large === null ? own : large;
-    const label = shown === "museum" ? ui.museum : fill(ui.studio_of, { name: state.names[shown] });
+    const label = shown in WHOLE ? ui[shown] : fill(ui.studio_of, { name: state.names[shown] });
     $("studio-title").textContent = label;
     $("parts").setAttribute("aria-label", ui.see_large);
-    $("parts").replaceChildren(...[...state.names.keys(), "museum"].map((which) => {
-      const b = button(which === "museum" ? ui.museum : state.names[which], () => showLarge(which === own ? null : which));
+    $("parts").replaceChildren(...[...state.names.keys(), ...Object.keys(WHOLE)].map((which) => {
+      const b = button(which in WHOLE ? ui[which] : state.names[which], () => showLarge(which === own ? null : which));
       b.setAttribute("aria-pressed", String(which === shown));
       b.dataset.part = String(which);
       return b;
@@ -152,6 +153,7 @@
     const box = $("studio");
     box.replaceChildren();
     const table = $("table").querySelector("svg");
+    if (shown === "cards" && table) { drawCards(box, table, label); return; }
     const part = table && table.querySelector(shown === "museum" ? ".museum" : `.player[data-seat="${shown}"]`);
     if (!part) return;
     const bb = part.getBBox();
@@ -191,6 +193,27 @@
       svg.querySelectorAll("[data-cell]").forEach((c) => {
         if (r.room === null || !c.dataset.cell.startsWith(`p${shown}.w${r.room}.`)) c.remove();
       });
+      group.appendChild(svg);
+    }
+    box.appendChild(group);
+  }
+  // The cards (artists, then installations on offer), two a row: each drawn apart.
+  function drawCards(box, table, label) {
+    const cards = [...table.querySelectorAll(".artist, .offer")].map((node) => ({ node, bb: node.getBBox() }));
+    if (cards.length === 0) return;
+    const scale = (box.clientWidth - 12) / (2 * Math.max(...cards.map((c) => c.bb.width + 4)));
+    const group = document.createElement("div");
+    group.className = "cards";
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", label);
+    for (const { node, bb } of cards) {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("viewBox", `${bb.x - 2} ${bb.y - 2} ${bb.width + 4} ${bb.height + 4}`);
+      if (table.hasAttribute("font-family")) svg.setAttribute("font-family", table.getAttribute("font-family"));
+      svg.classList.add("piece");
+      svg.setAttribute("width", String(Math.floor((bb.width + 4) * scale)));
+      svg.setAttribute("height", String(Math.floor((bb.height + 4) * scale)));
+      svg.appendChild(node.cloneNode(true));
       group.appendChild(svg);
     }
     box.appendChild(group);
