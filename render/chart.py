@@ -17,11 +17,12 @@ from PIL import Image, ImageDraw
 from . import palette as pal
 from .dice import mark_points
 from .encode import png_bytes
-from .fonts import fit, font
+from .fonts import font
+from .names import fit_words
 
 WIDTH, HEIGHT = 960, 540
 S = 2  # supersampling factor
-LEFT, TOP, RIGHT, BOTTOM = 76, 64, 236, 64  # margins around the plot area (final pixels)
+LEFT, TOP, RIGHT, BOTTOM = 76, 64, 272, 64  # margins around the plot area (final pixels)
 LEGEND_ROW = 40
 GRID: pal.RGB = (226, 220, 208)
 AXIS: pal.RGB = (150, 142, 128)
@@ -37,20 +38,36 @@ def nice_step(span: float, max_ticks: int) -> int:
     return int(10 * magnitude)  # pragma: no cover - the loop always returns
 
 
+def legend(names: Sequence[str], series: Sequence[Sequence[int]], order: Sequence[int]) -> list[tuple[int, str, str]]:
+    """The legend's rows, top to bottom: (seat, the name as it fits, the final score)."""
+    label, bold = font(14 * S), font(14 * S, bold=True)
+    lx, right = (WIDTH - RIGHT + 24) * S, (WIDTH - 16) * S
+    # One room for every name (the widest score's), so that like names shorten alike.
+    room = right - max(bold.getlength(str(s[-1])) for s in series) - 12 * S - (lx + 38 * S)
+    return [(seat, fit_words(names[seat], label, room), str(series[seat][-1])) for seat in order]
+
+
 def chart_image(
     names: Sequence[str],
     series: Sequence[Sequence[int]],
     *,
+    order: Sequence[int] | None = None,
     title: str = "Scores, turn by turn",
     x_label: str = "Turn",
     y_label: str = "Points",
 ) -> Image.Image:
-    """``series[seat][t]``: the seat's score at the start (t = 0) and after each turn t."""
+    """``series[seat][t]``: the seat's score at the start (t = 0) and after each turn t.
+    ``order``: the seats as the legend lists them, top to bottom (the game's ranking; by
+    default the final scores, highest first)."""
     if not names or len(names) != len(series):
         raise ValueError("one name per series, at least one")
     turns = len(series[0]) - 1
     if turns < 0 or any(len(s) != turns + 1 for s in series):
         raise ValueError("every series needs the same number of points, at least one")
+    if order is None:
+        order = sorted(range(len(series)), key=lambda seat: (-series[seat][-1], seat))
+    if sorted(order) != list(range(len(series))):
+        raise ValueError("the legend's order lists every seat once")
     img = Image.new("RGB", (WIDTH * S, HEIGHT * S), pal.PANEL)
     d = ImageDraw.Draw(img)
     x0, y0, x1, y1 = LEFT * S, TOP * S, (WIDTH - RIGHT) * S, (HEIGHT - BOTTOM) * S
@@ -93,15 +110,12 @@ def chart_image(
             d.polygon(mark_points(mark, *xy[i], r), fill=colour, outline=pal.PANEL, width=S)
 
     lx, ly = (WIDTH - RIGHT + 24) * S, y0
-    for seat, (name, points) in enumerate(zip(names, series, strict=True)):
+    right = (WIDTH - 16) * S
+    for row, (seat, shown, score) in enumerate(legend(names, series, order)):
         colour = pal.PLAYER_COLOURS[seat % len(pal.PLAYER_COLOURS)]
-        cy = ly + (seat * LEGEND_ROW + 12) * S
+        cy = ly + (row * LEGEND_ROW + 12) * S
         d.line((lx, cy, lx + 28 * S, cy), fill=colour, width=3 * S)
         d.polygon(mark_points(pal.MARKS[seat % len(pal.MARKS)], lx + 14 * S, cy, 7 * S), fill=colour)
-        score = str(points[-1])
-        score_w = bold.getlength(score)
-        right = (WIDTH - 16) * S
-        shown = fit(name, label, right - score_w - 12 * S - (lx + 38 * S))
         d.text((lx + 38 * S, cy), shown, font=label, fill=pal.player_ink(seat), anchor="lm")
         d.text((right, cy), score, font=bold, fill=pal.INK, anchor="rm")
     return img.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
@@ -111,10 +125,11 @@ def chart_png(
     names: Sequence[str],
     series: Sequence[Sequence[int]],
     *,
+    order: Sequence[int] | None = None,
     title: str = "Scores, turn by turn",
     x_label: str = "Turn",
     y_label: str = "Points",
 ) -> bytes:
     """The chart as PNG bytes (full colour: the smooth lines need more than the table palette)."""
-    img = chart_image(names, series, title=title, x_label=x_label, y_label=y_label)
+    img = chart_image(names, series, order=order, title=title, x_label=x_label, y_label=y_label)
     return png_bytes(img, paletted=False)

@@ -34,6 +34,21 @@ def fit_name(name: str, f: Font, width: float) -> tuple[str, Font]:
     return fit(words[0] if words else name, g, width), g
 
 
+def fit_words(name: str, f: Font, width: float) -> str:
+    """``name`` in ``f`` within ``width``: whole, else without its parenthesis ("Computer 1"),
+    else its first words and "…" (a cut at a word boundary), never inside a word while the
+    first word fits."""
+    for shown in (name, plain_name(name)):
+        if text_width(f, shown) <= width:
+            return shown
+    words = plain_name(name).split()
+    for keep in range(len(words) - 1, 0, -1):
+        cut = " ".join(words[:keep]).rstrip(",;:") + "…"
+        if text_width(f, cut) <= width:
+            return cut
+    return fit(words[0] if words else name, f, width)
+
+
 def plain_name(name: str) -> str:
     """The name without a trailing parenthesis: "Computer 1 (greedy)" -> "Computer 1"."""
     return re.sub(r"\s*\([^()]*\)\s*$", "", name).strip() or name

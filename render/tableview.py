@@ -537,7 +537,11 @@ def _recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels, box:
     bx0, by0, bx1, by1 = box
     f = font(round(size * 0.8), bold=True)
     seat = items[0][0]
-    who = plain_name(player_name(seat, names)).split()[0] + ":"
+    # The seat's own name, as the posts write it ("Computer 2", never the first word alone,
+    # which two computers share), then with initials, then left out.
+    name = player_name(seat, names)
+    whos = list(dict.fromkeys(f"{n}:" for n in (plain_name(name), _initials(name))))
+    who = whos[0]
     dw, dh = rc.die_size()
 
     def width_of(its: list[RecapItem], with_name: bool, words: bool) -> float:
@@ -549,7 +553,9 @@ def _recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels, box:
     shown = list(items)
     with_name, words = True, True
     while shown and width_of(shown, with_name, words) > bx1 - bx0:
-        if with_name:
+        if with_name and who != whos[-1]:
+            who = whos[whos.index(who) + 1]
+        elif with_name:
             with_name = False
         elif words:
             words = False

@@ -225,3 +225,25 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert "bot.chat.base" in {t for t, _line, _inside in GRAPH["bot.client"]}
     assert any(t == "discord" for t, _line, _inside in GRAPH["bot.chat.replies"])
     assert any(inside for _t, _line, inside in GRAPH["bot.__main__"])
+
+
+def test_the_application_chooses_no_words() -> None:
+    """bot.service returns facts (who, what, numbers) and the Discord side chooses the
+    words: from the catalogue it takes only ``Message``, a message's key and its facts,
+    which whoever shows it translates (an engine error becomes one by ``error_message``)."""
+    facts_only = {"Message", "error_message"}
+    taken = sorted(
+        f"{module}:{node.lineno} takes {alias.name} from {node.module}"
+        for module, path in MODULES.items()
+        if module.startswith("bot.service")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        for alias in node.names
+        if (isinstance(node, ast.Import) and alias.name.startswith("bot.i18n"))
+        or (
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "").startswith("bot.i18n")
+            and alias.name not in facts_only
+        )
+    )
+    assert taken == []

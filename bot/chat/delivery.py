@@ -114,6 +114,8 @@ async def post_turn(
         lang = await guild_language(bot, record.guild_id)
         names = [s.display_name for s in record.seats]
         lines = [post.headline or turn_headline(post.seat, post.turn, game.deck, names, lang)]
+        if post.powers_to is not None:
+            lines.append(t("trust.powers_passed", lang, name=post.powers_to))
         if post.finished:
             lines.append(t("replies.over", lang))
             lines += scores_lines(game, names, lang)

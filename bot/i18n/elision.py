@@ -37,11 +37,16 @@ def fill(template: str, params: Mapping[str, Any], nouns: tuple[str, ...] = ()) 
 
 def _join(out: list[str], value: str, nouns: tuple[str, ...]) -> str:
     """``value``, after changing the end of ``out`` (the text so far) where it must elide."""
+    # A name in bold ("**Ada**", "de **{name}**") elides as the bare name: "d'**Ada**".
     before = out[-1] if out else ""
-    if nouns and value.split(" ", 1)[0] in nouns and _ARTICLE.search(before):
-        return "l'" + value
-    if _VOWEL.match(value) and (m := _BEFORE.search(before)):
+    text = before.rstrip("*_")
+    marks = before[len(text) :]
+    bare = value.lstrip("*_")
+    if nouns and bare.split(" ", 1)[0] in nouns and _ARTICLE.search(text):
+        out[-1] = text + "l'" + marks
+        return value
+    if _VOWEL.match(bare) and (m := _BEFORE.search(text)):
         word = m.group(1)
         elided = _ELIDED[word.lower()]
-        out[-1] = before[: m.start(1)] + (elided.capitalize() if word[0].isupper() else elided)
+        out[-1] = text[: m.start(1)] + (elided.capitalize() if word[0].isupper() else elided) + marks
     return value

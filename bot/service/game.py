@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.i18n import Message, has, t
+from bot.i18n import Message
 from bot.i18n.rules import error_message
 from bot.pictures.styles import DEFAULT_STYLE, STYLES
 from bot.service import schedule
@@ -50,6 +50,7 @@ from bot.store import (
 from bot.store.jobs import JobsRoom
 from bot.store.outbox import Queued
 from bot.store.timers import TimersRoom
+from bot.words.seats import computer_name, taken_over_name
 from bot.words.texts import COLOUR_NAMES
 from engine import Game, GameOptions, IllegalMove, MoveSyntaxError, Played, Step, TurnRecord, parse_move
 from engine.moves import Move, Remove, Skip, Undo
@@ -70,12 +71,6 @@ class TableSettings(BaseModel):
     turn_hours: int = Field(default=72, ge=1, le=24 * 14)
     reminder_hours: int = Field(default=12, ge=1, le=24 * 7)
     computer_level: str = "greedy"  # who takes over an away player's seat
-
-
-def computer_name(level: str, number: int, lang: str) -> str:
-    """A computer player's seat name, in the table's language (stored with the seat)."""
-    shown = t(f"away.level.{level}", lang) if has(f"away.level.{level}") else level
-    return t("play.computer_name", lang, number=number, level=shown)
 
 
 def level_of(ai_level: int | None) -> str:
@@ -123,7 +118,9 @@ class MoveOutcome:
     def post(self, headline: str | None = None) -> TurnPost:
         """The channel post of the turn this move ended."""
         turn = self.turn if self.turn is not None else TurnRecord(self.seat, self.game.state.turn)
-        return TurnPost(self.record, self.game, self.seat, turn, self.finished, headline)
+        # The powers are said to pass with a table move's headline (votes, admins).
+        powers_to = self.powers_to if headline else None
+        return TurnPost(self.record, self.game, self.seat, turn, self.finished, headline, powers_to)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +135,7 @@ class TurnPost:
     turn: TurnRecord
     finished: bool
     headline: str | None = None  # said in place of the usual first line (votes, admins)
+    powers_to: str | None = None  # who holds the creator's powers now, when this turn passed them on
 
     def payload(self) -> dict[str, object]:
         """What the outbox keeps of it (the game and record are the row's version)."""
@@ -146,6 +144,7 @@ class TurnPost:
             "turn": record_to_json(self.turn),
             "finished": self.finished,
             "headline": self.headline,
+            "powers_to": self.powers_to,
         }
 
     @classmethod
@@ -156,7 +155,8 @@ class TurnPost:
             turn = record_from_json(stored)
         else:  # queued before posts kept the record: the game at the row's version has it
             turn = game.state.last_turn or TurnRecord(seat, game.state.turn)
-        return cls(record, game, seat, turn, bool(payload["finished"]), payload.get("headline"))
+        finished, headline, powers_to = bool(payload["finished"]), payload.get("headline"), payload.get("powers_to")
+        return cls(record, game, seat, turn, finished, headline, powers_to)
 
 
 def _legal_hint(game: Game, limit: int = 8) -> Message:
@@ -629,7 +629,7 @@ class GameService:
                 raise UserError(Message("service.already_computer", name=old.display_name))
             try:
                 return await self.store.lobby.hand_seat_to_computer(
-                    game_id, seat, LEVELS.index(level), t("play.taken_over", lang, name=old.display_name)
+                    game_id, seat, LEVELS.index(level), taken_over_name(old.display_name, lang)
                 )
             except SeatError:  # another process handed the seat over first
                 raise UserError(Message("service.already_computer", name=old.display_name)) from None
@@ -803,7 +803,6 @@ class GameService:
         turn: int | None = None,
         can_manage: bool = False,
         headline: str | None = None,
-        headline_lang: str,
         sent_at: float | None = None,
     ) -> MoveOutcome:
         """Apply a table move (``skip`` or ``remove pN``), decided by a vote (``Entry.VOTE``:
@@ -845,10 +844,10 @@ class GameService:
 
             def post(step: Step, new_game: Game) -> dict[str, object]:
                 after = self.powers_holder(record, new_game)
-                line = headline
-                if headline and not new_game.is_over and after and holder and after.seat != holder.seat:
-                    line = f"{headline}\n{t('trust.powers_passed', headline_lang, name=after.display_name)}"
-                return TurnPost(record, new_game, acted, table_turn(step), new_game.is_over, line).payload()
+                passed = after is not None and holder is not None and after.seat != holder.seat
+                powers_to = after.display_name if headline and passed and after and not new_game.is_over else None
+                turn = table_turn(step)
+                return TurnPost(record, new_game, acted, turn, new_game.is_over, headline, powers_to).payload()
 
             record, new_game, queued, step = await self._store_move(
                 record, game, move, user_id, stale="service.stale", queue=post

@@ -130,7 +130,7 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
     )
     outcome = await bot.service.table_move(
-        game_id, interaction.user.id, move, entry=Entry.VOTE, turn=turn, headline=headline, headline_lang=lang
+        game_id, interaction.user.id, move, entry=Entry.VOTE, turn=turn, headline=headline
     )
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -240,7 +240,7 @@ async def admin_move(
     # ... and to the turn in play when the admin sent the command (it may have ended since).
     outcome = await bot.service.table_move(
         record.id, interaction.user.id, move, entry=Entry.ADMIN, turn=game.state.turn, can_manage=can_manage,
-        headline=headline, headline_lang=lang, sent_at=interaction.created_at.timestamp(),
+        headline=headline, sent_at=interaction.created_at.timestamp(),
     )  # fmt: skip
     await interaction.response.send_message(headline)
     await announce_table_move(bot, interaction, outcome, headline)
@@ -256,7 +256,4 @@ async def announce_table_move(bot: Bot, interaction: discord.Interaction, outcom
     channel: discord.abc.Messageable | None = interaction.channel  # type: ignore[assignment]
     if outcome.record.channel_id != interaction.channel_id or channel is None:
         channel = bot.get_partial_messageable(outcome.record.channel_id, guild_id=outcome.record.guild_id)
-    if outcome.powers_to is not None:
-        lang = await _channel_language(bot, interaction, outcome.record)
-        headline += "\n" + t("trust.powers_passed", lang, name=outcome.powers_to)
     await deliver_turn(bot, channel, outcome, headline=headline)  # type: ignore[arg-type]

@@ -483,8 +483,13 @@ async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveO
     note = t(key, lang, channel=posted.channel.id if posted is not None else record.channel_id)
     if carry:
         await send_error(interaction, note)
-    else:
-        await interaction.edit_original_response(content=note, view=None)
+        return
+    # The panel's picture was drawn mid-turn, this player still to play: it shows the
+    # studio as the turn left it, with the next player to play.
+    style = await bot.service.picture_style(interaction.user.id)
+    game = outcome.game
+    png = await bot.pictures.studio(record.id, record.version, game, _names(record), outcome.seat, lang, style=style)
+    await interaction.edit_original_response(content=note, view=None, attachments=[png_file(png, "studio.png")])
 
 
 async def studio_reply(

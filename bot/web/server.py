@@ -626,7 +626,8 @@ def ui_words(lang: str) -> dict[str, str]:
     keys = (
         "table", "studio_of", "in_words", "watching", "your_turn", "pick_space", "waiting", "dice", "actions",
         "undo", "end", "confirm", "not_yet", "other_ends", "live", "replay", "first", "back", "forward", "last",
-        "step", "reconnecting", "lost", "sending", "last_turn", "scores",
+        "step", "reconnecting", "lost", "sending", "last_turn", "scores", "museum", "see_large", "back_to",
+        "show_table", "hide_table", "cards",
     )  # fmt: skip
     # Templates stay templates ({name}, {ply}): the page fills them in.
     return {k: _template(f"web.ui.{k}", lang) for k in keys}

@@ -31,7 +31,7 @@ from bot.words.story import move_words, this_turn_words, turn_words
 from bot.words.texts import scores_lines, seat_colour_name
 from engine import Game
 from engine.geometry import MUSEUM_SIZE, WORKROOM_SIZE
-from engine.moves import EndTurn, Move, Place, ToMuseum, Undo
+from engine.moves import Complete, EndTurn, Move, Place, ToMuseum, Undo
 from render import webboard
 
 
@@ -340,11 +340,19 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
             "others": [{"label": describe.end(e), "move": str(e)} for e in ends if e != chosen],
         }
     undo = any(isinstance(m, Undo) for m in legal)
+    # Completing an installation is one tap on the page, not a search through the other moves.
+    arrow = t("turnpanel.arrow", lang)
+    complete = [
+        {"label": arrow.join((describe.complete_group(m.room), describe.complete_card(m))), "move": str(m)}
+        for m in legal
+        if isinstance(m, Complete)
+    ]
     return {
         "dice": sorted(dice.values(), key=lambda d: (d["die"][0].isdigit() is False, d["value"], d["die"])),
         "others": others,
         "undo": str(Undo()) if undo else None,
         "end": end,
+        "complete": complete,
     }
 
 

@@ -117,7 +117,7 @@ def _play_words(p: Played, deck: Deck, v: _Voice) -> str:
         return v.t("story.switch_from", value=p.value, to=p.to)
     if isinstance(m, EndTurn):
         if m.keep:
-            return v.t("story.end_keep", keep=join([str(x) for x in m.keep], v.locale))
+            return v.t("story.end_keep", keep=_dice_told(m.keep, v))  # "keeping a 6 and a 1"
         return v.t("story.end")
     if isinstance(m, Undo):
         return v.t("story.undo")
@@ -150,13 +150,17 @@ def _use(p: Played, m: UseArtist, deck: Deck, v: _Voice) -> str:
     return v.t("story.use.done", artist=artist, what=what)
 
 
-def _placed(room: int, values: list[int], v: _Voice) -> str:
-    """'placed two 3s and a 4 in workroom 1'."""
+def _dice_told(values: Sequence[int], v: _Voice) -> str:
+    """'two 3s and a 4', equal values counted together."""
     counts: dict[int, int] = {}
     for value in values:
         counts[value] = counts.get(value, 0) + 1
-    told = join([dice(n, value, v.locale) for value, n in counts.items()], v.locale)
-    return v.t("story.place", die=told, room=_room(room, v.locale))
+    return join([dice(n, value, v.locale) for value, n in counts.items()], v.locale)
+
+
+def _placed(room: int, values: list[int], v: _Voice) -> str:
+    """'placed two 3s and a 4 in workroom 1'."""
+    return v.t("story.place", die=_dice_told(values, v), room=_room(room, v.locale))
 
 
 def _stored_die(p: Played) -> int | None:

@@ -126,7 +126,7 @@ async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Tabl
     t = ctable
     gid, game, _away, v1, v2, post = await three_players_and_a_vote(t, clock)
     seat, turn = game.current_player, game.state.turn
-    assert "needs 2 of 2 votes" in post.content
+    assert "votes needed for either: 2 of 2" in post.content
     r = await v1.click(post, f"cubist:{gid}:v:remove:{turn}")
     assert "1 of 2" in r.content
     assert not (await t.bot.service.queries.game(gid))[1].state.players[seat].removed

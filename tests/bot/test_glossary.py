@@ -66,8 +66,12 @@ def test_no_other_word_for_a_glossary_thing_and_no_codes(lang: str) -> None:
 # Placeholders that hold a player's name, filled with names a player may have: one starting
 # with a vowel, and a computer player's (its first word a common noun).
 NAME_KEYS = ("name", "names", "who", "player", "seat", "winner", "voter", "away", "creator", "holder", "owner")
-REAL_NAMES = {"en": ("Ada", "Computer 1 (greedy)", "Émile"), "fr": ("Ada", "Ordinateur 1 (glouton)", "Émile")}
-NOT_ELIDED = re.compile(r"\b(de|que|De|Que) [AEIOUYÉÈaeiouyéè]|\b(de|à|De|À) Ordinateur\b")
+# Posts write names in bold ("**Ada**"): they elide as the plain names do.
+REAL_NAMES = {
+    "en": ("Ada", "Computer 1 (greedy)", "Émile", "**Ada**"),
+    "fr": ("Ada", "Ordinateur 1 (glouton)", "Émile", "**Ada**", "**Ordinateur 1 (glouton)**"),
+}
+NOT_ELIDED = re.compile(r"\b(de|que|De|Que) \**[AEIOUYÉÈaeiouyéè]|\b(de|à|De|À) \**Ordinateur\b")
 DOUBLED = re.compile(r"\b([^\W\d_]+) \1\b", re.IGNORECASE)
 
 

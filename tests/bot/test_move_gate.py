@@ -165,7 +165,7 @@ async def test_a_vote_that_did_not_carry_moves_nothing(club: Table) -> None:
     before = await club.snapshot()
     for move in (Skip(), Remove(game.current_player)):
         with pytest.raises(UserError) as refused:
-            await service.table_move(gid, voter.id, move, entry=Entry.VOTE, turn=turn, headline_lang="en")
+            await service.table_move(gid, voter.id, move, entry=Entry.VOTE, turn=turn)
         assert refused.value.args[0].key == "gate.table_move"
     assert await club.snapshot() == before
 

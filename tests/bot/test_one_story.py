@@ -82,3 +82,20 @@ def test_post_picture_and_web_tell_every_turn_alike(players: int, seed: int, lan
         assert turn_words(turn, game.deck, lang, names) in told["post"]
         turns += 1
     assert turns > 10 * players and artists_used > 0
+
+
+@pytest.mark.parametrize(
+    "lang,keep,said",
+    [
+        ("en", (6, 1), "ended the turn keeping a 6 and a 1 in the storage space"),
+        ("en", (5, 5), "ended the turn keeping two 5s in the storage space"),
+        ("fr", (6, 1), "terminé son tour en gardant un 6 et un 1 dans l'espace de stockage"),
+        ("fr", (4,), "terminé son tour en gardant un 4 dans l'espace de stockage"),
+    ],
+)
+def test_the_dice_kept_at_the_end_of_a_turn_are_told_as_dice(lang: str, keep: tuple[int, ...], said: str) -> None:
+    """ "keeping a 6 and a 1", as "placed a 6 and a 1" is told, never "keeping 6 and 1"."""
+    from bot.words.story import play_words
+    from engine import EndTurn, Played
+
+    assert play_words(Played(EndTurn(keep)), Game.new(2, 1).deck, lang) == said

@@ -177,8 +177,8 @@ async def test_votes_and_an_early_end_of_the_turn_clock(store: Store, clock: Fak
     assert turn_clock is not None and turn_clock.expires_at == clock.now
     voter = record.seats[1 - game.current_player]
     assert await svc.cast_vote(record.id, turn, voter.seat, "skip") == {"skip": 1}
-    outcome = await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn, headline_lang="en")
+    outcome = await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn)
     assert outcome.turn_ended and outcome.record.turn == turn + 1
     with pytest.raises(UserError):  # the vote was about a turn that is over
-        await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn, headline_lang="en")
+        await svc.table_move(record.id, voter.user_id, Skip(), entry=Entry.VOTE, turn=turn)
     assert (await store.games.get_game(record.id)).status == Status.ACTIVE

@@ -75,7 +75,7 @@ async def test_powers_pass_to_the_next_seated_person_when_the_creator_is_removed
     holder = t.bot.service.powers_holder(record, game)
     assert holder is not None and holder.user_id != creator.id
     post = await t.standin.wait_for_message(t.channel, lambda m: "now holds the creator's powers" in m.content)
-    assert holder.display_name in post.content
+    assert holder.display_name in post.content and post.content.count("now holds the creator's powers") == 1
     for command in ("cubist table skip", "cubist table cancel"):
         r = await creator.slash(t.channel, command)
         assert r.ephemeral and "Only the game's creator" in r.content, r.content

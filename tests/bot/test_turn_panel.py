@@ -100,14 +100,36 @@ async def place_both_and_end(taps: Taps, words: dict[str, str]) -> None:
         assert words["done"] in taps.message.content
     await taps.press("endask")
     assert words["confirm"] in taps.message.content
+    mid_turn = taps.message.attachments[0].data
+    seat = game.current_player
     await taps.press("endok")
     assert words["over"] in taps.message.content
     assert not taps.message.components
+    # The picture left on the panel is the studio as the turn left it, the next player to
+    # play, not the mid-turn one still marking this player to play.
+    after_record, after = await taps.table.bot.service.queries.game(taps.gid)
+    assert after.current_player != seat
+    names = [s.display_name for s in after_record.seats]
+    lang = words["lang"]
+    expected = await taps.table.bot.pictures.studio(taps.gid, after_record.version, after, names, seat, lang)
+    assert taps.message.attachments[0].data == expected != mid_turn
     del record
 
 
-EN = {"place": "Place the ", "done": "Done: Place the ", "confirm": "End your turn?", "over": "Your turn is over"}
-FR = {"place": "Poser le ", "done": "Fait : Poser le ", "confirm": "Finir votre tour ?", "over": "Votre tour est fini"}
+EN = {
+    "lang": "en",
+    "place": "Place the ",
+    "done": "Done: Place the ",
+    "confirm": "End your turn?",
+    "over": "Your turn is over",
+}
+FR = {
+    "lang": "fr",
+    "place": "Poser le ",
+    "done": "Fait : Poser le ",
+    "confirm": "Finir votre tour ?",
+    "over": "Votre tour est fini",
+}
 
 
 @pytest.mark.parametrize("locale,words", [("en-US", EN), ("fr", FR)])

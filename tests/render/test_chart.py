@@ -20,7 +20,7 @@ from engine import Game
 from engine.players import GreedyPlayer
 from engine.timeline import score_series, timeline
 from render import palette as pal
-from render.chart import HEIGHT, WIDTH, chart_png, nice_step
+from render.chart import HEIGHT, WIDTH, chart_png, legend, nice_step
 
 GOLDEN = Path(__file__).parent / "golden" / "score-chart-3p.png"
 CHANNEL_TOLERANCE = 24  # as tests/test_render.py
@@ -81,6 +81,33 @@ def test_the_labels_are_parameters() -> None:
 def test_bad_input_is_refused(names: list[str], series: list[list[int]]) -> None:
     with pytest.raises(ValueError):
         chart_png(names, series)
+
+
+def test_an_order_that_misses_or_repeats_a_seat_is_refused() -> None:
+    for order in ([0, 1], [0, 0, 1], [0, 1, 3]):
+        with pytest.raises(ValueError):
+            chart_png(NAMES, SERIES, order=order)
+
+
+def test_the_legend_lists_the_ranking_with_names_whole_or_cut_between_words() -> None:
+    """Highest score first by default, or the order given (the game's ranking); a computer's
+    name loses its level, not its number; a long name ends at a word with "…"."""
+    names = ["Computer 1 (greedy)", "Bruno", "Computer 2 (strong)", "Chloé, whose name is far too long for the legend"]
+    series = [[0, 12], [0, 30], [0, 22], [0, 5]]
+    rows = legend(names, series, [1, 2, 0, 3])
+    assert [seat for seat, _shown, _score in rows] == [1, 2, 0, 3]
+    assert [score for _seat, _shown, score in rows] == ["30", "22", "12", "5"]
+    shown = {seat: text for seat, text, _score in rows}
+    assert shown[1] == "Bruno"
+    assert shown[0] in ("Computer 1 (greedy)", "Computer 1") and shown[2] in ("Computer 2 (strong)", "Computer 2")
+    long = shown[3]
+    assert long.endswith("…") and names[3].startswith(long[:-1]) and names[3][len(long) - 1] in " ,", long
+    # By default the final scores, highest first.
+    assert (
+        chart_png(names, series)
+        == chart_png(names, series, order=[1, 2, 0, 3])
+        != chart_png(names, series, order=[0, 1, 2, 3])
+    )
 
 
 def test_a_game_without_turns_or_points_still_draws() -> None:

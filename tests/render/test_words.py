@@ -86,3 +86,35 @@ def test_names_are_shortened_at_word_boundaries_never_inside_a_parenthesis() -> 
             shown, _f = fit_name(name, font(20, bold=True), width)
             assert shown.count("(") == shown.count(")"), shown
             assert not shown.endswith((" (", "(.", ". (.")), shown
+
+
+@pytest.mark.parametrize(
+    "lang,names",
+    [
+        ("en", ["Computer 1 (greedy)", "Ada", "Computer 2 (greedy)", "Bruno"]),
+        ("fr", ["Ordinateur 1 (glouton)", "Ada", "Ordinateur 2 (glouton)", "Bruno"]),
+    ],
+)
+def test_the_headers_last_turn_names_the_seat_that_played_as_the_posts_do(lang: str, names: list[str]) -> None:
+    """Two computers are "Computer 1" and "Computer 2" in the header's last-turn dice, never
+    "Computer:" for both; a long name is shortened on purpose (initials) or left out where
+    the dice need the room, never cut."""
+    from engine.players import GreedyPlayer
+    from render.names import _initials, plain_name
+
+    game = Game.new(players=4, seed=3)
+    bots = [GreedyPlayer(30 + i) for i in range(4)]
+    labels = render_labels(lang)
+    seen: set[str] = set()
+    for _turn in range(12):
+        seat, turn = game.current_player, game.state.turn
+        while game.state.turn == turn:
+            game.apply(bots[game.current_player].choose(game))
+        cv = render.table_canvas(game, names, labels=labels)
+        said = [b.name for b in cv.boxes if b.kind == "text" and b.parent == "header" and b.name.endswith(":")]
+        if not cv.recap:
+            continue
+        # The name, shortened on purpose, or left out where the dice need the room.
+        assert said in ([], [f"{plain_name(names[seat])}:"], [f"{_initials(names[seat])}:"]), (seat, said)
+        seen.update(said)
+    assert {f"{plain_name(names[0])}:", f"{plain_name(names[2])}:"} <= seen, seen

@@ -22,6 +22,8 @@
   if (lang) headers["X-Cubist-Lang"] = lang;
   let state = null, chosen = null, busy = false, mode = "live", ply = 0;
   let me = { seat: null, may_play: false }, play = null, playFor = -1;
+  let large = null;  // what the close-up shows when the viewer chose: a seat, "museum" or "cards"
+  const WHOLE = { museum: true, cards: true };  // the close-ups that are not a player's
   // The pictures' style rules arrive as text: applied through the CSS object model, since
   // the page's Content-Security-Policy allows no inline style element.
   const pictureStyle = new CSSStyleSheet();
@@ -111,54 +113,172 @@
     $("live-mode").textContent = ui.live;
     $("replay-mode").textContent = ui.replay;
     $("table-title").textContent = s.so_far ? `${ui.table} · ${s.so_far}` : ui.table;
-    const studioSeat = me.seat !== null ? me.seat : s.current;
-    $("studio-title").textContent = fill(ui.studio_of, { name: s.names[studioSeat] });
     $("scores-title").textContent = ui.scores;
     $("in-words").textContent = ui.in_words;
     $("story").textContent = s.story;
+    $("so-far").textContent = s.so_far;  // above the pictures too: on a phone the table's title is far down
     list($("scores"), s.scores);
     list($("text"), s.text);
     for (const [id, t] of [["r-first", ui.first], ["r-back", ui.back], ["r-forward", ui.forward], ["r-last", ui.last]]) $(id).textContent = t;
     if (mode === "live") {
       pictureStyle.replaceSync(s.css);
       $("table").innerHTML = s.table;
-      drawStudio(studioSeat, fill(ui.studio_of, { name: s.names[studioSeat] }));
+      drawCloseUp();
     }
+    drawWhole();
     if (moved) chosen = null;
     drawPlay();
     document.body.dataset.version = String(s.version);  // last: the page now shows this version
   }
 
-  // The studio close up: that player's part of the table, zoomed (the same drawing, so the
-  // same spaces glow and take taps).
-  function drawStudio(seat, label) {
+  // The close-up: one player's part of the table (or the museum), zoomed (the same drawing,
+  // so the same spaces glow and take taps).  By default the viewer's own studio, else the
+  // player on turn's; any other part is a tap away, with a way back.
+  function ownSeat() { return me.seat !== null ? me.seat : state.current; }
+  function drawCloseUp() {
+    const ui = state.ui, own = ownSeat();
+    if (large !== null && !(large in WHOLE) && !(large < state.names.length)) large = null;
+    const shown = large === null ? own : large;
+    const label = shown in WHOLE ? ui[shown] : fill(ui.studio_of, { name: state.names[shown] });
+    $("studio-title").textContent = label;
+    $("parts").setAttribute("aria-label", ui.see_large);
+    $("parts").replaceChildren(...[...state.names.keys(), ...Object.keys(WHOLE)].map((which) => {
+      const b = button(which in WHOLE ? ui[which] : state.names[which], () => showLarge(which === own ? null : which));
+      b.setAttribute("aria-pressed", String(which === shown));
+      b.dataset.part = String(which);
+      return b;
+    }));
+    $("back-to").hidden = large === null;
+    $("back-to").textContent = fill(ui.back_to, { name: state.names[own] });
     const box = $("studio");
     box.replaceChildren();
     const table = $("table").querySelector("svg");
-    const part = table && table.querySelector(`.player[data-seat="${seat}"]`);
+    if (shown === "cards" && table) { drawCards(box, table, label); return; }
+    const part = table && table.querySelector(shown === "museum" ? ".museum" : `.player[data-seat="${shown}"]`);
     if (!part) return;
     const bb = part.getBBox();
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("viewBox", `${bb.x - 4} ${bb.y - 4} ${bb.width + 8} ${bb.height + 8}`);
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", label);
-    for (const name of ["font-family"]) if (table.hasAttribute(name)) svg.setAttribute(name, table.getAttribute(name));
-    svg.appendChild(part.cloneNode(true));
-    box.appendChild(svg);
+    const view = (x, y, w, h) => {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+      for (const name of ["font-family"]) if (table.hasAttribute(name)) svg.setAttribute(name, table.getAttribute(name));
+      svg.appendChild(part.cloneNode(true));
+      return svg;
+    };
+    const rooms = shown === "museum" || !PHONE.matches ? [] : roomsOf(part, shown, bb);
+    if (rooms.length === 0) {
+      const svg = view(bb.x - 4, bb.y - 4, bb.width + 8, bb.height + 8);
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", label);
+      box.appendChild(svg);
+      return;
+    }
+    // On a phone a studio is cut in three, one above the other at one scale (the panel, then
+    // each workroom, as wide as the page): side by side its words and spaces would be tiny.
+    const left = Math.min(...rooms.map((r) => r.x)) + 5;  // short of the first column name
+    // the panel: what is drawn wholly left of the workrooms (the name, score, storeroom...)
+    const beside = [...part.children].map((c) => c.getBBox()).filter((b) => b.width > 0 && b.x + b.width <= left);
+    const top = Math.min(...beside.map((b) => b.y)), bottom = Math.max(...beside.map((b) => b.y + b.height));
+    const pieces = beside.length ? [{ x: bb.x, y: top - 4, width: left - bb.x, height: bottom - top + 8, room: null }] : [];
+    pieces.push(...rooms);
+    const scale = box.clientWidth / Math.max(...pieces.map((r) => r.width));
+    const group = document.createElement("div");
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", label);
+    for (const r of pieces) {
+      const svg = view(r.x, r.y, r.width, r.height);
+      svg.classList.add("piece");
+      svg.setAttribute("width", String(Math.floor(r.width * scale)));
+      svg.setAttribute("height", String(Math.floor(r.height * scale)));
+      // each space in one piece only: the one it is seen in
+      svg.querySelectorAll("[data-cell]").forEach((c) => {
+        if (r.room === null || !c.dataset.cell.startsWith(`p${shown}.w${r.room}.`)) c.remove();
+      });
+      group.appendChild(svg);
+    }
+    box.appendChild(group);
   }
+  // The cards (artists, then installations on offer), two a row: each drawn apart.
+  function drawCards(box, table, label) {
+    const cards = [...table.querySelectorAll(".artist, .offer")].map((node) => ({ node, bb: node.getBBox() }));
+    if (cards.length === 0) return;
+    const scale = (box.clientWidth - 12) / (2 * Math.max(...cards.map((c) => c.bb.width + 4)));
+    const group = document.createElement("div");
+    group.className = "cards";
+    group.setAttribute("role", "img");
+    group.setAttribute("aria-label", label);
+    for (const { node, bb } of cards) {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("viewBox", `${bb.x - 2} ${bb.y - 2} ${bb.width + 4} ${bb.height + 4}`);
+      if (table.hasAttribute("font-family")) svg.setAttribute("font-family", table.getAttribute("font-family"));
+      svg.classList.add("piece");
+      svg.setAttribute("width", String(Math.floor((bb.width + 4) * scale)));
+      svg.setAttribute("height", String(Math.floor((bb.height + 4) * scale)));
+      svg.appendChild(node.cloneNode(true));
+      group.appendChild(svg);
+    }
+    box.appendChild(group);
+  }
+  const PHONE = matchMedia("(max-width: 599px)");
+  PHONE.addEventListener("change", () => { if (state && mode === "live") { drawCloseUp(); glow(); } });
+  // Each workroom's area in a player's part: its spaces (with their columns), and room around
+  // them for the row and column names and the room's number.
+  function roomsOf(part, seat, bb) {
+    const rooms = [];
+    for (let room = 0; ; room++) {
+      const cells = [...part.querySelectorAll(`[data-cell^="p${seat}.w${room}."]`)].map((c) => c.getBBox());
+      if (cells.length === 0) return rooms;
+      const x0 = Math.min(...cells.map((c) => c.x)) - 14, x1 = Math.max(...cells.map((c) => c.x + c.width)) + 14;
+      const y0 = Math.max(bb.y, Math.min(...cells.map((c) => c.y)) - 14), y1 = Math.max(...cells.map((c) => c.y + c.height)) + 16;
+      rooms.push({ x: x0, y: y0, width: x1 - x0, height: Math.min(y1, bb.y + bb.height) - y0, room });
+    }
+  }
+  function showLarge(which) {
+    if (!state || mode !== "live") return;
+    large = which;
+    drawCloseUp();
+    glow();
+    $("studio-figure").scrollIntoView({ block: "start" });
+  }
+  $("back-to").addEventListener("click", () => showLarge(null));
+  function drawWhole() {
+    const open = document.body.classList.contains("whole");
+    $("whole").textContent = open ? state.ui.hide_table : state.ui.show_table;
+    $("whole").setAttribute("aria-expanded", String(open));
+  }
+  $("whole").addEventListener("click", () => { document.body.classList.toggle("whole"); if (state) drawWhole(); });
 
   function targetsOf(die) {
     const d = play && play.dice.find((x) => x.die === die);
     return d ? d.targets : [];
   }
 
-  function drawPlay() {
-    const ui = state.ui;
-    $("play").hidden = !play || mode !== "live";
+  // The chosen die's spaces glow in the close-up and in the table alike (both take taps), but
+  // each is one stop in the tab order and one button for a screen reader: the first drawn.
+  // On a phone each is also a button of its own, in words (a space on the table is small).
+  function glow() {
     document.querySelectorAll(".svg .glow").forEach((g) => {
       g.classList.remove("glow"); g.removeAttribute("tabindex"); g.removeAttribute("role"); g.removeAttribute("aria-label");
     });
+    const targets = mode === "live" ? targetsOf(chosen) : [];
+    for (const t of targets) {
+      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g, k) => {
+        g.classList.add("glow");
+        g.setAttribute("tabindex", k === 0 ? "0" : "-1");
+        if (k === 0) { g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label); }
+      });
+    }
+    $("targets").replaceChildren(...targets.map((t) => {
+      const b = button(t.label, () => send(t.move));
+      b.dataset.cell = t.cell;
+      return b;
+    }));
+  }
+
+  function drawPlay() {
+    const ui = state.ui;
+    $("play").hidden = !play || mode !== "live";
     if (!play) {
+      glow();
       if (mode === "live") say(me.seat === null ? ui.watching : (state.status === "active" ? ui.waiting : ""));
       return;
     }
@@ -174,15 +294,8 @@
     }));
     const die = play.dice.find((d) => d.die === chosen);
     say(die ? fill(ui.pick_space, { die: die.label }) : ui.your_turn);
-    for (const t of targetsOf(chosen)) {
-      // The space glows in the studio and in the table alike (both take taps), but is one
-      // stop in the tab order and one button for a screen reader: the first (the studio's).
-      document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g, k) => {
-        g.classList.add("glow");
-        g.setAttribute("tabindex", k === 0 ? "0" : "-1");
-        if (k === 0) { g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label); }
-      });
-    }
+    glow();
+    $("complete").replaceChildren(...(play.complete || []).map((c) => button(c.label, () => send(c.move), "primary")));
     $("undo").hidden = !play.undo;
     $("undo").textContent = ui.undo;
     $("end").hidden = !play.end;
@@ -214,14 +327,18 @@
     }
   }
 
-  function pickCell(el) {
+  function pickCell(el, fromTable) {
     const cell = el.closest("[data-cell].glow");
-    if (!cell) return;
+    if (!cell) {  // a tap elsewhere on the table: that player's studio, or the museum, large
+      const part = fromTable && el.closest(".player[data-seat], .museum");
+      if (part) showLarge(part.classList.contains("museum") ? "museum" : Number(part.dataset.seat));
+      return;
+    }
     const t = targetsOf(chosen).find((x) => x.cell === cell.dataset.cell);
     if (t) send(t.move);
   }
   for (const id of ["table", "studio"]) {
-    $(id).addEventListener("click", (e) => pickCell(e.target));
+    $(id).addEventListener("click", (e) => pickCell(e.target, id === "table"));
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pickCell(e.target); } });
   }
   $("actions-box").addEventListener("toggle", async () => {  // the other moves, asked for when wanted

@@ -1,0 +1,184 @@
+"""The web board on a 360 px phone, measured in a real browser (sizes from the page's
+layout, taps counted): the last turn above the fold, any player's studio and the museum
+large with a way back (and the cards), every button a finger's size, and placing a die, completing an
+installation or sending a die to the museum in a few taps."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from playwright.async_api import Locator, Page, async_playwright
+
+from engine.moves import Complete, ToMuseum
+from engine.players import GreedyPlayer
+
+from .browser import PHONE, chromium_path
+from .conftest import Board
+from .test_page_goldens import mid_game
+
+FINGER = 44  # CSS px: the smallest tap target
+HANG_GUARD_MS = 60_000  # waits end when what they wait for happens; this only stops a hung one
+SMALLEST_TEXT = 9  # CSS px: the height of the smallest text drawn in a close-up
+
+
+@asynccontextmanager
+async def phone(board: Board, token: str) -> AsyncIterator[Page]:
+    executable = chromium_path()
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+            context.set_default_timeout(HANG_GUARD_MS)
+            page = await context.new_page()
+            await page.goto(f"{board.base}/g/{board.game_id}?t={token}")
+            await page.wait_for_selector("body[data-version]")
+            yield page
+        finally:
+            await browser.close()
+
+
+async def sizes(found: Locator) -> list[tuple[float, float]]:
+    """The width and height of each visible element ``found`` matches."""
+    out = []
+    for i in range(await found.count()):
+        box = await found.nth(i).bounding_box()
+        if box is not None and box["width"] > 0 and await found.nth(i).is_visible():
+            out.append((box["width"], box["height"]))
+    return out
+
+
+async def after(page: Page, before: str) -> None:
+    await page.wait_for_selector(f'body:not([data-version="{before}"])', state="attached")
+
+
+async def version(page: Page) -> str:
+    return str(await page.locator("body").get_attribute("data-version"))
+
+
+@pytest.mark.timeout(180)
+async def test_a_viewer_sees_the_last_turn_and_any_part_large(board: Board) -> None:
+    await mid_game(board)
+    on_turn = (await board.game()).current_player
+    names = ["Ann", "Bob"]
+    other = 1 - on_turn
+    async with phone(board, board.spectator()) as page:
+        # The last turn is said above the fold.
+        story = page.locator("#story")
+        assert (await story.inner_text()).startswith("Last turn: ")
+        box = await story.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+        # One tap on a player's name shows their studio large, one on Back the first again.
+        title = page.locator("#studio-title")
+        await page.locator("#studio-title", has_text=f"{names[on_turn]}'s studio").wait_for()
+        await page.locator(f'#parts button[data-part="{other}"]').tap()
+        await page.locator("#studio-title", has_text=f"{names[other]}'s studio").wait_for()
+        assert await page.locator(f'#studio .player[data-seat="{other}"]').count() >= 1  # in pieces, on a phone
+        assert await page.locator(f'#studio .player:not([data-seat="{other}"])').count() == 0
+        assert await page.locator('#parts button[aria-pressed="true"]').inner_text() == names[other]
+        await page.locator("#parts button", has_text="The museum").tap()
+        await page.locator("#studio-title", has_text="The museum").wait_for()
+        assert await page.locator("#studio .museum").count() == 1
+        back = page.locator("#back-to")
+        assert await back.inner_text() == f"Back to {names[on_turn]}'s studio"  # for a spectator: the player on turn's
+        await back.tap()
+        await page.locator("#studio-title", has_text=f"{names[on_turn]}'s studio").wait_for()
+        assert await back.is_hidden()
+        # Every word drawn on the page is readable; the whole table (small) is a tap away, and
+        # a tap on its museum shows that large too.
+        heights = [h for _w, h in await sizes(page.locator(".svg text"))]
+        assert heights and min(heights) >= SMALLEST_TEXT, sorted(heights)[:5]
+        assert await page.locator("#table .museum").is_hidden()
+        await page.locator("#whole").tap()
+        await page.locator('#whole[aria-expanded="true"]', has_text="Hide the whole table").wait_for()
+        await page.locator("#table .museum").tap()
+        await page.locator("#studio-title", has_text="The museum").wait_for()
+        assert await title.inner_text() == "The museum"
+        buttons = await sizes(page.locator("button"))
+        assert buttons and all(w >= FINGER and h >= FINGER for w, h in buttons), buttons
+        # Every close-up's words are readable on the phone: each studio, the museum.
+        for part in ("0", "1", "museum", "cards"):
+            await page.locator(f'#parts button[data-part="{part}"]').tap()
+            await page.locator(f'#parts button[data-part="{part}"][aria-pressed="true"]').wait_for()
+            heights = [h for _w, h in await sizes(page.locator("#studio text"))]
+            assert heights and min(heights) >= SMALLEST_TEXT, (part, sorted(heights)[:5])
+        assert await page.locator("#studio .artist").count() == 4 and await page.locator("#studio .offer").count() >= 1
+
+
+@pytest.mark.timeout(180)
+async def test_the_player_places_a_die_in_two_taps_with_buttons_a_finger_wide(board: Board) -> None:
+    await mid_game(board)
+    player = board.token(await board.current_user())
+    async with phone(board, player) as page:
+        await page.wait_for_selector("#targets button")  # the last die is chosen at once
+        # The turn so far (a die placed), and the last turn, are said above the fold.
+        for said, starts in (("#so-far", "This turn: placed "), ("#story", "Last turn: ")):
+            assert (await page.locator(said).inner_text()).startswith(starts)
+            box = await page.locator(said).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], (said, box)
+        buttons = await sizes(page.locator("button"))
+        assert buttons and all(w >= FINGER and h >= FINGER for w, h in buttons), buttons
+        # In the studio close-up (cut in pieces on a phone) each space is a finger wide; seen
+        # from a corner a floor space is half as high as wide, so each glowing one is also a
+        # button (below) of a finger's size both ways.
+        spaces = await sizes(page.locator("#studio .cell"))
+        assert spaces and all(w >= FINGER for w, _h in spaces), sorted(spaces)[:3]
+        # The spaces the die may go to, as buttons in words as well as glowing on the table.
+        targets = page.locator("#targets button")
+        cells = {await targets.nth(i).get_attribute("data-cell") for i in range(await targets.count())}
+        glowing = page.locator("#table .glow")
+        assert cells == {await glowing.nth(i).get_attribute("data-cell") for i in range(await glowing.count())}
+        before = await version(page)
+        game_before = await board.game()
+        await targets.first.tap()
+        await after(page, before)
+        assert len((await board.game()).log) == len(game_before.log) + 1
+
+
+async def play_until(board: Board, wanted: type) -> None:
+    """Greedy play (both seats) until the player on turn may make a ``wanted`` move."""
+    chooser = GreedyPlayer(5)
+    for _ in range(2000):
+        record, game = await board.service.queries.game(board.game_id)
+        assert not game.is_over, f"the game ended before a {wanted.__name__} move"
+        if any(isinstance(m, wanted) for m in game.legal_moves()):
+            return
+        move = chooser.choose(game)
+        await board.service.play_in(board.game_id, record.seats[game.current_player].user_id, move)
+    raise AssertionError(f"no {wanted.__name__} move came")
+
+
+@pytest.mark.timeout(300)
+async def test_completing_an_installation_and_placing_in_the_museum_take_few_taps(board: Board) -> None:
+    await play_until(board, Complete)
+    seat = (await board.game()).current_player
+    done = len((await board.game()).state.players[seat].completed)
+    async with phone(board, board.token(await board.current_user())) as page:
+        complete = page.locator("#complete button").first
+        await complete.wait_for()
+        before = await version(page)
+        await complete.tap()  # one tap
+        await after(page, before)
+    assert len((await board.game()).state.players[seat].completed) == done + 1
+    await play_until(board, ToMuseum)
+    game = await board.game()
+    museum = len(game.state.museum)
+    async with phone(board, board.token(await board.current_user())) as page:
+        await page.wait_for_selector("#dice button")
+        taps = 0
+        to_museum = {str(m.die) for m in game.legal_moves() if isinstance(m, ToMuseum)}
+        die = page.locator("#dice button[data-die]")
+        for i in range(await die.count()):
+            if await die.nth(i).get_attribute("data-die") in to_museum:
+                if await die.nth(i).get_attribute("aria-pressed") != "true":
+                    await die.nth(i).tap()
+                    taps += 1
+                break
+        target = page.locator('#targets button[data-cell^="m."]').first
+        before = await version(page)
+        await target.tap()
+        taps += 1
+        await after(page, before)
+    assert len((await board.game()).state.museum) == museum + 1
+    assert taps <= 2, taps
