@@ -49,7 +49,7 @@ def _told(turn: TurnRecord, game: Game, lang: str, names: list[str]) -> dict[str
     caption = story(game, names, lang)
     return {
         "post": post.split(f"**{names[turn.seat]}**", 1)[1],
-        "picture": header.split(":", 1)[1],
+        "picture": header.split(names[turn.seat], 1)[1],
         "web": caption.split(names[turn.seat], 1)[1],
     }
 

@@ -66,7 +66,7 @@ def test_french_catalogue_covers_every_picture_word() -> None:
 def test_header_uses_plain_words_not_notation() -> None:
     game = play(3, 5, turns=18)
     line = last_turn_line(game, DEMO_NAMES, EN)
-    assert line.startswith("Last turn ")
+    assert line.startswith("Last turn: ")
     assert not re.search(r"\b(place|w\d|[a-f]\d|end)\b", line), line
     fr = last_turn_line(game, DEMO_NAMES, render_labels("fr"))
     assert fr.startswith("Dernier tour ") and ("atelier" in fr or "artiste" in fr)
