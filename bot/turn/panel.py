@@ -477,18 +477,24 @@ async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveO
         if carry:
             await send_error(interaction, post_failed(e))
         else:  # the panel itself says so, and loses its buttons: the turn is over
-            await interaction.edit_original_response(content=localize(post_failed(e), interaction.locale), view=None)
+            await _close_panel(bot, interaction, outcome, localize(post_failed(e), interaction.locale), lang)
         return
     # Where the post went: the game may have moved out of a thread that is gone.
     note = t(key, lang, channel=posted.channel.id if posted is not None else record.channel_id)
     if carry:
         await send_error(interaction, note)
         return
-    # The panel's picture was drawn mid-turn, this player still to play: it shows the
-    # studio as the turn left it, with the next player to play.
+    await _close_panel(bot, interaction, outcome, note, lang)
+
+
+async def _close_panel(bot: Bot, interaction: discord.Interaction, outcome: MoveOutcome, note: str, lang: str) -> None:
+    """The panel loses its items and says ``note``.  Its picture was drawn mid-turn, this
+    player still to play: it shows the studio as the turn left it, the next player to play."""
+    record = outcome.record
     style = await bot.service.picture_style(interaction.user.id)
-    game = outcome.game
-    png = await bot.pictures.studio(record.id, record.version, game, _names(record), outcome.seat, lang, style=style)
+    png = await bot.pictures.studio(
+        record.id, record.version, outcome.game, _names(record), outcome.seat, lang, style=style
+    )
     await interaction.edit_original_response(content=note, view=None, attachments=[png_file(png, "studio.png")])
 
 
