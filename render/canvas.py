@@ -99,15 +99,10 @@ class Canvas:
         max_width: float | None = None,
         parent: str = "",
     ) -> Rect:
-        """Draw text (through a cached glyph mask) and record its box."""
+        """Draw text (as ``ink`` draws it, on whichever surface) and record its box."""
         if max_width is not None:
             text = _fit(text, f, int(max_width))
-        mask, dx, dy = text_mask(text, f, anchor)
-        x, y = round(xy[0]) + dx, round(xy[1]) + dy
-        w, h = mask.size
-        if w and h:
-            self.img.paste(fill, (x, y, x + w, y + h), mask)
-        rect = (x, y, x + w, y + h)
+        rect = self.ink(xy, text, f, fill, anchor)
         self.boxes.append(Box("text", text, rect, parent))
         return rect
 

@@ -21,7 +21,7 @@ from xml.sax.saxutils import escape
 from PIL import Image, ImageDraw
 
 from . import palette as pal
-from .canvas import Box, Canvas, Layer, _fit, stroked_masks, text_mask
+from .canvas import Box, Canvas, Layer, stroked_masks, text_mask
 from .fonts import Font
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -184,26 +184,6 @@ class SvgCanvas(Canvas):
         x, y = xy[0] - ox, xy[1] - oy + _baseline(text, f, anchor)
         cls = self._class(_text_rule(f, tuple(fill), anchor[0], None if stroke is None else tuple(stroke), sw))
         self.body.append(f'<text x="{num(x)}" y="{num(y)}" class="{cls}">{escape(text)}</text>')
-
-    def text(
-        self,
-        xy: tuple[float, float],
-        text: str,
-        f: Font,
-        fill: tuple[int, int, int],
-        *,
-        anchor: str = "la",
-        max_width: float | None = None,
-        parent: str = "",
-    ) -> tuple[int, int, int, int]:
-        if max_width is not None:
-            text = _fit(text, f, int(max_width))
-        mask, dx, dy = text_mask(text, f, anchor)
-        x, y = round(xy[0]), round(xy[1])
-        self._write((x, y), text, f, fill, anchor)
-        rect = (x + dx, y + dy, x + dx + mask.size[0], y + dy + mask.size[1])
-        self.boxes.append(Box("text", text, rect, parent))
-        return rect
 
     def ink(
         self,
