@@ -12,26 +12,13 @@ from PIL import Image
 
 from standin import StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, skip_confirmed, start_game, utc
-from .conftest import NAMES, Table, custom_ids
-
-
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
+from .asyncplay import HOUR, FakeClock, clocked_table, make_clocked_bot, poll, skip_confirmed, start_game
+from .conftest import Table, custom_ids
 
 
 @pytest.fixture
 async def ctable(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    mods = standin.add_role(guild, "mods", permissions=MANAGE_CHANNELS)
-    users = [standin.add_user(n) for n in NAMES]
-    users.append(standin.add_user("moderator", roles=[mods]))  # users[5]
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, clock)
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, db, run_bot)
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock, moderator=True)  # users[5]
 
 
 async def refused(t: Table, user, command: str, fragment: str, **options) -> None:

@@ -15,6 +15,7 @@ from standin import StandIn
 from .asyncplay import (
     HOUR,
     FakeClock,
+    clocked_table,
     dms,
     make_clocked_bot,
     poll,
@@ -27,19 +28,8 @@ from .conftest import NAMES, Table, custom_ids
 
 
 @pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
-
-
-@pytest.fixture
 async def ctable(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    users = [standin.add_user(n) for n in NAMES]
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, clock)
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, db, run_bot)
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock)
 
 
 def channel_posts(table: Table, fragment: str) -> list:
