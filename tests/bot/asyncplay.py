@@ -103,6 +103,12 @@ async def poll(table: Table) -> int:
     return await table.bot.reminders.poll_once()  # type: ignore[attr-defined]
 
 
+async def poll_at(table: Table, clock: FakeClock, when: datetime) -> int:
+    """The clock set to ``when``, then one pass of the job poller: the jobs it ran."""
+    clock.set(when)
+    return await poll(table)
+
+
 async def skip_confirmed(player: Player, channel: Any) -> Any:
     """``/cubist table skip`` and its confirmation (the skip asks first): the click's result."""
     ask = await player.slash(channel, "cubist table skip")
