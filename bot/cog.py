@@ -55,10 +55,10 @@ class CubistCog(
             await send_error(interaction, original.args[0] if original.args else str(original))
             return
         if isinstance(original, CannotWrite):  # disk full, read-only: not "try again" forever
-            await send_error(interaction, Message("trust.cannot_save"))
+            await send_error(interaction, Message("errors.cannot_save"))
             return
         log.exception("command failed", exc_info=original)
-        await send_error(interaction, Message("commands.error"))
+        await send_error(interaction, Message("errors.unexpected"))
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         check_options(interaction)  # a value Discord would never send: refused by name

@@ -162,10 +162,10 @@ class TurnPost:
 def _legal_hint(game: Game, limit: int = 8) -> Message:
     moves = [str(m) for m in game.legal_moves()]
     if not moves:
-        return Message("service.no_move")
+        return Message("turn.no_move")
     shown = ", ".join(f"`{m}`" for m in moves[:limit])
-    more: Message | str = Message("service.more", count=len(moves) - limit) if len(moves) > limit else ""
-    return Message("service.possible", moves=shown, more=more)
+    more: Message | str = Message("turn.more", count=len(moves) - limit) if len(moves) > limit else ""
+    return Message("turn.possible", moves=shown, more=more)
 
 
 def in_play(record: GameRecord, game: Game) -> bool:
@@ -184,16 +184,16 @@ def parse(text: str) -> Move:
     try:
         return parse_move(text)
     except MoveSyntaxError as e:
-        raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
+        raise UserError(Message("turn.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
 
 
 def refused(move: Move, error: IllegalMove, game: Game) -> Message:
     """Why the engine refused ``move`` in ``game``, and what is allowed instead."""
     if isinstance(move, Undo):
-        return Message("service.nothing_to_undo")
+        return Message("turn.nothing_to_undo")
     if isinstance(move, Skip | Remove):
-        return Message("service.cannot_be_done", move=str(move), reason=error_message(error))
-    return Message("service.illegal_why", move=str(move), reason=error_message(error), hint=_legal_hint(game))
+        return Message("turn.cannot_be_done", move=str(move), reason=error_message(error))
+    return Message("turn.illegal_why", move=str(move), reason=error_message(error), hint=_legal_hint(game))
 
 
 class Access(enum.Enum):
@@ -265,14 +265,14 @@ class GameService:
             threads = await self.store.games.open_games_opened_in(channel_id)
             if threads:
                 where = ", ".join(f"<#{thread}>" for _game, thread in threads)  # the thread names say which game
-                raise UserError(Message("service.no_game_threads", threads=where))
-            raise UserError(Message("service.no_game"))
+                raise UserError(Message("table.no_game_threads", threads=where))
+            raise UserError(Message("table.no_game"))
         return record
 
     async def channel_game(self, channel_id: int) -> tuple[GameRecord, Game]:
         record = await self.channel_record(channel_id)
         if record.status != Status.ACTIVE:
-            raise UserError(Message("service.not_started", count=len(record.seats)))
+            raise UserError(Message("table.not_started", count=len(record.seats)))
         return await self.store.games.load_game(record.id)
 
     async def game_for_interaction(
@@ -282,10 +282,10 @@ class GameService:
         own channel, or the DM of one of its players.  A forged or stale custom_id naming
         another channel's game (or an id no game can have) is refused."""
         if not 0 < game_id <= MAX_ID:
-            raise UserError(Message("trust.no_such_game"))
+            raise UserError(Message("errors.no_such_game"))
         record, game = await self.store.games.load_game(game_id)
         if record.channel_id != channel_id and not (in_dm and record.seat_of(user_id) is not None):
-            raise UserError(Message("trust.wrong_channel", game=game_id))
+            raise UserError(Message("errors.wrong_channel", game=game_id))
         return record, game
 
     async def for_interaction(
@@ -297,22 +297,22 @@ class GameService:
         try:
             record, game = await self.game_for_interaction(game_id, channel_id, user_id, in_dm=in_dm)
         except GameNotFound:
-            raise UserError(Message("actions.gone")) from None
+            raise UserError(Message("table.gone")) from None
         except CorruptGame as e:
             log.error("game %s is corrupt: %s", game_id, e.reason)
-            raise UserError(Message("actions.corrupt")) from None
+            raise UserError(Message("table.corrupt")) from None
         seat = record.seat_of(user_id)
         if need is Access.LOOK:
             return Loaded(record, game, seat)
         if need is Access.PANEL:
             if record.status == Status.CANCELLED:
-                raise UserError(Message("trust.cancelled", game=record.id))
+                raise UserError(Message("table.cancelled_no_moves", game=record.id))
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError(Message("turnpanel.over"))
+                raise UserError(Message("panel.over"))
         if seat is None:
-            raise UserError(Message("actions.not_playing"))
+            raise UserError(Message("table.you_are_not_playing"))
         if need is Access.SEAT_IN_PLAY and record.status != Status.ACTIVE:
-            raise UserError(Message("actions.not_in_play"))
+            raise UserError(Message("table.not_in_play_any_more"))
         return Loaded(record, game, seat)
 
     # --- statistics: a server's, or in a DM only the caller's own --------------------------------
@@ -321,7 +321,7 @@ class GameService:
         """``user_id``'s statistics on this server.  Outside a server (a DM) games of different
         people share no table, so only the caller's own results are shown, without a place."""
         if guild_id is None and user_id != caller_id:
-            raise UserError(Message("trust.stats_dm_own"))
+            raise UserError(Message("stats.dm_own"))
         stats = await self.store.stats.player_stats(guild_id, user_id)
         if stats is not None and guild_id is None:
             stats = dataclasses.replace(stats, place=None)
@@ -329,7 +329,7 @@ class GameService:
 
     async def leaderboard(self, guild_id: int | None, limit: int):
         if guild_id is None:
-            raise UserError(Message("trust.leaderboard_dm"))
+            raise UserError(Message("stats.leaderboard_dm"))
         return await self.store.stats.leaderboard(guild_id, limit)
 
     @staticmethod
@@ -340,7 +340,7 @@ class GameService:
     def seat_of(record: GameRecord, user_id: int) -> int:
         seat = record.seat_of(user_id)
         if seat is None:
-            raise UserError(Message("service.not_playing"))
+            raise UserError(Message("table.not_playing"))
         return seat.seat
 
     # --- who holds the table's powers --------------------------------------------------------
@@ -396,7 +396,7 @@ class GameService:
         if computers >= settings.max_players:
             raise UserError(
                 Message(
-                    "service.computers_no_seat",
+                    "lobby.computers_no_seat",
                     computers=computers,
                     count=computers,
                     max=settings.max_players,
@@ -404,11 +404,11 @@ class GameService:
                 )
             )
         if level not in LEVELS:
-            raise UserError(Message("service.bad_level", level=level[:20], levels=", ".join(LEVELS)))
+            raise UserError(Message("lobby.bad_level", level=level[:20], levels=", ".join(LEVELS)))
         if solo_check and guild_id is None and computers != settings.max_players - 1:
             # Nobody can join a lobby in a DM: only a full table of computer players.
             most = settings.max_players
-            raise UserError(Message("trust.dm_solo_only", players=most, computers=most - 1))
+            raise UserError(Message("lobby.dm_solo_only", players=most, computers=most - 1))
         limits = self.limits
         try:  # the member's cap and the channel's cooldown are checked in the lobby's own transaction
             record = await self.store.lobby.create_lobby(
@@ -416,12 +416,12 @@ class GameService:
                 max_open=limits.max_open_games, cooldown=limits.lobby_cooldown if cooldown else 0.0,
             )  # fmt: skip
         except TooManyGames as e:
-            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+            raise UserError(Message("lobby.too_many_games", max=e.most, count=e.count)) from None
         except TooSoon as e:
-            raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(e.wait)))) from None
+            raise UserError(Message("lobby.cooldown", seconds=max(1, round(e.wait)))) from None
         except ChannelBusy:
             existing = await self.store.games.active_game_for_channel(channel_id)
-            busy = "service.busy_lobby" if existing and existing.status == Status.LOBBY else "service.busy_play"
+            busy = "lobby.busy_lobby" if existing and existing.status == Status.LOBBY else "lobby.busy_play"
             raise UserError(Message(busy)) from None
         await self.store.lobby.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
         if computers:
@@ -439,7 +439,7 @@ class GameService:
         try:
             return await self.store.lobby.rehome(game_id, lost, to)
         except ChannelBusy:
-            raise UserError(Message("service.busy_play")) from None
+            raise UserError(Message("lobby.busy_play")) from None
 
     async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
@@ -456,42 +456,42 @@ class GameService:
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(Message("service.already_started_watch"))
+            raise UserError(Message("lobby.already_started_watch"))
         if record.seat_of(user_id) is not None:
-            raise UserError(Message("service.already_joined"))
+            raise UserError(Message("lobby.already_joined"))
         settings = self.table_settings(record)
         if len(record.seats) >= settings.max_players:
-            raise UserError(Message("service.full", max=settings.max_players))
+            raise UserError(Message("lobby.full", max=settings.max_players))
         try:  # the seat, its colour and the table's size are checked in one transaction
             await self.store.lobby.join_seat(
                 record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players,
                 max_open=self.limits.max_open_games,
             )  # fmt: skip
         except TableFull:  # the last seat went to someone quicker
-            raise UserError(Message("service.full", max=settings.max_players)) from None
+            raise UserError(Message("lobby.full", max=settings.max_players)) from None
         except TooManyGames as e:
-            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+            raise UserError(Message("lobby.too_many_games", max=e.most, count=e.count)) from None
         except GameStateError:  # started or cancelled meanwhile
             now = await self.store.games.get_game(record.id)
-            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
+            key = "table.cancelled_no_moves" if now.status == Status.CANCELLED else "lobby.already_started_watch"
             raise UserError(Message(key, game=record.id)) from None
         except SeatError as e:
             if record.seat_of(user_id) is None and (await self.store.games.get_game(record.id)).seat_of(user_id):
-                raise UserError(Message("service.already_joined")) from None  # a double click
+                raise UserError(Message("lobby.already_joined")) from None  # a double click
             # The store's own words are for logs, not players (and English only).
             log.info("join refused for game %s: %s", record.id, e)
-            raise UserError(Message("service.cannot_join", reason=Message("service.join_changed"))) from None
+            raise UserError(Message("lobby.cannot_join", reason=Message("lobby.join_changed"))) from None
         return await self.store.games.get_game(record.id)
 
     async def leave(self, channel_id: int, user_id: int) -> GameRecord:
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(Message("service.cannot_leave"))
+            raise UserError(Message("lobby.cannot_leave"))
         seat = record.seat_of(user_id)
         if seat is None:
-            raise UserError(Message("service.not_in_lobby"))
+            raise UserError(Message("lobby.not_in_lobby"))
         if user_id == record.creator_id:
-            raise UserError(Message("service.creator_leave"))
+            raise UserError(Message("lobby.creator_leave"))
         await self.store.lobby.leave_seat(record.id, seat.seat)
         return await self.store.games.get_game(record.id)
 
@@ -502,17 +502,17 @@ class GameService:
         free seats."""
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(Message("service.already_started"))
+            raise UserError(Message("lobby.already_started"))
         if user_id != record.creator_id:
-            raise UserError(Message("service.creator_starts"))
+            raise UserError(Message("lobby.creator_starts"))
         if fill is not None:
             if fill not in LEVELS:
-                raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
+                raise UserError(Message("lobby.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
             record = await self._fill(record, fill, lang)
         settings = self.table_settings(record)
         for _attempt in range(3):
             if len(record.seats) < 2:
-                raise UserError(Message("service.two_players"))
+                raise UserError(Message("lobby.two_players"))
             order = [s.seat for s in record.seats]
             self._seeds.shuffle(order)
             seed = self._seeds.randrange(1, 2**63)
@@ -523,11 +523,11 @@ class GameService:
                 )
             except GameStateError:  # started (a double click) or cancelled meanwhile
                 now = await self.store.games.get_game(record.id)
-                key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+                key = "table.cancelled_no_moves" if now.status == Status.CANCELLED else "lobby.already_started"
                 raise UserError(Message(key, game=record.id)) from None
             except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
                 record = await self.store.games.get_game(record.id)
-        raise UserError(Message("service.stale"))
+        raise UserError(Message("turn.stale"))
 
     async def _fill(self, record: GameRecord, level: str, lang: str) -> GameRecord:
         """Seats computer players of ``level`` in the lobby's free seats, as many as are free
@@ -540,7 +540,7 @@ class GameService:
             pass
         except GameStateError:
             now = await self.store.games.get_game(record.id)
-            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
+            key = "table.cancelled_no_moves" if now.status == Status.CANCELLED else "lobby.already_started"
             raise UserError(Message(key, game=record.id)) from None
         return await self.store.games.get_game(record.id)
 
@@ -548,26 +548,26 @@ class GameService:
         record = await self.channel_record(channel_id)
         game = (await self.store.games.load_game(record.id))[1] if record.status == Status.ACTIVE else None
         if not self.may_run_table(record, game, user_id, can_manage):
-            raise UserError(Message("service.cancel_denied"))
+            raise UserError(Message("table.cancel_denied"))
         async with self._locked(record.id):  # not in the middle of a move being stored
             try:
                 cancelled = await self.store.moves.cancel(record.id)
             except GameStateError:
-                raise UserError(Message("trust.already_over")) from None
+                raise UserError(Message("table.already_over")) from None
         self.forget(record.id)
         return cancelled
 
     async def rematch(self, game_id: int, user_id: int, lang: str) -> tuple[GameRecord, Game]:
         old = await self.store.games.get_game(game_id)
         if old.status != Status.FINISHED:
-            raise UserError(Message("service.rematch_not_finished"))
+            raise UserError(Message("lobby.rematch_not_finished"))
         _old, old_game = await self.store.games.load_game(game_id)
         removed = {i for i, p in enumerate(old_game.state.players) if p.removed}
         asker = old.seat_of(user_id)
         if asker is None or asker.seat in removed:
-            raise UserError(Message("service.rematch_players"))
+            raise UserError(Message("lobby.rematch_players"))
         if len(old.seats) - len(removed) < 2:  # removed players are not seated again
-            raise UserError(Message("trust.rematch_alone"))
+            raise UserError(Message("lobby.rematch_alone"))
         options = old.options
         record = await self.new(
             old.guild_id,
@@ -594,7 +594,7 @@ class GameService:
                     await self.store.moves.cancel(record.id)  # no half-seated rematch is left behind
                     self.forget(record.id)
                     raise UserError(
-                        Message("trust.rematch_cap", name=s.display_name, count=e.count, max=e.most)
+                        Message("lobby.rematch_cap", name=s.display_name, count=e.count, max=e.most)
                     ) from None
                 record = await self.store.games.get_game(record.id)
         return await self.start(old.channel_id, user_id, lang=lang)
@@ -603,10 +603,10 @@ class GameService:
     def _not_in_play(record: GameRecord, game: Game | None) -> Message:
         """Why a game takes no more moves, said specifically."""
         if record.status == Status.CANCELLED:
-            return Message("trust.cancelled", game=record.id)
+            return Message("table.cancelled_no_moves", game=record.id)
         if record.status == Status.FINISHED or (game is not None and game.is_over):
-            return Message("service.over")
-        return Message("service.not_in_play")
+            return Message("table.over")
+        return Message("table.not_in_play")
 
     async def _load_in_play(self, game_id: int, turn: int | None) -> tuple[GameRecord, Game]:
         """The game, which must still be in play, and at ``turn`` when given (a vote about an
@@ -615,7 +615,7 @@ class GameService:
         if record.status != Status.ACTIVE or game.is_over:
             raise UserError(self._not_in_play(record, game))
         if turn is not None and game.state.turn != turn:
-            raise UserError(Message("service.vote_void"))
+            raise UserError(Message("votes.void_meanwhile"))
         return record, game
 
     async def hand_to_computer(
@@ -626,15 +626,15 @@ class GameService:
             record, _game = await self._load_in_play(game_id, turn)
             old = record.seats[seat]
             if old.is_computer:
-                raise UserError(Message("service.already_computer", name=old.display_name))
+                raise UserError(Message("votes.already_computer", name=old.display_name))
             try:
                 return await self.store.lobby.hand_seat_to_computer(
                     game_id, seat, LEVELS.index(level), taken_over_name(old.display_name, lang)
                 )
             except SeatError:  # another process handed the seat over first
-                raise UserError(Message("service.already_computer", name=old.display_name)) from None
+                raise UserError(Message("votes.already_computer", name=old.display_name)) from None
             except GameStateError:  # the game ended or was cancelled meanwhile (another process)
-                raise UserError(Message("trust.vote_too_late", turn=(turn or 0) + 1)) from None
+                raise UserError(Message("votes.too_late", turn=(turn or 0) + 1)) from None
 
     @staticmethod
     def table_settings(record: GameRecord) -> TableSettings:
@@ -717,7 +717,7 @@ class GameService:
             if record.status != Status.ACTIVE or game.is_over:
                 raise UserError(self._not_in_play(record, game))
             if version is not None and record.version != version:
-                raise StaleChoice(Message("service.stale_choosing"))
+                raise StaleChoice(Message("turn.stale_choosing"))
             self.admit(record, game, move, self.roles(record, game, entry, user_id, as_seat=as_seat), entry)
             seat = game.current_player
 
@@ -726,7 +726,7 @@ class GameService:
                 return TurnPost(record, new_game, seat, turn, new_game.is_over).payload()
 
             record, new_game, queued, step = await self._store_move(
-                record, game, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
+                record, game, move, user_id, stale="turn.stale_choosing", queue=post, pinned=version is not None
             )
             turn_ended = step.turn_ended
             finished = new_game.is_over
@@ -786,7 +786,7 @@ class GameService:
         except StaleGame:  # another process moved first (``pinned``: the chooser's version is gone)
             raise (StaleChoice if pinned else UserError)(Message(stale)) from None
         except CannotWrite:
-            raise UserError(Message("trust.cannot_save")) from None
+            raise UserError(Message("errors.cannot_save")) from None
         except GameStateError:  # cancelled (or finished) by another process meanwhile
             record, game = await self.store.games.load_game(record.id)
             raise UserError(self._not_in_play(record, game)) from None
@@ -818,8 +818,8 @@ class GameService:
             try:
                 record, game = await self._load_in_play(game_id, turn)
             except UserError as e:
-                if entry is Entry.ADMIN and e.args[0].key == "service.vote_void":
-                    raise UserError(Message("trust.turn_over", turn=(turn or 0) + 1)) from None
+                if entry is Entry.ADMIN and e.args[0].key == "votes.void_meanwhile":
+                    raise UserError(Message("votes.turn_over", turn=(turn or 0) + 1)) from None
                 raise
             vote_carried = False
             if entry is Entry.VOTE:  # a vote is about the player at turn, counted as stored now
@@ -832,7 +832,7 @@ class GameService:
                 clock = await self.queries.turn_clock(game_id)
                 began = clock.began if clock is not None and clock.turn == game.state.turn else None
                 if began is not None and began > sent_at:
-                    raise UserError(Message("trust.turn_over", turn=game.state.turn))
+                    raise UserError(Message("votes.turn_over", turn=game.state.turn))
             holder = self.powers_holder(record, game)
             seat = game.current_player
             acted = move.seat if isinstance(move, Remove) else seat
@@ -850,7 +850,7 @@ class GameService:
                 return TurnPost(record, new_game, acted, turn, new_game.is_over, headline, powers_to).payload()
 
             record, new_game, queued, step = await self._store_move(
-                record, game, move, user_id, stale="service.stale", queue=post
+                record, game, move, user_id, stale="turn.stale", queue=post
             )
             outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_turn(step))
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
@@ -899,7 +899,7 @@ class GameService:
         try:
             return await self.store.votes_room.cast_vote(game_id, turn, voter_seat, choice)
         except GameStateError:
-            raise UserError(Message("trust.vote_too_late", turn=turn + 1)) from None
+            raise UserError(Message("votes.too_late", turn=turn + 1)) from None
 
     async def set_reminders(
         self, game_id: int, user_id: int, *, snoozed_until: float | None = None, enabled: bool | None = None
@@ -930,7 +930,7 @@ class GameService:
         returns those games and the settings now in force (the last game's)."""
         records = await self.store.games.open_games_of(user_id)
         if not records:
-            raise UserError(Message("commands.no_open_game"))
+            raise UserError(Message("settings.no_open_game"))
         prefs: ReminderPrefs | None = None
         for record in records:
             seat = record.seat_of(user_id)

@@ -130,10 +130,10 @@ def refusal(kind: Kind, roles: Roles, entry: Entry, *, playing: str) -> Message:
     of the player at turn)."""
     if kind in TABLE:
         if entry is Entry.ADMIN:
-            return Message("away.admins_only")
-        return Message("gate.table_move")
+            return Message("votes.admins_only")
+        return Message("votes.table_move")
     if Actor.SPECTATOR in roles.actors:
-        return Message("service.not_playing")
+        return Message("table.not_playing")
     if Actor.SEATED in roles.actors:
-        return Message("service.not_your_turn", name=playing)
-    return Message("gate.not_a_turn_move")
+        return Message("turn.not_your_turn", name=playing)
+    return Message("turn.not_a_turn_move")

@@ -44,22 +44,22 @@ async def cast(
     was clicked, the game in play at that turn, a voter, the clock run out).  UserError says
     why a vote does not count; nothing is stored then."""
     if choice not in CHOICES:
-        raise UserError(Message("away.bad_choice", choice=choice[:20]))
+        raise UserError(Message("votes.bad_choice", choice=choice[:20]))
     record, game = await service.game_for_interaction(game_id, channel_id, user_id, in_dm=in_dm)
     if record.status != Status.ACTIVE or game.is_over:
-        raise UserError(Message("service.not_in_play_any_more"))
+        raise UserError(Message("votes.not_in_play"))
     if game.state.turn != turn:
-        raise UserError(Message("away.vote_void"))
+        raise UserError(Message("votes.vote_void"))
     seat = record.seat_of(user_id)
     if seat is None:
-        raise UserError(Message("away.players_only"))
+        raise UserError(Message("votes.players_only"))
     if seat.seat == game.current_player:
-        raise UserError(Message("away.own_turn"))
+        raise UserError(Message("votes.own_turn"))
     if seat.seat not in voters(record, game):
-        raise UserError(Message("away.left"))
+        raise UserError(Message("votes.left"))
     clock = await service.queries.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > service.clock():
-        raise UserError(Message("away.clock_running"))
+        raise UserError(Message("votes.clock_running"))
     counts = await service.cast_vote(game_id, turn, seat.seat, choice)
     away = record.seats[game.current_player]
     return Tally(

@@ -17,7 +17,7 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
     """Apply a typed move for the user and answer (the panel privately, or the channel post at turn end)."""
     missing = missing_permissions(interaction)
     if missing:
-        await send_error(interaction, Message("actions.missing_permissions", missing=", ".join(missing)))
+        await send_error(interaction, Message("turn.missing_permissions", missing=", ".join(missing)))
         return
     try:
         move = parse(text)  # the one parse of a typed move

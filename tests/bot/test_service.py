@@ -147,7 +147,7 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
     await store.moves.apply_move(record.id, 0, end)
     other = service(store, clock)
     with pytest.raises(UserError):
-        await other._store_move(record, game, end, None, stale="service.stale")
+        await other._store_move(record, game, end, None, stale="turn.stale")
     assert (await store.games.get_game(record.id)).version == 1
 
 
