@@ -16,7 +16,7 @@ import discord
 from bot.chat.base import Bot
 from bot.chat.language import guild_language
 from bot.i18n import t
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.store import GameRecord
 
 log = logging.getLogger(__name__)

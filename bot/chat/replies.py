@@ -109,7 +109,7 @@ async def answer(
 
 async def send_error(interaction: discord.Interaction, message: object) -> None:
     """An ephemeral answer, whether or not the interaction was deferred already.  ``message``
-    is text, or a ``bot.i18n.Message`` (e.g. a ``UserError``'s ``args[0]``), which is written
+    is text, or a ``bot.i18n.Message`` (e.g. a refusal's, ``bot.refusal_words.said``), which is written
     in the user's own language (their Discord locale)."""
     text = clip(localize(message, interaction.locale))
     try:

@@ -124,8 +124,8 @@ def join(items: list[str], locale: object) -> str:
 @dataclass(frozen=True)
 class Message:
     """A message not yet translated: its key and parameters.  For texts made before we know
-    who reads them, e.g. ``raise UserError(Message("lobby.full", max=4))``: the code that
-    answers renders it in the reader's language (``localize(error.args[0], interaction.locale)``).
+    who reads them, e.g. ``raise UserError(Message("look.not_playing", name=n))``: the code that
+    answers renders it in the reader's language (``localize(message, interaction.locale)``).
     ``str()`` gives English, so code that still expects plain text keeps working."""
 
     key: str

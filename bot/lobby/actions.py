@@ -27,7 +27,8 @@ from bot.chat.replies import (
 )
 from bot.chat.table_posts import after_table_post
 from bot.i18n import Message, t
-from bot.service.game import UserError
+from bot.refusal_words import said
+from bot.service.refusals import UserError
 from bot.store import GameRecord
 from bot.words.texts import MARKS, seat_colour_name
 
@@ -43,7 +44,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     try:
         new_record, new_game = await bot.service.rematch(game_id, interaction.user.id, lang)
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return
     names = bot.service.names(new_record)
     seats = ", ".join(t("lobby.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))

@@ -12,7 +12,7 @@ from bot.chat.feature import Feature, clip_lines, display_name
 from bot.chat.language import user_language
 from bot.chat.replies import answer, clip, png_file
 from bot.i18n import Message, artist_action, artist_name, card_name, t
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.store import Status
 from bot.turn.panel import studio_reply
 from bot.turn.reminders import table_link

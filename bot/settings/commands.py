@@ -13,7 +13,7 @@ from bot.chat.feature import Feature
 from bot.chat.language import channel_language, user_language
 from bot.chat.replies import answer
 from bot.i18n import Message, language_choices, language_name, t, words_in_any_language
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.turn.reminders import prefs_text
 
 _QUIET = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")

@@ -18,9 +18,11 @@ from bot.chat.guard import Guarded
 from bot.chat.language import guild_language, user_language
 from bot.chat.replies import send_error
 from bot.i18n import Message, babel_locale, has, language, t
+from bot.refusal_words import said
 from bot.service import votes
-from bot.service.game import MoveOutcome, TableSettings, UserError, in_play
+from bot.service.game import MoveOutcome, TableSettings, in_play
 from bot.service.gate import Entry
+from bot.service.refusals import UserError
 from bot.service.votes import needed, voters
 from bot.store import GameRecord
 from bot.words.texts import MARKS
@@ -85,7 +87,7 @@ class VoteButton(
         try:
             await on_vote(bot, interaction, self.game_id, self.choice, self.turn)
         except UserError as e:
-            await send_error(interaction, e.args[0] if e.args else str(e))  # in the voter's language
+            await send_error(interaction, said(e))  # in the voter's language
 
 
 def vote_view(record: GameRecord, game: Game, locale: object) -> discord.ui.View:
@@ -167,7 +169,7 @@ class SkipConfirmButton(
                 asked=(self.game_id, self.turn),
             )  # fmt: skip
         except UserError as e:
-            await send_error(interaction, e.args[0])
+            await send_error(interaction, said(e))
 
 
 def _since(seconds: float, locale: object) -> str:

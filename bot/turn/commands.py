@@ -12,7 +12,7 @@ from bot.chat.language import user_language
 from bot.chat.replies import answer, clip
 from bot.i18n import Message, t
 from bot.i18n.rules import reasons_text
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.store import Status
 from bot.turn import hints
 from bot.turn import panel as turnpanel

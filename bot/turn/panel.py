@@ -27,8 +27,10 @@ from bot.panel import Choice, TreeError, choice_tree, node_at
 from bot.panel.cells import cells_for, placeable
 from bot.panel.rows import ROW_WIDTH, ROWS, chunks
 from bot.panel.words import Describer, sensible_end
-from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
+from bot.refusal_words import said
+from bot.service.game import Access, MoveOutcome
 from bot.service.gate import Entry
+from bot.service.refusals import StaleChoice, UserError
 from bot.store import GameRecord
 from bot.turn import faces
 from bot.words.story import move_words
@@ -435,7 +437,7 @@ async def answer_move(
             await show(interaction, *again, t("panel.stale", lang))
         return
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return
     try:
         if outcome.turn_ended:

@@ -232,9 +232,9 @@ def _syntax_reason(text: str) -> Message | str:
 
 
 def _hint(game: Game) -> Message:
-    from bot.service.game import _legal_hint
+    from bot.refusal_words import possible
 
-    return _legal_hint(game)
+    return possible([str(m) for m in game.legal_moves()])
 
 
 async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
@@ -268,7 +268,7 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
 
 
 def test_user_errors_are_english_as_text_and_translated_when_shown() -> None:
-    from bot.service.game import UserError
+    from bot.service.refusals import UserError
 
     error = UserError(Message("turn.not_your_turn", name="Ada"))
     assert str(error) == "It is not your turn: Ada is playing."  # logs and older callers: English

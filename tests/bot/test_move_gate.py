@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.service.game import UserError
 from bot.service.gate import ALLOWED, Actor, Entry, Kind, Roles, allowed
+from bot.service.refusals import Refusal, Refused, UserError
 from engine.moves import Place, Remove, Skip
 from standin import Player, StandIn
 
@@ -164,9 +164,9 @@ async def test_a_vote_that_did_not_carry_moves_nothing(club: Table) -> None:
     voter = seated[1 - game.current_player if game.current_player < 2 else 0]
     before = await club.snapshot()
     for move in (Skip(), Remove(game.current_player)):
-        with pytest.raises(UserError) as refused:
+        with pytest.raises(Refused) as refused:
             await service.table_move(gid, voter.id, move, entry=Entry.VOTE, turn=turn)
-        assert refused.value.args[0].key == "votes.table_move"
+        assert refused.value.refusal is Refusal.TABLE_MOVE
     assert await club.snapshot() == before
 
 
@@ -174,9 +174,9 @@ async def test_the_bot_plays_only_a_computer_seat_at_turn(club: Table) -> None:
     gid, game, _seated = await start_game(club, players=2)
     end = next(m for m in game.legal_moves() if str(m) == "end") if game.has_rolled() else game.legal_moves()[0]
     before = await club.snapshot()
-    with pytest.raises(UserError) as refused:  # a human's seat: the bot's own work may not play it
+    with pytest.raises(Refused) as refused:  # a human's seat: the bot's own work may not play it
         await club.bot.service.play_in(gid, None, end, entry=Entry.JOB, as_seat=game.current_player)
-    assert refused.value.args[0].key == "turn.not_a_turn_move"
+    assert refused.value.refusal is Refusal.NOT_A_TURN_MOVE
     with pytest.raises(UserError):  # and no table move through a player's entry, even with a seat given
         await club.bot.service.play_in(gid, None, Skip(), entry=Entry.JOB, as_seat=game.current_player)
     assert await club.snapshot() == before
