@@ -3,6 +3,8 @@ kind of refusal in words, English and French, from one table."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,3 +99,16 @@ def test_the_discord_side_s_own_words_pass_through() -> None:
     chosen = Message("look.not_playing", name="Bo")
     assert said(UserError(chosen)) is chosen
     assert said(UserError("plain text")) == "plain text"
+
+
+def test_every_answer_to_a_refusal_goes_through_said() -> None:
+    """A caught UserError is answered with ``said(e)``: its ``args`` hold a refusal's kind and
+    facts, which are no words for a player."""
+    root = Path(__file__).resolve().parents[2] / "bot"
+    caught = re.compile(r"except [^\n:]*\bUserError\b[^\n:]* as (\w+):\n((?:[ \t]+[^\n]*\n){1,8})")
+    found = 0
+    for path in sorted(root.rglob("*.py")):
+        for m in caught.finditer(path.read_text(encoding="utf-8")):
+            found += 1
+            assert f"{m.group(1)}.args" not in m.group(2), f"{path.name}: answer with said({m.group(1)})"
+    assert found >= 8  # the scan sees the handlers
