@@ -76,11 +76,11 @@ def tree_button(game_id: int, version: int, path: tuple[int, ...], label: str = 
 
 
 def back_button(game_id: int, version: int, locale: str) -> Button:
-    return _button(t("turnpanel.btn.back", locale), SECONDARY, f"cubist:{game_id}:back:{version}")
+    return _button(t("panel.btn.back", locale), SECONDARY, f"cubist:{game_id}:back:{version}")
 
 
 def end_turn_button(game_id: int, version: int, locale: str) -> Button:
-    return _button(t("turnpanel.btn.end", locale), SUCCESS, f"cubist:{game_id}:endask:{version}")
+    return _button(t("panel.btn.end", locale), SUCCESS, f"cubist:{game_id}:endask:{version}")
 
 
 def end_choice_select(
@@ -93,11 +93,11 @@ def confirm_end_button(game_id: int, version: int, keep: str, locale: str, label
     """``label``: an other way to end, said in full ("End the turn keeping 6: …"); by default
     the confirmation of the end the panel proposed."""
     style = SECONDARY if label else SUCCESS
-    return _button(_fit(label, t("turnpanel.btn.confirm", locale)), style, f"cubist:{game_id}:endok:{version}:{keep}")
+    return _button(_fit(label, t("panel.btn.confirm", locale)), style, f"cubist:{game_id}:endok:{version}:{keep}")
 
 
 def undo_button(game_id: int, version: int, locale: str) -> Button:
-    return _button(t("turnpanel.btn.undo", locale), SECONDARY, f"cubist:{game_id}:undo:{version}")
+    return _button(t("panel.btn.undo", locale), SECONDARY, f"cubist:{game_id}:undo:{version}")
 
 
 def die_button(game_id: int, version: int, die: str, label: str = "") -> Button:
