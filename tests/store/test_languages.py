@@ -24,6 +24,7 @@ async def test_languages_and_picture_styles_are_kept_changed_and_read_back(
     await people.set_guild_language(8, None)  # back to the server's own locale
     await people.set_picture_style(1, "flat")
     await people.set_picture_style(1, "cubes")
+    assert (await people.user_locale(1), await people.guild_language(8)) == ("fr", None)  # as this process wrote
     other = await Store.open(db_path, clock=clock)  # another process: reads the database itself
     try:
         again = other.people
