@@ -5,8 +5,10 @@ installation or sending a die to the museum in a few taps."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Locator, Page, async_playwright
@@ -21,10 +23,12 @@ from .test_page_goldens import mid_game
 FINGER = 44  # CSS px: the smallest tap target
 HANG_GUARD_MS = 60_000  # waits end when what they wait for happens; this only stops a hung one
 SMALLEST_TEXT = 9  # CSS px: the height of the smallest text drawn in a close-up
+# Where docs/web's French phone is written (looked at by a person): CUBIST_SCREENSHOTS.
+SHOTS_DIR = os.environ.get("CUBIST_SCREENSHOTS")
 
 
 @asynccontextmanager
-async def phone(board: Board, token: str) -> AsyncIterator[Page]:
+async def phone(board: Board, token: str, lang: str = "") -> AsyncIterator[Page]:
     executable = chromium_path()
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=executable, args=["--no-sandbox"])
@@ -32,7 +36,7 @@ async def phone(board: Board, token: str) -> AsyncIterator[Page]:
             context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
             context.set_default_timeout(HANG_GUARD_MS)
             page = await context.new_page()
-            await page.goto(f"{board.base}/g/{board.game_id}?t={token}")
+            await page.goto(f"{board.base}/g/{board.game_id}?t={token}" + (f"&lang={lang}" if lang else ""))
             await page.wait_for_selector("body[data-version]")
             yield page
         finally:
@@ -141,6 +145,7 @@ async def test_the_player_places_a_die_in_two_taps_with_buttons_a_finger_wide(bo
         # In the studio close-up (cut in pieces on a phone) each space is a finger's size both
         # ways (a workroom wider than the page scrolls sideways); each glowing one is also a
         # button in words (below).
+        assert await page.locator("#studio .room-title").all_inner_texts() == ["Workroom 1", "Workroom 2"]
         spaces = await sizes(page.locator("#studio .cell"))
         assert len(spaces) == 72 and all(w >= FINGER and h >= FINGER for w, h in spaces), sorted(spaces)[:3]
         # The spaces the die may go to, as buttons in words as well as glowing on the table.
@@ -295,3 +300,36 @@ async def test_on_a_desktop_the_turn_so_far_is_said_once_and_each_space_one_tab_
             assert set(await controls(page)) <= set(stops), (await controls(page), stops)
         finally:
             await browser.close()
+
+
+@pytest.mark.timeout(300)
+async def test_in_french_which_dice_stay_is_one_tap_each(board: Board, tmp_path: Path) -> None:
+    """Ending a turn with four dice left (two may stay): the page asks which, in French, each
+    answer a button a finger's size."""
+    chooser = GreedyPlayer(5)
+    for _ in range(400):
+        _status, body = await board.get("play", board.token(await board.current_user()))
+        end = body["play"]["end"]
+        if end is not None and end["move"] is None and len(end["others"]) == 11:  # none, one or two of four
+            break
+        record, game = await board.service.queries.game(board.game_id)
+        await board.service.play_in(board.game_id, record.seats[game.current_player].user_id, chooser.choose(game))
+    else:
+        raise AssertionError("no turn came with four dice left")
+    seat = (await board.game()).current_player
+    async with phone(board, board.token(await board.current_user()), lang="fr") as page:
+        await page.locator("#end", has_text="Finir le tour").tap()
+        await page.locator("#confirm-text", has_text="Lesquels gardez-vous").wait_for()
+        assert await page.locator("#confirm-yes").is_hidden()  # no end without the answer
+        stays = page.locator("#other-ends button")
+        assert await stays.count() == 11
+        assert (await stays.first.inner_text()).startswith("Finir le tour : ")
+        buttons = await sizes(page.locator("button"))
+        assert buttons and all(w >= FINGER and h >= FINGER for w, h in buttons), buttons
+        shots = Path(SHOTS_DIR) if SHOTS_DIR else tmp_path
+        shots.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(shots / "phone-end-fr.png"), full_page=True)
+        before = await version(page)
+        await stays.last.tap()
+        await after(page, before)
+    assert (await board.game()).current_player != seat

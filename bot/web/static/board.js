@@ -237,7 +237,13 @@
       svg.querySelectorAll("[data-cell]").forEach((c) => {
         if (r.room === null || !c.dataset.cell.startsWith(`p${shown}.w${r.room}.`)) c.remove();
       });
-      group.appendChild(r.room !== null && roomScale > scale ? scroller(svg) : svg);
+      if (r.room !== null && roomScale > scale) {
+        // scrolled to its middle, the room's number in the drawing is out of sight: said above
+        const title = document.createElement("p");
+        title.className = "room-title";
+        title.textContent = fill(state.ui.room_title, { room: r.room + 1 });
+        group.append(title, scroller(svg));
+      } else group.appendChild(svg);
     }
     box.appendChild(group);
     middle(box);
