@@ -211,7 +211,7 @@
       if (least <= scale) { box.appendChild(svg); return; }
       svg.classList.add("piece");
       sized(svg, bb.width + 8, bb.height + 8, least);
-      box.appendChild(scroller(svg));
+      box.appendChild(scroller(svg, label));
       middle(box);
       return;
     }
@@ -242,7 +242,7 @@
         const title = document.createElement("p");
         title.className = "room-title";
         title.textContent = fill(state.ui.room_title, { room: r.room + 1 });
-        group.append(title, scroller(svg));
+        group.append(title, scroller(svg, title.textContent));
       } else group.appendChild(svg);
     }
     box.appendChild(group);
@@ -255,9 +255,11 @@
     svg.setAttribute("width", String(Math.floor(width * scale)));
     svg.setAttribute("height", String(Math.floor(height * scale)));
   }
-  function scroller(svg) {
+  function scroller(svg, label) {  // a Tab stop of its own (the browser's): named
     const div = document.createElement("div");
     div.className = "scroller";
+    div.setAttribute("role", "group");
+    div.setAttribute("aria-label", label);
     div.appendChild(svg);
     return div;
   }
