@@ -220,7 +220,8 @@
     // workroom whose spaces would be smaller than a finger is drawn larger, and scrolls.
     const left = Math.min(...rooms.map((r) => r.x)) + 5;  // short of the first column name
     // the panel: what is drawn wholly left of the workrooms (the name, score, storeroom...)
-    const beside = [...part.children].map((c) => c.getBBox()).filter((b) => b.width > 0 && b.x + b.width <= left);
+    const panel = [...part.children].map((c, i) => ({ i, b: c.getBBox() })).filter(({ b }) => b.width > 0 && b.x + b.width <= left);
+    const beside = panel.map(({ b }) => b);
     const top = Math.min(...beside.map((b) => b.y)), bottom = Math.max(...beside.map((b) => b.y + b.height));
     const pieces = beside.length ? [{ x: bb.x, y: top - 4, width: left - bb.x, height: bottom - top + 8, room: null }] : [];
     pieces.push(...rooms);
@@ -237,6 +238,10 @@
       svg.querySelectorAll("[data-cell]").forEach((c) => {
         if (r.room === null || !c.dataset.cell.startsWith(`p${shown}.w${r.room}.`)) c.remove();
       });
+      if (r.room !== null) {  // the panel's words and dice, where they reach into a workroom's area
+        const children = [...svg.firstChild.children];
+        for (const { i } of panel) children[i].remove();
+      }
       if (r.room !== null && roomScale > scale) {
         // scrolled to its middle, the room's number in the drawing is out of sight: said above
         const title = document.createElement("p");
