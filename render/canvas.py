@@ -73,6 +73,12 @@ class Canvas:
     def size(self) -> tuple[int, int]:
         return self.img.size
 
+    @property
+    def pastes(self) -> bool:
+        """Takes prepared pictures (``paste``, sprites): a Pillow canvas does; the SVG surface,
+        which refuses them, is drawn call by call."""
+        return type(self).paste is Canvas.paste
+
     def panel(
         self,
         name: str,
