@@ -20,7 +20,7 @@ from . import dice
 from . import palette as pal
 from .camera import Camera, Point, Poly, depth
 from .canvas import Canvas, Layer, LayerBuilder, Rect
-from .fonts import Font, font
+from .fonts import Font, font, text_width
 from .model import DieGlyph
 from .pieces import Board, Column, Die, Key
 
@@ -363,9 +363,7 @@ def _hidden(cam: Camera, glyph: Rect, later: Sequence[tuple[Rect, Point, int]]) 
     return False
 
 
-def _numerals(
-    cv: Canvas, cam: Camera, drawn: list[tuple[Column, Point]], out: list[DieGlyph], bounds: Rect
-) -> None:
+def _numerals(cv: Canvas, cam: Camera, drawn: list[tuple[Column, Point]], out: list[DieGlyph], bounds: Rect) -> None:
     vf = value_font(cam)
     hidden: list[int] = []
     glyphs: list[DieGlyph] = []
@@ -452,11 +450,11 @@ def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken
     text = str(col.value)
     h = len(col.keys)
     top_c = cam.top_centre(centre, h)
-    tw = round(vf.getlength(text)) + 8
+    tw = round(text_width(vf, text)) + 8
     th = round(1.7 * cam.hw) + 6
     fig = f"×{h}" if h >= 2 else ""
     sf = small_font(cam)
-    fw = round(sf.getlength(fig)) + 4 if fig else 0
+    fw = round(text_width(sf, fig)) + 4 if fig else 0
     width = tw + fw
     up = -cam.hw - th / 2 - 2
     cands = [(0.0, up), (-cam.w, up), (cam.w, up), (0.0, up - th), (-1.6 * cam.w, 0.0), (1.6 * cam.w, 0.0)]
@@ -468,10 +466,10 @@ def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken
         cx, cy = top_c[0] + dx, top_c[1] + dy
         x0 = min(max(round(cx - width / 2), bounds[0] + 2), bounds[2] - 2 - width)
         y0 = min(max(round(cy - th / 2), bounds[1] + 2), bounds[3] - 2 - th)
-        here = (x0, y0, x0 + width, y0 + th)
-        covers = sum(_overlap(here, t) for t in taken)
+        x1, y1 = x0 + width, y0 + th
+        covers = sum(1 for t in taken if x0 < t[2] and t[0] < x1 and y0 < t[3] and t[1] < y1)
         if fewest < 0 or covers < fewest:
-            rect, fewest = here, covers
+            rect, fewest = (x0, y0, x1, y1), covers
             if not covers:
                 break
     t, _l, _r, _edge = shades(col.keys[-1])
