@@ -61,28 +61,26 @@ def ring_of(key: Key) -> pal.RGB:
 @lru_cache(maxsize=64)
 def value_font(cam: Camera) -> Font:
     """Numerals about 0.85 of the top face's height (iso) or 0.62 of its side (from above)."""
-    want = 1.85 * cam.hw if cam.iso else 1.25 * cam.w
+    want = 1.85 * cam.hw if cam.iso else 1.3 * cam.w
     return font(max(8, round(want / 0.73)), bold=True)
 
 
 @lru_cache(maxsize=64)
 def figure_font(cam: Camera) -> Font:
-    """A column's height from above: 7 px at the laptop preview of a 2- or 3-player table
-    (and of every studio close-up)."""
-    return font(round(0.75 * value_font(cam).size), bold=True)
-
-
-@lru_cache(maxsize=64)
-def stacked_font(cam: Camera) -> Font:
-    """From above, the value of a column of two or more: a little smaller, to leave its
-    height figure the right half of the face."""
-    return font(round(0.85 * value_font(cam).size), bold=True)
+    """A column's height from above (7 px at the laptop preview of every table): about
+    four fifths of the value, and no wider than the gap between two columns' values."""
+    vl, _t, vr, _b = _text_box(value_font(cam), "8")
+    gap = cam.a - (vr - vl) - 2
+    size = round(0.78 * value_font(cam).size)
+    while size > 8 and _text_box(font(size, bold=True), "8")[2] - _text_box(font(size, bold=True), "8")[0] > gap:
+        size -= 1
+    return font(size, bold=True)
 
 
 @lru_cache(maxsize=64)
 def times_font(cam: Camera) -> Font:
     """The small "×" over a height figure."""
-    return font(max(8, round(0.6 * cam.w)), bold=True)
+    return font(max(8, round(0.6 * figure_font(cam).size)), bold=True)
 
 
 @lru_cache(maxsize=64)
@@ -379,9 +377,6 @@ def _numerals(cv: Canvas, cam: Camera, drawn: list[tuple[Column, Point]], out: l
         body = shapes[i][0]
         outline = cam.outline(centre, h)
         f = vf
-        if not cam.iso and h >= 2:  # from above: the value on the left, its height on a tag on the right
-            cx = (top[0][0] + _figure_tag(cam, top, h)[0]) / 2
-            f = stacked_font(cam)
         box = _ink_box(cv, f, str(col.value), (cx, cy + 1))
         if cam.iso and _hidden(cam, box, shapes[i + 1 :]):
             hidden.append(len(glyphs))
@@ -390,7 +385,7 @@ def _numerals(cv: Canvas, cam: Camera, drawn: list[tuple[Column, Point]], out: l
         cv.ink((cx, cy + 1), str(col.value), f, ink, stroke=ring_of(col.keys[-1]))
         hbox = None
         if not cam.iso and h >= 2:
-            hbox = _height_figure(cv, cam, top, h, col.keys[-1])
+            hbox = _height_figure(cv, cam, box, (cx, cy), h)
         glyphs.append(
             DieGlyph(col.where, col.value, h, box, cell, body=body, height_box=hbox, lit=col.lit, outline=outline)
         )
@@ -424,23 +419,19 @@ def _bbox(poly: Poly) -> Rect:
     return (int(min(xs)), int(min(ys)), int(max(xs) + 1), int(max(ys) + 1))
 
 
-def _figure_tag(cam: Camera, top: Poly, height: int) -> Rect:
-    """From above: the tag of a column's height, along the right edge of its top face."""
-    left, _t, right, _b = _text_box(figure_font(cam), str(height))
-    (_x0, y0), (x1, y1) = top[0], top[2]
-    return (round(x1 + 1 - (right - left) - 5), round(y0 + 1), round(x1 + 1), round(y1 - 1))
-
-
-def _height_figure(cv: Canvas, cam: Camera, top: Poly, height: int, key: Key) -> Rect:
-    """From above: the height on a light tag along the top face's right edge, a small "×"
-    over its figure (the value, white or dark on the die's colour, beside it on the left)."""
-    f = figure_font(cam)
-    rect = _figure_tag(cam, top, height)
-    cv.draw.rounded_rectangle(rect, radius=3, fill=BOARD, outline=TAG_EDGE, width=1)
-    mid = (rect[0] + rect[2]) / 2
-    tf = times_font(cam)
-    cv.ink((mid, rect[1] + 2 - _text_box(tf, "×")[1]), "×", tf, TAG_EDGE)
-    return cv.ink((mid, rect[3] - 2 - _text_box(f, str(height))[3]), str(height), f, TAG_EDGE)
+def _height_figure(cv: Canvas, cam: Camera, value: Rect, centre: Point, height: int) -> Rect:
+    """From above: the height just right of the value, a small "×" over it, each ringed in
+    the board's colour.  It reaches over the face's edge, into the gap between this value
+    and the next column's (which stands as far right as the values are wide): the values
+    keep the size the laptop preview needs, and the figure covers none of them."""
+    f, tf = figure_font(cam), times_font(cam)
+    text = str(height)
+    left, top, right, bottom = _text_box(f, text)
+    x = value[2] + 1 - left
+    y = centre[1] + cam.hw - 1 - bottom  # its foot on the face's lower edge
+    tl, _tt, tr, tb = _text_box(tf, "×")
+    cv.ink((x + (left + right) / 2 - (tl + tr) / 2, y + top - 1 - tb), "×", tf, TAG_EDGE, stroke=BOARD)
+    return cv.ink((x, y), text, f, TAG_EDGE, stroke=BOARD)
 
 
 def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken: list[Rect], bounds: Rect) -> DieGlyph:
