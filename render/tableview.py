@@ -63,10 +63,11 @@ MUSEUM_UNIT = 40
 # from above, a cell's side in iso units: wide enough for a value 9 px tall at the laptop
 # preview of a 4-player table and its height figure, 7 px, in the gap beside it
 TOP_RATIO = 2.0
+CLOSEUP_TOP_RATIO = 1.4  # ... in a close-up, whose boards fill the preview: smaller, and quicker
 
 
-def cam_for(iso: bool, u: int) -> Camera:
-    return camera(iso, u if iso else round(TOP_RATIO * u))
+def cam_for(iso: bool, u: int, ratio: float = TOP_RATIO) -> Camera:
+    return camera(iso, u if iso else round(ratio * u))
 
 
 def pad(u: int) -> int:
@@ -789,7 +790,7 @@ def studio_canvas(
     if not 0 <= seat < game.num_players:
         raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
     u = STUDIO_UNIT
-    cam = cam_for(iso, u)
+    cam = cam_for(iso, u, CLOSEUP_TOP_RATIO)
     band = band_of(game, range(seat, seat + 1), cam, u)
     p = pad(u)
     cv = Canvas(band.width + 2 * p, band.height + 2 * p, TABLE)
@@ -829,7 +830,7 @@ def _marks(
 
 def museum_canvas(game: Game, *, labels: Labels, iso: bool = True) -> Canvas:
     u = MUSEUM_UNIT
-    cam = cam_for(iso, u)
+    cam = cam_for(iso, u, CLOSEUP_TOP_RATIO)
     p = pad(u)
     card = game.deck.museum(game.state.museum_card)
     mw, mh, rise = museum_size(game, cam, u)
