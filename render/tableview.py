@@ -499,14 +499,14 @@ def _ink_height(f: Font, text: str) -> int:
 @dataclass(frozen=True, slots=True)
 class HeaderPlan:
     """What the header holds and how tall it is: its whose-turn line (one, or two when the
-    game is over), the last turn's dice in rows (the first beside the whose-turn line, any
-    more under it, across the header) and the last turn in words (on more lines when one
-    would cut it).  A header grows only for a turn that needs it."""
+    game is over), the last turn's dice beside it (in more rows when one is not enough) and
+    the last turn in words (on more lines when one would cut it).  A header grows only for a
+    turn that needs it."""
 
     height: int
     size: int  # the whose-turn line's type
     status: tuple[str, ...]
-    row: int  # the first row's height
+    row: int  # the whose-turn line's and the dice's height
     ru: int  # the recap's cube unit
     step: int  # from one of its dice to the next
     tight: bool  # the places' words closer to their dice and to each other
@@ -538,15 +538,18 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
     for status in options:
         status_w = max(text_width(f, line) for line in status)
         recap_w = round(room - status_w - 2 * p)
-        who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, (recap_w, room))
+        who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, recap_w)
         if len(rows) < 2:
             break
-    row = max(dh, round(size * (2.5 if s.over else 1.3)))
-    g = round(0.2 * u)
-    extra = sum(camera(True, ru_).die_size()[1] + g for _row in rows[1:])
+    # the whose-turn line and the dice's rows beside it (a game-over line's two lines hold two rows)
+    row = max(dh, round(size * (2.5 if s.over else 1.3)), _rows_height(len(rows), ru_, u))
     lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
-    height = p + row + extra + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
+    height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
     return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
+
+
+def _rows_height(n: int, ru: int, u: int) -> int:
+    return n * camera(True, ru).die_size()[1] + (n - 1) * round(0.2 * u)
 
 
 def _turn_lines(game: Game, names: list[str] | None, labels: Labels, room: int, ts: int) -> tuple[tuple[str, ...], int]:
@@ -570,20 +573,20 @@ def _told(
 
 
 def _recap_rows(
-    game: Game, names: list[str] | None, labels: Labels, width: int, size: int, ru: int, widths: tuple[int, int]
+    game: Game, names: list[str] | None, labels: Labels, width: int, size: int, ru: int, first: int
 ) -> tuple[str, tuple[tuple[RecapItem, ...], ...], int, int, bool]:
     """(name, rows, cube unit, a die's step) of the last turn's dice: every die with where it
     went, always.  In one row beside the whose-turn line with the player's name, then with
     initials, then without it; then with smaller dice (their numerals RECAP_FLOOR px on a
     phone, not PHONE_GLYPH); then with the dice of one place closer, each over the right face
-    of the one before, whose value stays clear; else in more rows, across the header."""
+    of the one before, whose value stays clear; else in more rows, one under another, each
+    ``first`` wide."""
     items = recap(game, labels)
     if not items:
         return "", (), ru, 0, False
     mf = _mark_font(width, size)
     name = player_name(items[0][0], names)
     small = _recap_unit(RECAP_AIM / phone_scale(width), TABLE_UNIT)
-    first, full = widths
     dw = camera(True, small).die_size()[0]
     tries = [(unit, camera(True, unit).die_size()[0] + 4, False) for unit in dict.fromkeys((ru, small))]
     for unit, step, tight in [*tries, (small, math.ceil(CLOSE_STEP * dw), True)]:
@@ -596,16 +599,13 @@ def _recap_rows(
     for seat, where, dice_ in items:
         left = dice_
         while left:
-            cap = first if len(rows) == 1 else full
-            # as many of the item's dice as the row has room for, with where they went
             k = len(left)
-            while k > 0 and _row_width([*rows[-1], (seat, where, left[:k])], "", mf, dw, step) > cap:
+            while k > 0 and _row_width([*rows[-1], (seat, where, left[:k])], "", mf, dw, step) > first:
                 k -= 1
-            if k == 0 and not rows[-1] and len(rows) > 1:  # not even one die on an empty row: one each
-                k = 1
-            if k == 0:
+            if rows[-1] and k < len(left):  # a place's dice together on the next row, when they fit there
                 rows.append([])
                 continue
+            k = max(k, 1)  # on a row of their own: as many as fit, at least one
             rows[-1].append((seat, where, left[:k]))
             left = left[k:]
     return "", tuple(tuple(r) for r in rows if r), small, step, False
@@ -643,8 +643,9 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: 
     mf = _mark_font(cv.size[0], plan.size)
     dh = rc.die_size()[1]
     g = round(0.2 * u)
+    top = row_top + (plan.row - _rows_height(len(plan.rows), plan.ru, u)) // 2
     for k, items in enumerate(plan.rows):
-        rmid = mid if k == 0 else row_top + plan.row + (k - 1) * (dh + g) + g + dh // 2
+        rmid = mid if len(plan.rows) == 1 else top + k * (dh + g) + dh // 2
         _recap_row(cv, items, plan.who if k == 0 else "", (x1 - p, rmid), rc, mf, plan.step, plan.tight)
     lf = font(plan.line_size)
     lstep = round(plan.line_size * 1.25)

@@ -55,8 +55,9 @@ def this_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
 
 def brief_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     """The last turn in fewer words, for a header too narrow for ``last_turn_line``: each
-    die's value and where it went, grouped by place ("5, 5 and 6 in workroom 2; 6 in the
-    museum"), then what else happened (installations completed, artists used, dice kept)."""
+    die's value and where it went, the dice placed one after another grouped by place ("5,
+    5 and 6 in workroom 2; 6 in the museum"), and what else happened in between, in order
+    (installations completed, artists used, dice kept)."""
     s = game.state
     parts = []
     if s.last_turn is not None:
@@ -67,51 +68,57 @@ def brief_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     return "   ".join(parts) if parts else labels.text("first_turn")
 
 
+Where = tuple[str, int | str]  # ("room", 2), ("museum", 0), ("artist", "Malevich")
+
+
 def brief_moves(plays: Sequence[Played], game: Game, names: list[str] | None, labels: Labels) -> str:
     deck = game.deck
-    placed: dict[tuple[str, int | str], list[int]] = {}  # ("room", n) / ("museum", 0) / ("artist", name): values
-    completed: list[str] = []
-    used: list[str] = []
-    kept: list[int] = []
-    others: list[str] = []
+    told: list[str | tuple[Where, list[int]]] = []  # phrases, and dice placed (told once grouped)
+    run: dict[Where, list[int]] = {}  # this run of placements' dice by place (any other move ends it)
+
+    def put(place: Where, values: list[int]) -> None:
+        if place not in run:
+            run[place] = []
+            told.append((place, run[place]))
+        run[place].extend(values)
+
     for p in plays:
         m = p.move
         if isinstance(m, Place):
-            value = p.value if p.value is not None else m.die.value
-            placed.setdefault(("room", m.room + 1), []).append(value)
+            put(("room", m.room + 1), [p.value if p.value is not None else m.die.value])
         elif isinstance(m, ToMuseum):
-            placed.setdefault(("museum", 0), []).append(p.value if p.value is not None else m.die.value)
+            put(("museum", 0), [p.value if p.value is not None else m.die.value])
         elif isinstance(m, ToArtist) and p.artist is not None and p.value is not None:
-            where = ("artist", labels.artist_short(deck.artist(p.artist)))
-            placed.setdefault(where, []).extend([p.value] * len(m.dice))
+            put(("artist", labels.artist_short(deck.artist(p.artist))), [p.value] * len(m.dice))
         elif isinstance(m, UseArtist) and p.artist is not None:
-            used.append(labels.artist_short(deck.artist(p.artist)))
+            run = {}
+            told.append(labels.text("brief_used", artists=labels.artist_short(deck.artist(p.artist))))
             took = p.to if p.to is not None else p.value
             if m.target is not None and took is not None:  # the die it took or moved went there
-                placed.setdefault(("room", m.target[0] + 1), []).append(took)
+                put(("room", m.target[0] + 1), [took])
         elif isinstance(m, Complete):
-            completed.append(labels.installation(deck.installation(p.installation or m.card)))
-        elif isinstance(m, EndTurn) and m.keep:
-            kept.extend(m.keep)
-        elif not isinstance(m, EndTurn):
-            others.append(labels.tell([p], deck, _names(game, names)))
-    phrases = []
-    for (kind, place), values in placed.items():
-        told = _joined([str(v) for v in values], labels)
-        if kind == "room":
-            phrases.append(labels.text("brief_room", dice=told, room=place))
-        elif kind == "museum":
-            phrases.append(labels.text("brief_museum", dice=told))
+            run = {}
+            name = labels.installation(deck.installation(p.installation or m.card))
+            told.append(labels.text("brief_completed", names=name))
+        elif isinstance(m, EndTurn):
+            if m.keep:
+                told.append(labels.text("brief_kept", dice=_joined([str(v) for v in m.keep], labels)))
         else:
-            phrases.append(labels.text("brief_artist", dice=told, artist=place))
-    if completed:
-        phrases.append(labels.text("brief_completed", names=_joined(completed, labels)))
-    if used:
-        phrases.append(labels.text("brief_used", artists=_joined(list(dict.fromkeys(used)), labels)))
-    phrases += others
-    if kept:
-        phrases.append(labels.text("brief_kept", dice=_joined([str(v) for v in kept], labels)))
-    return labels.text("brief_sep").join(phrases) if phrases else labels.text("nothing")
+            run = {}
+            told.append(labels.tell([p], deck, _names(game, names)))
+    return labels.text("brief_sep").join(_placed(item, labels) for item in told) if told else labels.text("nothing")
+
+
+def _placed(item: str | tuple[Where, list[int]], labels: Labels) -> str:
+    if isinstance(item, str):
+        return item
+    (kind, place), values = item
+    dice = _joined([str(v) for v in values], labels)
+    if kind == "room":
+        return labels.text("brief_room", dice=dice, room=place)
+    if kind == "museum":
+        return labels.text("brief_museum", dice=dice)
+    return labels.text("brief_artist", dice=dice, artist=place)
 
 
 def _joined(items: list[str], labels: Labels) -> str:

@@ -96,11 +96,13 @@ def test_a_long_turn_in_fewer_words_names_every_die_and_its_place() -> None:
         while game.state.turn == turn:
             game.apply(bots[game.current_player].choose(game))
     en, fr = render_labels("en"), render_labels("fr")
+    # the dice placed one after another grouped by place, the rest in between, in order
     assert brief_line(game, DEMO_NAMES, en) == (
-        "Last turn, Ada: 5, 5, 6 and 1 in workroom 2; 4 in workroom 1; 5 and 6 in the museum; "
-        "completed Solitary Column No. 9 and Corner of a Quiet Room; turned a bonus 1 into a 6"
+        "Last turn, Ada: 5, 5 and 6 in workroom 2; completed Solitary Column No. 9; 1 in workroom 2; "
+        "4 in workroom 1; completed Corner of a Quiet Room; 5 in the museum; turned a bonus 1 into a 6; "
+        "6 in the museum"
     )
     assert brief_line(game, DEMO_NAMES, fr).startswith(
-        "Dernier tour, Ada : 5, 5, 6 et 1 dans l'atelier 2 ; 4 dans l'atelier 1 ; 5 et 6 au musée ; a terminé "
+        "Dernier tour, Ada : 5, 5 et 6 dans l'atelier 2 ; a terminé Colonne solitaire n° 9 ; 1 dans l'atelier 2 ; "
     )
     assert len(brief_line(game, DEMO_NAMES, en)) < len(last_turn_line(game, DEMO_NAMES, en)) / 2
