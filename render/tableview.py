@@ -594,13 +594,12 @@ def _recap_rows(
         for who in dict.fromkeys((f"{plain_name(name)}:", f"{_initials(name)}:", "")):
             if _row_width(items, who, mf, dw, step, tight) <= first:
                 return who, (tuple(items),), unit, step, tight
-    step = dw + 4
-    rows: list[list[RecapItem]] = [[]]
+    rows: list[list[RecapItem]] = [[]]  # as close as in the last try
     for seat, where, dice_ in items:
         left = dice_
         while left:
             k = len(left)
-            while k > 0 and _row_width([*rows[-1], (seat, where, left[:k])], "", mf, dw, step) > first:
+            while k > 0 and _row_width([*rows[-1], (seat, where, left[:k])], "", mf, dw, step, True) > first:
                 k -= 1
             if rows[-1] and k < len(left):  # a place's dice together on the next row, when they fit there
                 rows.append([])
@@ -608,7 +607,7 @@ def _recap_rows(
             k = max(k, 1)  # on a row of their own: as many as fit, at least one
             rows[-1].append((seat, where, left[:k]))
             left = left[k:]
-    return "", tuple(tuple(r) for r in rows if r), small, step, False
+    return "", tuple(tuple(r) for r in rows if r), small, step, True
 
 
 def _row_width(items: list[RecapItem], who: str, mf: Font, dw: int, step: int, tight: bool = False) -> float:
