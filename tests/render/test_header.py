@@ -4,13 +4,14 @@ cut; over every turn of self-play games, in English and French, from both camera
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
 
 import render
 from bot.i18n.pictures import render_labels
-from engine import Game
+from engine import Complete, Game, Place, ToMuseum
 from engine.players import GreedyPlayer
 from render.canvas import Canvas
 from render.demo import DEMO_NAMES
@@ -67,6 +68,26 @@ def check_header(cv: Canvas, game: Game, labels: Labels, where: str) -> int:
     return len(cv.recap)
 
 
+def check_brief(brief: str, game: Game, labels: Labels) -> None:
+    """The turn in fewer words still names each installation completed and each artist used
+    or given dice, in order, and a figure for every die placed."""
+    turn = game.state.last_turn
+    assert turn is not None
+    named = []
+    for p in turn.plays:
+        if isinstance(p.move, Complete):
+            named.append(labels.installation(game.deck.installation(p.move.card)))
+        elif p.artist is not None:
+            named.append(labels.artist_short(game.deck.artist(p.artist)))
+    at = 0
+    for name in named:
+        found = brief.find(name, at)
+        assert found >= 0, f"{name} is not in {brief!r} (after {at})"
+        at = found
+    placed = sum(isinstance(p.move, Place | ToMuseum) for p in turn.plays)
+    assert len(re.findall(r"\b[1-6]\b", brief)) >= placed, brief
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("players,seed", [(2, 8), (3, 5), (4, 3)])
 def test_every_turn_the_header_shows_the_whole_last_turn(players: int, seed: int, lang: str) -> None:
@@ -79,7 +100,9 @@ def test_every_turn_the_header_shows_the_whole_last_turn(players: int, seed: int
         turn = game.state.turn
         while not game.is_over and game.state.turn == turn:
             game.apply(bots[game.current_player].choose(game))
-        long_turns += last_turn_line(game, names, labels) != brief_line(game, names, labels)
+        brief = brief_line(game, names, labels)
+        long_turns += last_turn_line(game, names, labels) != brief
+        check_brief(brief, game, labels)
         for style in ("iso", "flat"):
             cv = render.table_canvas(game, names, labels=labels, style=style)
             shown += check_header(cv, game, labels, f"{players}p {lang} {style} turn {game.state.turn}")
