@@ -126,6 +126,7 @@ def test_a_long_turn_in_fewer_words_names_every_die_and_its_place() -> None:
         "6 in the museum"
     )
     assert brief_line(game, DEMO_NAMES, fr).startswith(
-        "Dernier tour, Ada : 5, 5 et 6 dans l'atelier 2 ; a terminé Colonne solitaire n° 9 ; 1 dans l'atelier 2 ; "
+        "Dernier tour, Ada : 5, 5 et 6 dans l'atelier 2 ; "
+        "a terminé l'installation Colonne solitaire n° 9 ; 1 dans l'atelier 2 ; "
     )
     assert len(brief_line(game, DEMO_NAMES, en)) < len(last_turn_line(game, DEMO_NAMES, en)) / 2
