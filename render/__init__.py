@@ -111,11 +111,15 @@ def museum_png(game: Game, *, labels: Labels, style: str = "iso") -> bytes:
     return png_bytes(museum_image(game, labels=labels, style=style))
 
 
-def table_needs_studio(game: Game, style: str = "iso") -> bool:
+def table_needs_studio(
+    game: Game, style: str = "iso", names: list[str] | None = None, *, labels: Labels | None = None
+) -> bool:
     """True when ``game``'s table cannot keep every numeral MIN_GLYPH px tall at Discord's
-    laptop preview (4 players): post the current player's studio beside it."""
+    laptop preview (4 players): post the current player's studio beside it.  Pass the
+    ``names`` and ``labels`` the table is drawn with: a long turn's header grows with its
+    words, and the answer then matches the picture exactly."""
     _check(style)
-    return tableview.needs_studio(game, iso=style == "iso")
+    return tableview.needs_studio(game, iso=style == "iso", names=names, labels=labels)
 
 
 __all__ = [

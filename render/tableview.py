@@ -905,12 +905,15 @@ def table_canvas(
     return cv
 
 
-def needs_studio(game: Game, iso: bool = True) -> bool:
+def needs_studio(game: Game, iso: bool = True, names: list[str] | None = None, labels: Labels | None = None) -> bool:
     """True when the table's values fall short of MIN_GLYPH at the laptop preview: the bot
-    posts the current player's studio beside it."""
+    posts the current player's studio beside it.  With ``labels`` the header is planned as
+    ``table_canvas`` draws it (a long turn's header is taller, which shrinks the preview);
+    without, it is the one-row header."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
-    small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u).size) < MIN_GLYPH
+    head = None if labels is None else (lambda width: plan_header(game, names, labels, width, u).height)
+    small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u, head).size) < MIN_GLYPH
     return small or game.num_players >= 4
 
 

@@ -21,7 +21,7 @@ from render.names import circled
 from render.tableview import RECAP_FLOOR
 from render.words import brief_line, last_turn_line
 
-from .test_legibility import hidden_values
+from .test_legibility import hidden_values, self_play
 
 
 def _px(box: tuple[int, int, int, int], scale: float) -> float:
@@ -89,17 +89,16 @@ def check_brief(brief: str, game: Game, labels: Labels) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("players,seed", [(2, 8), (3, 5), (4, 3)])
-def test_every_turn_the_header_shows_the_whole_last_turn(players: int, seed: int, lang: str) -> None:
+@pytest.mark.parametrize(
+    "level,players,seed",
+    [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1), ("greedy", 3, 3), ("greedy", 4, 3)],
+)
+def test_every_turn_the_header_shows_the_whole_last_turn(level: str, players: int, seed: int, lang: str) -> None:
+    """Over games of the plain greedy player and of the bot's default computer level."""
     labels = render_labels(lang)
     names = DEMO_NAMES[:players]
-    game = Game.new(players=players, seed=seed)
-    bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
     shown = long_turns = 0
-    while not game.is_over:
-        turn = game.state.turn
-        while not game.is_over and game.state.turn == turn:
-            game.apply(bots[game.current_player].choose(game))
+    for game in self_play(players, seed, level):
         brief = brief_line(game, names, labels)
         long_turns += last_turn_line(game, names, labels) != brief
         check_brief(brief, game, labels)

@@ -14,6 +14,7 @@ turn's dice again with where they went (9 px).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from itertools import combinations
 
 import pytest
@@ -21,6 +22,7 @@ import pytest
 import render
 from bot.i18n.pictures import render_labels
 from engine import Game
+from engine.players import GreedyPlayer, Player, make_player
 from render.camera import camera
 from render.demo import DEMO_NAMES, busy_late_game, play
 from render.model import DieGlyph, phone_scale, preview_scale
@@ -141,7 +143,7 @@ def test_every_die_is_shown_readable_and_uncovered_at_the_laptop_preview(name: s
             check_heights(f"{name} studio", st, s2, style == "iso")
     else:
         assert smallest >= MIN_GLYPH, f"{name}: {smallest:.1f} px, and no studio beside it"
-    assert render.table_needs_studio(game, style=style) == (n == 4 or smallest < MIN_GLYPH)
+    assert render.table_needs_studio(game, style, DEMO_NAMES[:n], labels=EN) == (n == 4 or smallest < MIN_GLYPH)
 
 
 @pytest.mark.parametrize("name,game", positions(), ids=lambda v: v if isinstance(v, str) else "")
@@ -247,38 +249,80 @@ def test_values_do_not_cover_each_other() -> None:
         assert not _overlap(a.glyph, b.glyph), f"{a.where} and {b.where}"
 
 
-@pytest.mark.parametrize("style", ["iso", "flat"])
-@pytest.mark.parametrize("players,seed", [(2, 8), (3, 5), (4, 3)])
-def test_every_turn_of_a_full_game_reads_at_discords_sizes(players: int, seed: int, style: str) -> None:
-    """A whole self-play game, its table after every turn, seen from a corner and from
-    above: every die drawn, no value hidden or under a tag, values 10 px (9 with four
-    players) and height figures 7 px at the laptop preview, the header's dice and whose
-    turn 9 px on a phone."""
-    from engine.players import GreedyPlayer
-
+def self_play(players: int, seed: int, level: str = "plain") -> Iterator[Game]:
+    """A whole self-play game, after each turn.  ``level``: "plain", the plain
+    ``GreedyPlayer`` the goldens and demos are played by, or one of ``make_player``'s levels
+    ("greedy" is the bot's default computer player, whose games keep bonus dice on
+    completed cards and reach other positions)."""
     game = Game.new(players=players, seed=seed)
-    bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
-    goal = MIN_GLYPH_4P if players == 4 else MIN_GLYPH
-    turns = 0
+    bots: list[Player] = [
+        GreedyPlayer(seed * 10 + i) if level == "plain" else make_player(level, seed * 10 + i) for i in range(players)
+    ]
     while not game.is_over:
         turn = game.state.turn
         while not game.is_over and game.state.turn == turn:
             game.apply(bots[game.current_player].choose(game))
-        cv = render.table_canvas(game, DEMO_NAMES[:players], labels=EN, style=style)
-        where = f"{players}p {style} turn {game.state.turn}"
+        yield game
+
+
+def smallest_value(cv: render.Canvas) -> float:
+    """The smallest value's height at the laptop preview (px)."""
+    scale = preview_scale(*cv.size)
+    return min((_px(d.glyph, scale) for d in cv.dice), default=math.inf)
+
+
+@pytest.mark.parametrize("style", ["iso", "flat"])
+@pytest.mark.parametrize("level,players,seed", [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1)])
+def test_every_turn_of_a_full_game_reads_at_discords_sizes(level: str, players: int, seed: int, style: str) -> None:
+    """A whole self-play game, its table after every turn, seen from a corner and from
+    above: every die drawn, no value hidden or under a tag, values 10 px (9 with four
+    players) and height figures 7 px at the laptop preview, the header's dice and whose
+    turn 9 px on a phone; the studio is posted beside the table exactly when it falls short."""
+    names = DEMO_NAMES[:players]
+    goal = MIN_GLYPH_4P if players == 4 else MIN_GLYPH
+    turns = 0
+    for game in self_play(players, seed, level):
+        cv = render.table_canvas(game, names, labels=EN, style=style)
+        where = f"{level} {players}p {style} turn {game.state.turn}"
         assert len(cv.dice) == dice_in_game(game), where
         assert not hidden_values(cv.dice) and not tags_on_values(cv.dice), where
         scale = preview_scale(*cv.size)
         # Seen from above, the finished table falls half a pixel short: its header holds who
         # won on two lines, which leaves the boards less of the preview's height.
         short = 0.5 if style == "flat" and game.is_over else 0.0
-        assert min((_px(d.glyph, scale) for d in cv.dice), default=goal) >= goal - short, where
+        smallest = smallest_value(cv)
+        assert smallest >= goal - short, f"{where}: {smallest:.2f} px"
         check_heights(where, cv, scale, style == "iso", FIGURE_PX - short)
         ph = phone_scale(cv.size[0])
         assert all(_px(r.glyph, ph) >= 9.0 for r in cv.recap), where
         assert cv.status is not None and _px(cv.status, ph) >= 9.5, where
+        needs = render.table_needs_studio(game, style, names, labels=EN)
+        assert needs == (players == 4 or smallest < MIN_GLYPH), f"{where}: {smallest:.2f} px, studio {needs}"
         turns += 1
     assert turns > 20
+
+
+@pytest.mark.parametrize("style", ["iso", "flat"])
+@pytest.mark.parametrize("players,seed", [(3, 3), (4, 3)])
+def test_the_studio_is_posted_exactly_when_the_table_falls_short(players: int, seed: int, style: str) -> None:
+    """Over every turn of games played by the bot's default computer level: the decision to
+    post the mover's studio beside the table agrees with the table's values as measured at
+    the laptop preview (a long turn's header is taller, and shrinks them), and that studio
+    reads at 10 px."""
+    names = DEMO_NAMES[:players]
+    studios = 0
+    for game in self_play(players, seed, "greedy"):
+        cv = render.table_canvas(game, names, labels=EN, style=style)
+        smallest = smallest_value(cv)
+        where = f"greedy {players}p {style} turn {game.state.turn}: {smallest:.2f} px"
+        needs = render.table_needs_studio(game, style, names, labels=EN)
+        assert needs == (players == 4 or smallest < MIN_GLYPH), where
+        if needs:
+            st = render.studio_canvas(game, game.current_player, names, labels=EN, style=style)
+            assert smallest_value(st) >= MIN_GLYPH, where
+            assert not hidden_values(st.dice), where
+            studios += 1
+    assert studios > 0
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
