@@ -425,6 +425,9 @@ class StrongPlayer:
         self._at: tuple[int, int, int] | None = None  # (seat, turn, log length) where _plan[0] applies
         self._fallback = GreedyPlayer(seed)
         self._last_spent = 0
+        # Every place the last search could stop at (end the turn, or reach the roll), with
+        # its value: the master player weighs the best few of them further.
+        self._ends: list[_Node] = []
 
     # --- public API -------------------------------------------------------------------
 
@@ -493,6 +496,7 @@ class StrongPlayer:
     def _beam_search(self, game: Game, budget: int | None) -> tuple[list[Move], list[bool]]:
         budget = self.budget if budget is None else budget
         self._last_spent = 0
+        self._ends = []
         if game.is_over:
             return [], []
         root_game = self._hidden_shuffled(game)
@@ -500,6 +504,7 @@ class StrongPlayer:
         root = _Node(root_game, [])
         self._value(root, ctx)
         best: _Node | None = root if root.can_end else None
+        ends = self._ends = [root] if root.can_end else []
         beam = [root]
         seen: set[tuple[object, ...]] = {self._key(root_game)}
         spent = 0
@@ -510,8 +515,10 @@ class StrongPlayer:
                     self._value(child, ctx)
                     spent += 1
                     children.append(child)
-                    if (child.can_end or child.stop) and (best is None or child.value > best.value):
-                        best = child
+                    if child.can_end or child.stop:
+                        ends.append(child)
+                        if best is None or child.value > best.value:
+                            best = child
                     # The first level is always seen whole (every first move is weighed);
                     # deeper ones stop at the budget, which bounds the time.
                     if level and spent >= budget:
