@@ -103,7 +103,8 @@ class MasterPlayer(StrongPlayer):
         return out
 
     def _world_seed(self, game: Game, world: int) -> int:
-        return random.Random(f"master:{self.seed}:{game.current_player}:{game.state.turn}:{len(game.log)}:{world}").getrandbits(64)
+        key = f"master:{self.seed}:{game.current_player}:{game.state.turn}:{len(game.log)}:{world}"
+        return random.Random(key).getrandbits(64)
 
     def _world(self, game: Game, seed: int) -> Game:
         """A copy of ``game`` whose hidden parts are drawn again from ``seed``."""
