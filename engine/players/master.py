@@ -59,6 +59,7 @@ class MasterPlayer(StrongPlayer):
         clear_margin: float = 2.0,
     ) -> None:
         super().__init__(seed)
+        self.keep_ends = True
         self.candidates = candidates
         self.worlds = worlds
         # Positions the cheaper strong players of a rollout value per plan (strong: 500).
@@ -74,6 +75,7 @@ class MasterPlayer(StrongPlayer):
         if game.is_over or not self._ends:
             return moves, draws
         plans = self._distinct_plans()
+        self._ends = []  # copies of the game, no longer needed (and not to be pickled)
         this_turn = (game.current_player, game.state.turn)
         used = self._rollouts[1] if self._rollouts[0] == this_turn else 0
         worlds = min(self.worlds, (self.turn_rollouts - used) // max(1, len(plans)))
@@ -135,6 +137,7 @@ class MasterPlayer(StrongPlayer):
         if g.is_over:
             return _final_value(g, me)
         leaf = players[me]
+        leaf.keep_ends = True
         leaf._search(g, self.rollout_budget)
         if leaf._ends:
             return max(n.value for n in leaf._ends)

@@ -425,8 +425,10 @@ class StrongPlayer:
         self._at: tuple[int, int, int] | None = None  # (seat, turn, log length) where _plan[0] applies
         self._fallback = GreedyPlayer(seed)
         self._last_spent = 0
-        # Every place the last search could stop at (end the turn, or reach the roll), with
-        # its value: the master player weighs the best few of them further.
+        # With ``keep_ends``, every place the last search could stop at (end the turn, or
+        # reach the roll), with its value: the master player weighs the best few further.
+        # Off by default: they hold hundreds of copies of the game.
+        self.keep_ends = False
         self._ends: list[_Node] = []
 
     # --- public API -------------------------------------------------------------------
@@ -504,7 +506,7 @@ class StrongPlayer:
         root = _Node(root_game, [])
         self._value(root, ctx)
         best: _Node | None = root if root.can_end else None
-        ends = self._ends = [root] if root.can_end else []
+        ends = self._ends = [root] if root.can_end and self.keep_ends else []
         beam = [root]
         seen: set[tuple[object, ...]] = {self._key(root_game)}
         spent = 0
@@ -516,7 +518,8 @@ class StrongPlayer:
                     spent += 1
                     children.append(child)
                     if child.can_end or child.stop:
-                        ends.append(child)
+                        if self.keep_ends:
+                            ends.append(child)
                         if best is None or child.value > best.value:
                             best = child
                     # The first level is always seen whole (every first move is weighed);

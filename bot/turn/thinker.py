@@ -1,0 +1,71 @@
+"""The master player's thinking (its computer turns and the hints), in a process of its own.
+
+A master decision costs up to a second or two of CPU: in a thread it would hold the
+interpreter's lock and slow every other answer of the bot, so it runs in a process pool
+(one worker by default) while the event loop keeps answering everyone else.  The player
+travels to the worker with the position and comes back with its decision, so it keeps
+following its plan exactly as it would in this process (same decisions for a seed).
+``thinker`` is the process's one pool, shared by the computer players and the hints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from engine import Game
+from engine.moves import Move
+from engine.players import MasterPlayer, Player
+from engine.players.reasons import Reason, reasons
+
+
+def _choose(player: Player, game: Game) -> tuple[Move, Player]:
+    move = player.choose(game)
+    return move, player
+
+
+def _advise(game: Game, seed: int) -> tuple[list[Move], list[Reason]]:
+    moves = MasterPlayer(seed).plan_turn(game)
+    return moves, reasons(game, moves)
+
+
+class Thinker:
+    """A lazily started process pool for master decisions and hints."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # A fresh interpreter, not a fork of this one: the bot's threads (and the locks
+            # they may hold at the fork) stay out of the worker.
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def choose(self, player: Player, game: Game) -> tuple[Move, Player]:
+        """``player``'s next move in ``game``, decided in the pool, and the player as it is
+        after deciding (its plan for the rest of the turn)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), _choose, player, game)
+
+    async def advise(self, game: Game, seed: int, seconds: float) -> tuple[list[Move], list[Reason]] | None:
+        """The master's whole-turn suggestion if it comes within ``seconds`` (None: it did not,
+        because the position is a hard one or the pool is busy with a computer's turn)."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(), _advise, game, seed)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), seconds)
+        except TimeoutError:
+            # The worker finishes it anyway (a decision is bounded); nobody waits for it.
+            future.add_done_callback(lambda f: f.cancelled() or f.exception())
+            return None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+thinker = Thinker()
