@@ -36,6 +36,7 @@ class Thinker:
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self.decisions = 0  # moves and suggestions the pool has sent back
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -48,7 +49,9 @@ class Thinker:
         """``player``'s next move in ``game``, decided in the pool, and the player as it is
         after deciding (its plan for the rest of the turn)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), _choose, player, game)
+        got = await loop.run_in_executor(self._executor(), _choose, player, game)
+        self.decisions += 1
+        return got
 
     async def advise(self, game: Game, seed: int, seconds: float) -> tuple[list[Move], list[Reason]] | None:
         """The master's whole-turn suggestion if it comes within ``seconds`` (None: it did not,
@@ -56,11 +59,13 @@ class Thinker:
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._executor(), _advise, game, seed)
         try:
-            return await asyncio.wait_for(asyncio.shield(future), seconds)
+            got = await asyncio.wait_for(asyncio.shield(future), seconds)
         except TimeoutError:
             # The worker finishes it anyway (a decision is bounded); nobody waits for it.
             future.add_done_callback(lambda f: f.cancelled() or f.exception())
             return None
+        self.decisions += 1
+        return got
 
     def close(self) -> None:
         if self._pool is not None:
