@@ -3,8 +3,10 @@
 A master decision costs up to a second or two of CPU: in a thread it would hold the
 interpreter's lock and slow every other answer of the bot, so it runs in a process pool
 (one worker by default) while the event loop keeps answering everyone else.  The player
-travels to the worker with the position and comes back with its decision, so it keeps
-following its plan exactly as it would in this process (same decisions for a seed).
+travels to the worker with the position (as its saved text: the deck does not pickle, and
+the saved game holds everything, the hidden order and the dice generator included) and
+comes back with its decision, so it keeps following its plan exactly as it would in this
+process (same decisions for a seed).
 ``thinker`` is the process's one pool, shared by the computer players and the hints.
 """
 
@@ -18,14 +20,16 @@ from engine import Game
 from engine.moves import Move
 from engine.players import MasterPlayer, Player
 from engine.players.reasons import Reason, reasons
+from engine.saved import dump_game, load_game
 
 
-def _choose(player: Player, game: Game) -> tuple[Move, Player]:
-    move = player.choose(game)
+def _choose(player: Player, saved: str) -> tuple[Move, Player]:
+    move = player.choose(load_game(saved))
     return move, player
 
 
-def _advise(game: Game, seed: int) -> tuple[list[Move], list[Reason]]:
+def _advise(saved: str, seed: int) -> tuple[list[Move], list[Reason]]:
+    game = load_game(saved)
     moves = MasterPlayer(seed).plan_turn(game)
     return moves, reasons(game, moves)
 
@@ -49,7 +53,7 @@ class Thinker:
         """``player``'s next move in ``game``, decided in the pool, and the player as it is
         after deciding (its plan for the rest of the turn)."""
         loop = asyncio.get_running_loop()
-        got = await loop.run_in_executor(self._executor(), _choose, player, game)
+        got = await loop.run_in_executor(self._executor(), _choose, player, dump_game(game))
         self.decisions += 1
         return got
 
@@ -57,7 +61,7 @@ class Thinker:
         """The master's whole-turn suggestion if it comes within ``seconds`` (None: it did not,
         because the position is a hard one or the pool is busy with a computer's turn)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(), _advise, game, seed)
+        future = loop.run_in_executor(self._executor(), _advise, dump_game(game), seed)
         try:
             got = await asyncio.wait_for(asyncio.shield(future), seconds)
         except TimeoutError:
