@@ -210,7 +210,7 @@ class CubistBot(Bot):
             return  # its item answers
         log.info("unknown or malformed component id %r from user %s", custom_id[:100], interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
-            await send_error(interaction, Message("trust.unknown_button"))
+            await send_error(interaction, Message("errors.unknown_button"))
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A player who leaves the server is away: the vote on their turn opens at once.

@@ -20,7 +20,8 @@ from bot.chat.replies import send_error
 from bot.i18n import Message
 from bot.lobby.commands import LobbyCommands
 from bot.look.commands import LookCommands
-from bot.service.game import UserError
+from bot.refusal_words import said
+from bot.service.refusals import UserError
 from bot.settings.commands import SettingsCommands, parse_reminder_options
 from bot.stats.commands import StatsCommands
 from bot.store import CannotWrite
@@ -51,14 +52,17 @@ class CubistCog(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, UserError | BadOption):
+        if isinstance(original, UserError):
+            await send_error(interaction, said(original))
+            return
+        if isinstance(original, BadOption):
             await send_error(interaction, original.args[0] if original.args else str(original))
             return
         if isinstance(original, CannotWrite):  # disk full, read-only: not "try again" forever
-            await send_error(interaction, Message("trust.cannot_save"))
+            await send_error(interaction, Message("errors.cannot_save"))
             return
         log.exception("command failed", exc_info=original)
-        await send_error(interaction, Message("commands.error"))
+        await send_error(interaction, Message("errors.unexpected"))
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         check_options(interaction)  # a value Discord would never send: refused by name

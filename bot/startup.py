@@ -25,18 +25,18 @@ def check_database(path: Path) -> None:
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
     except sqlite3.Error as e:
-        raise StartupError(t("trust.startup_cannot_write", "en", path=str(path), reason=str(e))) from None
+        raise StartupError(t("startup.cannot_write", "en", path=str(path), reason=str(e))) from None
     try:
         bad = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall() if r[0] != "ok"]
         if bad:
-            raise StartupError(t("trust.startup_corrupt", "en", path=str(path), reason=bad[0][:200]))
+            raise StartupError(t("startup.corrupt", "en", path=str(path), reason=bad[0][:200]))
         # A write that leaves nothing behind: proves the file (and its journal) take writes.
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("CREATE TABLE IF NOT EXISTS startup_write_check (at REAL)")
         conn.execute("DROP TABLE startup_write_check")
         conn.execute("COMMIT")
     except sqlite3.Error as e:
-        key = "trust.startup_cannot_write" if cannot_write(e) else "trust.startup_corrupt"
+        key = "startup.cannot_write" if cannot_write(e) else "startup.corrupt"
         raise StartupError(t(key, "en", path=str(path), reason=str(e))) from None
     finally:
         conn.close()
@@ -54,4 +54,4 @@ def check_postgres(url: str) -> None:
         asyncio.run(probe())
     except Exception as e:  # OSError, asyncpg's errors, SchemaTooNew, MigrationError
         reason = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
-        raise StartupError(t("scale.startup_database_unreachable", "en", where=redacted(url), reason=reason)) from None
+        raise StartupError(t("startup.database_unreachable", "en", where=redacted(url), reason=reason)) from None

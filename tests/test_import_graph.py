@@ -8,7 +8,8 @@ bot/'s layers, lowest first (a module may import its own layer and the ones belo
     1  bot.config, bot.i18n, bot.store,        words, storage, the turn's choices,
        bot.panel, bot.words, bot.pictures      pictures in a worker (no Discord)
     2  bot.service                             the application: who may act, and when
-    3  bot.jobs                                the workers: outbox, timers, their events
+    3  bot.jobs, bot.web, bot.refusal_words    the workers: outbox, timers, their events; the web
+                                               board; the words of the service's refusals
     4  bot.chat                                what every Discord feature shares
     5  bot.lobby, bot.turn, bot.table,         the features, each with its commands,
        bot.look, bot.stats, bot.settings       items and views
@@ -40,6 +41,7 @@ LAYERS: dict[str, int] = {
     "bot.service": 2,
     "bot.jobs": 3,
     "bot.web": 3,
+    "bot.refusal_words": 3,
     "bot.chat": 4,
     "bot.lobby": 5,
     "bot.turn": 5,
@@ -228,10 +230,10 @@ def test_the_checks_see_what_they_look_for() -> None:
 
 
 def test_the_application_chooses_no_words() -> None:
-    """bot.service returns facts (who, what, numbers) and the Discord side chooses the
-    words: from the catalogue it takes only ``Message``, a message's key and its facts,
-    which whoever shows it translates (an engine error becomes one by ``error_message``)."""
-    facts_only = {"Message", "error_message"}
+    """bot.service returns facts (who, what, numbers; a refusal's kind and values) and the
+    Discord side chooses the words (bot.refusal_words): the service takes nothing from the
+    catalogues."""
+    facts_only: set[str] = set()
     taken = sorted(
         f"{module}:{node.lineno} takes {alias.name} from {node.module}"
         for module, path in MODULES.items()

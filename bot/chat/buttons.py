@@ -51,7 +51,7 @@ def game_button_id(action: str) -> str:
 
 def play_button(game_id: int, locale: str) -> discord.ui.Button[Any]:
     return discord.ui.Button(
-        label=t("turnpanel.btn.play", locale), style=discord.ButtonStyle.primary, custom_id=f"cubist:{game_id}:play"
+        label=t("panel.btn.play", locale), style=discord.ButtonStyle.primary, custom_id=f"cubist:{game_id}:play"
     )
 
 

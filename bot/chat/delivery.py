@@ -115,15 +115,15 @@ async def post_turn(
         names = [s.display_name for s in record.seats]
         lines = [post.headline or turn_headline(post.seat, post.turn, game.deck, names, lang)]
         if post.powers_to is not None:
-            lines.append(t("trust.powers_passed", lang, name=post.powers_to))
+            lines.append(t("table.powers_passed", lang, name=post.powers_to))
         if post.finished:
-            lines.append(t("replies.over", lang))
+            lines.append(t("table.over_headline", lang))
             lines += scores_lines(game, names, lang)
             tie = tie_break_text(game, names, lang)
             if tie:
                 lines.append(tie)
             winners = join([f"**{names[w]}**" for w in game.winners()], lang)
-            lines.append(t("replies.museum_named", lang, names=winners))
+            lines.append(t("table.museum_named", lang, names=winners))
             view: discord.ui.View = rematch_view(record.id, lang, board_link(bot, record.id, lang))
         else:
             lines.append(whose_turn(record, game, lang))
@@ -134,7 +134,7 @@ async def post_turn(
             try:
                 gif = await asyncio.to_thread(replay_gif, game, names, render_labels(lang))
                 files.append(discord.File(io.BytesIO(gif), filename="replay.gif"))
-                lines.append(t("replies.replay", lang))
+                lines.append(t("table.replay", lang))
             except Exception:  # the result matters more than the animation
                 log.exception("replay GIF of game %s failed", record.id)
             try:  # the score-over-time chart (bot/stats/words.py)

@@ -7,7 +7,9 @@ import discord
 
 from bot.chat.base import Bot
 from bot.chat.replies import send_error
-from bot.service.game import Access, Loaded, UserError
+from bot.refusal_words import said
+from bot.service.game import Access, Loaded
+from bot.service.refusals import UserError
 
 
 def host(interaction: discord.Interaction) -> Bot:
@@ -22,5 +24,5 @@ async def load(interaction: discord.Interaction, game_id: int, need: Access = Ac
             game_id, interaction.channel_id, interaction.user.id, in_dm=interaction.guild_id is None, need=need
         )
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return None

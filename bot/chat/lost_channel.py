@@ -16,7 +16,7 @@ import discord
 from bot.chat.base import Bot
 from bot.chat.language import guild_language
 from bot.i18n import t
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ async def _new_thread(bot: Bot, record: GameRecord, parent_id: int, lang: str) -
             return None
         creator = next((s.display_name for s in record.seats if s.user_id == record.creator_id), "")
         thread = await parent.create_thread(
-            name=t("commands.thread_name", lang, game=record.id, name=creator)[:100],
+            name=t("lobby.thread_name", lang, game=record.id, name=creator)[:100],
             type=discord.ChannelType.public_thread,
             auto_archive_duration=10080,
         )
@@ -73,7 +73,7 @@ async def find_home(bot: Bot, record: GameRecord, error: discord.HTTPException) 
             return None
         found = await bot.service.rehome(record.id, lost, to=thread)
         if found is not None and found[1] and parent is not None:
-            await _say(bot, parent, record, t("trust.game_moved_to", lang, game=record.id, thread=thread))
+            await _say(bot, parent, record, t("table.game_moved_to", lang, game=record.id, thread=thread))
     if found is None:
         return None
     moved, by_us = found
@@ -81,7 +81,7 @@ async def find_home(bot: Bot, record: GameRecord, error: discord.HTTPException) 
         log.warning(
             "game %s: channel %s refused posts (%s); it goes on in %s", record.id, lost, error, moved.channel_id
         )
-        await _say(bot, moved.channel_id, moved, t("trust.game_goes_on_here", lang, game=record.id))
+        await _say(bot, moved.channel_id, moved, t("table.game_goes_on_here", lang, game=record.id))
     return moved
 
 

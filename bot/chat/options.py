@@ -52,10 +52,10 @@ def _allowed(parameter: app_commands.Parameter | None, kind: int) -> Message:
     low = parameter.min_value if parameter is not None else None
     high = parameter.max_value if parameter is not None else None
     if kind == Kind.integer.value and low is not None and high is not None:
-        return Message("trust.allowed_range", low=low, high=high)
+        return Message("errors.allowed_range", low=low, high=high)
     if kind == Kind.integer.value:
-        return Message("trust.allowed_integer")
-    return Message("trust.allowed_any")
+        return Message("errors.allowed_integer")
+    return Message("errors.allowed_any")
 
 
 def check_options(interaction: discord.Interaction) -> None:
@@ -79,5 +79,5 @@ def check_options(interaction: discord.Interaction) -> None:
             fits = value in [c.value for c in parameter.choices]
         if not fits:
             raise BadOption(
-                Message("trust.bad_option", option=name, value=repr(value)[:40], allowed=_allowed(parameter, kind))
+                Message("errors.bad_option", option=name, value=repr(value)[:40], allowed=_allowed(parameter, kind))
             )

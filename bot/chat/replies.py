@@ -109,7 +109,7 @@ async def answer(
 
 async def send_error(interaction: discord.Interaction, message: object) -> None:
     """An ephemeral answer, whether or not the interaction was deferred already.  ``message``
-    is text, or a ``bot.i18n.Message`` (e.g. a ``UserError``'s ``args[0]``), which is written
+    is text, or a ``bot.i18n.Message`` (e.g. a refusal's, ``bot.refusal_words.said``), which is written
     in the user's own language (their Discord locale)."""
     text = clip(localize(message, interaction.locale))
     try:
@@ -129,21 +129,21 @@ def post_failed(error: BaseException) -> Message:
     """What the mover reads when their turn is stored but its table post failed: true in
     every case (the post may be in the channel already; the channel may be gone)."""
     if isinstance(error, AnswerUnconfirmed):
-        return Message("trust.saved_post_checking")
+        return Message("table.saved_post_checking")
     if channel_lost(error):
-        return Message("trust.saved_no_channel")
-    return Message("trust.saved_post_follows")
+        return Message("table.saved_no_channel")
+    return Message("table.saved_post_follows")
 
 
 def whose_turn(record: GameRecord, game: Game, lang: str) -> str:
     seat = record.seats[game.current_player]
     roll = game.state.last_roll
-    rolled = t("replies.rolled", lang, roll=join([str(v) for v in roll], lang)) if roll else ""
+    rolled = t("table.rolled", lang, roll=join([str(v) for v in roll], lang)) if roll else ""
     mark = MARKS[game.current_player]
     if seat.is_computer:
-        return t("replies.computer_next", lang, mark=mark, name=seat.display_name, rolled=rolled)
+        return t("table.computer_next", lang, mark=mark, name=seat.display_name, rolled=rolled)
     who = f"<@{seat.user_id}>" if seat.user_id else f"**{seat.display_name}**"
-    return t("replies.your_turn", lang, mark=mark, who=who, rolled=rolled)
+    return t("table.your_turn", lang, mark=mark, who=who, rolled=rolled)
 
 
 T = TypeVar("T")

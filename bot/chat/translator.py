@@ -4,10 +4,10 @@ Command, group and option *names* stay English (they are what people type and wh
 help and the tests refer to); descriptions and choice names are translated.  Keys come
 from where the string sits, so the decorators in ``commands.py`` stay as they are:
 
-    app.<group>.description                           the group
-    app.<group>.<command>.description                 a command
-    app.<group>.<command>.option.<parameter>          an option's description
-    app.choice.<choice name>                          a choice (shared across commands)
+    commands.<group>.description                      the group
+    commands.<group>.<command>.description            a command
+    commands.<group>.<command>.option.<parameter>     an option's description
+    commands.choice.<choice name>                     a choice (shared across commands)
 
 discord.py asks once per Discord locale at sync time and sends ``description_localizations``
 / ``name_localizations``; we answer for the locales that have a catalogue other than English.
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def _path(qualified_name: str) -> str:
-    return "app." + ".".join(qualified_name.split())
+    return "commands." + ".".join(qualified_name.split())
 
 
 def translation_key(string: str, where: Where, data: Any) -> str | None:
@@ -38,7 +38,7 @@ def translation_key(string: str, where: Where, data: Any) -> str | None:
     if where is Where.parameter_description:
         return f"{_path(data.command.qualified_name)}.option.{data.name}"
     if where is Where.choice_name:
-        return f"app.choice.{data.name}"
+        return f"commands.choice.{data.name}"
     return None
 
 

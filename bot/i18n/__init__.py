@@ -3,8 +3,8 @@
     from bot.i18n import t, language, Message
     t("reminders.since", "fr")                         # 'Depuis votre dernier tour :'
     t("history.turn", interaction.locale, turn=3, who="Ada", summary=...)
-    t("render.dice", "en", count=1)                    # plural forms chosen by ``count``
-    raise UserError(Message("service.full", max=4))    # translated when it is shown
+    t("pictures.dice", "en", count=1)                  # plural forms chosen by ``count``
+    raise UserError(Message("look.not_playing", name=n))  # translated when it is shown
 
 Which language:
 * ephemeral replies and DMs: the user's own Discord locale (``interaction.locale``; for DMs

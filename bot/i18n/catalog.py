@@ -1,6 +1,7 @@
 """Loading and checking the message catalogues (``<language>.json`` and its parts
 ``<language>.<area>.json`` in the locales folders: ``bot/i18n/locales`` and any folder
-added with ``use_locale_dirs``).
+added with ``use_locale_dirs``).  The bundled ones have one part per feature, holding the
+keys named after it (``fr.lobby.json``: ``lobby.*``), and ``common.*`` in ``<language>.json``.
 
 A catalogue is nested JSON whose leaves are messages; a message is a ``str.format``
 template with named placeholders, or its plural forms ``{"one": ..., "other": ...}``

@@ -93,7 +93,7 @@ ELIDING = frozenset({"fr"})  # languages whose words elide before a vowel where 
 @functools.cache
 def _nouns(lang: str) -> tuple[str, ...]:
     """The first word of a computer player's name, a common noun that takes its article."""
-    entry = catalogues()[lang].get("play.computer_name")
+    entry = catalogues()[lang].get("seats.computer_name")
     return (entry.split(" ", 1)[0],) if isinstance(entry, str) and not entry.startswith("{") else ()
 
 
@@ -105,7 +105,7 @@ def time_of_day(minutes: int, locale: object) -> str:
 
 def words_in_any_language(key: str) -> frozenset[str]:
     """The comma-separated words of message ``key`` in every catalogue, lower case: what a
-    player may type in any language (e.g. ``commands.quiet_off_words``: off, non...)."""
+    player may type in any language (e.g. ``settings.quiet_off_words``: off, non...)."""
     found: set[str] = set()
     for lang in languages():
         entry = catalogues()[lang].get(key)
@@ -124,8 +124,8 @@ def join(items: list[str], locale: object) -> str:
 @dataclass(frozen=True)
 class Message:
     """A message not yet translated: its key and parameters.  For texts made before we know
-    who reads them, e.g. ``raise UserError(Message("service.full", max=4))``: the code that
-    answers renders it in the reader's language (``localize(error.args[0], interaction.locale)``).
+    who reads them, e.g. ``raise UserError(Message("look.not_playing", name=n))``: the code that
+    answers renders it in the reader's language (``localize(message, interaction.locale)``).
     ``str()`` gives English, so code that still expects plain text keeps working."""
 
     key: str

@@ -2,7 +2,7 @@
 
     render.table_png(game, names, labels=render_labels(lang))
 
-Render has no words of its own: this gives it the catalogue's ``render.*`` messages, the
+Render has no words of its own: this gives it the catalogue's ``pictures.*`` messages, the
 card names (``cards.*``, for the bundled deck's cards), the language's CLDR plural rule and
 the narrator that tells a turn (``bot.words.story``, the same words as the posts).
 """
@@ -40,8 +40,8 @@ def _labels(lang: str, _generation: int) -> Labels:
     texts: list[tuple[str, str]] = []
     names: list[tuple[str, str]] = []
     for key, entry in sorted(cat.items()):
-        if key.startswith("render."):
-            name = key.removeprefix("render.")
+        if key.startswith("pictures."):
+            name = key.removeprefix("pictures.")
             if isinstance(entry, str):
                 texts.append((name, entry))
             else:

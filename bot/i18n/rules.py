@@ -1,11 +1,11 @@
 """The engine's structured texts in the reader's language: its refusals (``IllegalMove``,
 ``MoveSyntaxError``: a ``RuleText``) and the strong player's hint reasons (``Reason``).
 
-Both are a key and named values, no words.  Here they become a ``Message`` (``rule.<key>``
-or ``hint.<key>``) whose nested texts are Messages too, so ``t()`` renders the whole
+Both are a key and named values, no words.  Here they become a ``Message`` (``rules.refusal.<key>``
+or ``hints.reason.<key>``) whose nested texts are Messages too, so ``t()`` renders the whole
 sentence in one language; artists and bundled installation names are shown with their
-catalogue names.  The words are the catalogues' only (``<lang>.rule.json``, the ``hint``
-group of ``<lang>.play.json``).
+catalogue names.  The words are the catalogues' only (``<lang>.rules.json`` and
+``<lang>.hints.json``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ EngineText = RuleText | Reason
 
 
 def text_message(text: EngineText, names: Sequence[str] | None = None) -> Message:
-    """An engine text as a ``Message``: ``rule.<key>`` for refusals, ``hint.<key>`` for reasons.
+    """An engine text as a ``Message``: ``rules.refusal.<key>`` for refusals, ``hints.reason.<key>`` for reasons.
     A reason's ``seat`` (1-based) is said as the player's name (``names``), never as p1."""
     values = text.params()
     params = {name: _value(value, names) for name, value in values.items()}
@@ -33,8 +33,9 @@ def text_message(text: EngineText, names: Sequence[str] | None = None) -> Messag
     card, name = values.get("card"), values.get("name")
     if card is not None and name is not None and _bundled("installation", str(card), str(name)):
         params["name"] = Message(f"cards.installation.{card}")
-    prefix = "rule" if isinstance(text, RuleText) else "hint"
-    return Message(f"{prefix}.{text.key}", **params)
+    if isinstance(text, RuleText):
+        return Message(f"rules.refusal.{text.key}", **params)
+    return Message(f"hints.reason.{text.key}", **params)
 
 
 def _value(value: Any, names: Sequence[str] | None = None) -> Any:
@@ -55,4 +56,4 @@ def error_message(error: Exception) -> Message | str:
 
 def reasons_text(found: list[Reason], lang: str, names: Sequence[str] | None = None) -> str:
     """A hint's reasons, joined, in the reader's language (players by ``names``)."""
-    return t("play.reasons_sep", lang).join(text_message(r, names).render(lang) for r in found)
+    return t("hints.reasons_sep", lang).join(text_message(r, names).render(lang) for r in found)

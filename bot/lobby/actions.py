@@ -27,7 +27,8 @@ from bot.chat.replies import (
 )
 from bot.chat.table_posts import after_table_post
 from bot.i18n import Message, t
-from bot.service.game import UserError
+from bot.refusal_words import said
+from bot.service.refusals import UserError
 from bot.store import GameRecord
 from bot.words.texts import MARKS, seat_colour_name
 
@@ -43,11 +44,11 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     try:
         new_record, new_game = await bot.service.rematch(game_id, interaction.user.id, lang)
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return
     names = bot.service.names(new_record)
-    seats = ", ".join(t("actions.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
-    await interaction.response.send_message(t("actions.rematch", lang, seats=seats))
+    seats = ", ".join(t("lobby.rematch_seat", lang, seat=i + 1, name=n) for i, n in enumerate(names))
+    await interaction.response.send_message(t("lobby.rematch", lang, seats=seats))
     channel = interaction.channel
     assert channel is not None
     await post_table(bot, channel, new_record, new_game, lang, whose_turn(new_record, new_game, lang))  # type: ignore[arg-type]
@@ -67,7 +68,7 @@ async def announce_start(
     lang = await guild_language(bot, record.guild_id)
     seats = ", ".join(
         t(
-            "actions.seat",
+            "lobby.seat",
             lang,
             mark=MARKS[i],
             seat=i + 1,
@@ -76,7 +77,7 @@ async def announce_start(
         )
         for i in game.active_players()  # in seat order, as the table picture lays them out
     )
-    text = t("actions.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang))
+    text = t("lobby.begins", lang, seats=seats, whose_turn=whose_turn(record, game, lang))
     await post_table(bot, channel, record, game, lang, "\n".join(p for p in (lead, text) if p), interaction)
 
 
@@ -113,7 +114,7 @@ async def post_table(
     if message is None:
         message = await channel.send(text, files=files, view=view, allowed_mentions=mentions)
         if interaction is not None and interaction.response.is_done():
-            await send_error(interaction, Message("turnpanel.posted"))  # the deferral's answer
+            await send_error(interaction, Message("panel.posted"))  # the deferral's answer
     await after_table_post(bot, record, game, message, answered)
 
 

@@ -50,14 +50,14 @@ class LobbyCommands(Feature):
         mine = user_language(interaction)
         missing = missing_permissions(interaction)
         if missing:
-            await send_error(interaction, t("commands.missing_permissions", mine, missing=missing_text(missing, mine)))
+            await send_error(interaction, t("lobby.missing_permissions", mine, missing=missing_text(missing, mine)))
             return
         # A thread per game keeps the channel readable and lets it host many games; inside a
         # thread (or a DM) the game lives where it was opened.
         threadable = interaction.guild_id is not None and not isinstance(interaction.channel, discord.Thread)
         lacking = missing_thread_permissions(interaction) if threadable else []
         if thread and threadable and lacking:
-            await send_error(interaction, t("commands.missing_thread", mine, missing=missing_text(lacking, mine)))
+            await send_error(interaction, t("lobby.missing_thread", mine, missing=missing_text(lacking, mine)))
             return
         use_thread = threadable and not lacking and thread is not False
         lang = await channel_language(self.bot, interaction)  # channel posts: the server's language
@@ -82,18 +82,18 @@ class LobbyCommands(Feature):
             # The channel's post announces the game; the thread hangs from it.  Both the answer
             # and the look-up of its message are interaction calls, outside the global limit.
             await interaction.response.send_message(
-                t("commands.opened_thread", lang, name=name, game=record.id, players=players)
+                t("lobby.opened_thread", lang, name=name, game=record.id, players=players)
             )
             where, record = await self._open_thread(interaction, record, lang)
         reachable = await self.bot.dms.probe(  # a DM: the player's own language
-            interaction.user.id, t("commands.opened_dm", mine, game=record.id, channel=record.channel_id)
+            interaction.user.id, t("lobby.opened_dm", mine, game=record.id, channel=record.channel_id)
         )
-        dm = "" if reachable else t("commands.opened_dms_closed", lang)
+        dm = "" if reachable else t("lobby.opened_dms_closed", lang)
         bots = [s.display_name for s in record.seats if s.is_computer]
-        seated = t("commands.computers_seated", lang, names=t("common.list_sep", lang).join(bots)) if bots else ""
+        seated = t("lobby.computers_seated", lang, names=t("common.list_sep", lang).join(bots)) if bots else ""
         if bots and len(record.seats) == players:  # a full table (solo play): no lobby to wait in
             record, game = await self.service.start(record.channel_id, interaction.user.id, lang=lang)
-            lead = t("commands.opened_started", lang, name=name, game=record.id, seated=seated) + dm
+            lead = t("lobby.opened_started", lang, name=name, game=record.id, seated=seated) + dm
             answered = interaction.response.is_done()
             channel = where or interaction.channel
             assert channel is not None
@@ -108,17 +108,17 @@ class LobbyCommands(Feature):
             return
         text = (
             t(
-                "commands.opened",
+                "lobby.opened",
                 lang,
                 name=name,
                 players=players,
-                rule=t("commands.on" if clear_full_artist_row else "commands.off", lang),
+                rule=t("lobby.on" if clear_full_artist_row else "lobby.off", lang),
                 turn_hours=turn_hours,
                 reminder_hours=reminder_hours,
                 seated=seated,
                 game=record.id,
             )
-            + (t("commands.opened_equal_turns", lang) if equal_turns else "")
+            + (t("lobby.opened_equal_turns", lang) if equal_turns else "")
             + dm
         )
         if where is not None:
@@ -137,12 +137,12 @@ class LobbyCommands(Feature):
         try:
             message = await interaction.original_response()
             opened = await message.create_thread(
-                name=t("commands.thread_name", lang, game=record.id, name=display_name(interaction.user))[:100],
+                name=t("lobby.thread_name", lang, game=record.id, name=display_name(interaction.user))[:100],
                 auto_archive_duration=10080,  # a week: games are played across days
             )
         except discord.HTTPException as e:
             log.warning("game %s: could not open a thread in channel %s: %s", record.id, record.channel_id, e)
-            await answer(interaction, t("commands.thread_failed", lang), ephemeral=False)
+            await answer(interaction, t("lobby.thread_failed", lang), ephemeral=False)
             return None, record
         return opened, await self.service.move_lobby(record.id, opened.id)
 
@@ -155,14 +155,14 @@ class LobbyCommands(Feature):
         # A short welcome DM tells us (and the player) whether turn reminders can reach them.
         reachable = await self.bot.dms.probe(
             interaction.user.id,
-            t("commands.joined_dm", user_language(interaction), game=record.id, channel=record.channel_id),
+            t("lobby.joined_dm", user_language(interaction), game=record.id, channel=record.channel_id),
         )
         lang = await channel_language(self.bot, interaction)
         names = t("common.list_sep", lang).join(s.display_name for s in record.seats)
-        dm = t("commands.joined_dm_ok" if reachable else "commands.joined_dm_closed", lang)
+        dm = t("lobby.joined_dm_ok" if reachable else "lobby.joined_dm_closed", lang)
         await interaction.response.send_message(
             t(
-                "commands.joined",
+                "lobby.joined",
                 lang,
                 name=display_name(interaction.user),
                 names=names,
@@ -178,9 +178,7 @@ class LobbyCommands(Feature):
         record = await self.service.leave(interaction.channel_id or 0, interaction.user.id)
         lang = await channel_language(self.bot, interaction)
         names = t("common.list_sep", lang).join(s.display_name for s in record.seats)
-        await interaction.response.send_message(
-            t("commands.left", lang, name=display_name(interaction.user), names=names)
-        )
+        await interaction.response.send_message(t("lobby.left", lang, name=display_name(interaction.user), names=names))
 
     @lobby.command()
     @app_commands.describe(fill="Seat computer players of this level in the empty seats first")
@@ -190,7 +188,7 @@ class LobbyCommands(Feature):
         missing = missing_permissions(interaction)
         if missing:
             mine = user_language(interaction)
-            await send_error(interaction, t("commands.missing_permissions", mine, missing=missing_text(missing, mine)))
+            await send_error(interaction, t("lobby.missing_permissions", mine, missing=missing_text(missing, mine)))
             return
         # Checked and stored before answering, so a refusal can still be private.
         lang = await channel_language(self.bot, interaction)

@@ -12,7 +12,7 @@ from bot.chat.feature import Feature, clip_lines, display_name
 from bot.chat.language import user_language
 from bot.chat.replies import answer, clip, png_file
 from bot.i18n import Message, artist_action, artist_name, card_name, t
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.store import Status
 from bot.turn.panel import studio_reply
 from bot.turn.reminders import table_link
@@ -32,7 +32,7 @@ class LookCommands(Feature):
         )
         await answer(
             interaction,
-            t("commands.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
+            t("look.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
             files=[png_file(png, "table.png")],
         )
 
@@ -44,9 +44,9 @@ class LookCommands(Feature):
         who = player or interaction.user
         seat = record.seat_of(who.id)
         if seat is None:
-            raise UserError(Message("commands.not_playing", name=display_name(who)))
+            raise UserError(Message("look.not_playing", name=display_name(who)))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        caption = t("commands.studio_of", interaction.locale, name=seat.display_name)
+        caption = t("look.studio_of", interaction.locale, name=seat.display_name)
         await studio_reply(self.bot, interaction, record, game, seat.seat, caption)
 
     @app_commands.command()
@@ -56,17 +56,15 @@ class LookCommands(Feature):
         mine = user_language(interaction)
         if record.status == Status.LOBBY:
             seated = t("common.list_sep", mine).join(s.display_name for s in record.seats)
-            await interaction.response.send_message(
-                t("commands.lobby", mine, game=record.id, names=seated), ephemeral=True
-            )
+            await interaction.response.send_message(t("look.lobby", mine, game=record.id, names=seated), ephemeral=True)
             return
         record, game = await self.service.queries.game(record.id)
         names = self.service.names(record)
         seat = game.current_player
         head = (
-            t("commands.over", mine)
+            t("look.over", mine)
             if game.is_over
-            else t("commands.playing", mine, turn=game.state.turn + 1, mark=MARKS[seat], name=names[seat])
+            else t("look.playing", mine, turn=game.state.turn + 1, mark=MARKS[seat], name=names[seat])
         )
         await interaction.response.send_message("\n".join([head, *scores_lines(game, names, mine)]), ephemeral=True)
 
@@ -91,9 +89,7 @@ class LookCommands(Feature):
         )
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)
-        await answer(
-            interaction, t("commands.museum", interaction.locale, name=name), files=[png_file(png, "museum.png")]
-        )
+        await answer(interaction, t("look.museum", interaction.locale, name=name), files=[png_file(png, "museum.png")])
 
     @look.command()
     async def cards(self, interaction: discord.Interaction) -> None:
@@ -101,20 +97,20 @@ class LookCommands(Feature):
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         names = self.service.names(record)
         mine = user_language(interaction)
-        lines = [t("commands.cards_artists", mine)]
+        lines = [t("look.cards_artists", mine)]
         for slot, a in enumerate(game.state.artists):
             card = game.artist_card(slot)
             if card is None:
-                lines.append(t("commands.cards_empty", mine, slot=slot + 1))
+                lines.append(t("look.cards_empty", mine, slot=slot + 1))
                 continue
             holder = (
-                t("commands.cards_holder", mine, count=a.count, value=a.value, name=names[a.owner])
+                t("look.cards_holder", mine, count=a.count, value=a.value, name=names[a.owner])
                 if a.owner is not None
                 else ""
             )
             lines.append(
                 t(
-                    "commands.cards_artist",
+                    "look.cards_artist",
                     mine,
                     slot=slot + 1,
                     artist=artist_name(card, mine),
@@ -124,7 +120,7 @@ class LookCommands(Feature):
                     holder=holder,
                 )
             )
-        lines.append(t("commands.cards_offer", mine))
+        lines.append(t("look.cards_offer", mine))
         for c in game.state.offer:
             if c is None:
                 continue
@@ -132,7 +128,7 @@ class LookCommands(Feature):
             bonus = ", ".join("/".join(map(str, b)) for b in plan.bonus)
             lines.append(
                 t(
-                    "commands.cards_installation",
+                    "look.cards_installation",
                     mine,
                     card=c,
                     name=card_name("installation", plan, mine),
@@ -151,12 +147,9 @@ class LookCommands(Feature):
         names = self.service.names(record)
         mine = user_language(interaction)
         lines = await asyncio.to_thread(recap_lines, game, seat, names, mine)
-        if not lines:
-            text = t("commands.recap_nothing", mine)
-        else:
-            text = t("commands.recap_head", mine) + "\n" + "\n".join(lines)
+        text = t("look.recap_nothing", mine) if not lines else t("look.recap_head", mine) + "\n" + "\n".join(lines)
         if game.current_player == seat and not game.is_over:
-            text += "\n" + t("commands.recap_your_turn", mine)
+            text += "\n" + t("look.recap_your_turn", mine)
         await interaction.response.send_message(clip_lines(text), ephemeral=True)
 
     @look.command()
@@ -167,12 +160,12 @@ class LookCommands(Feature):
         moves = await self.service.queries.last_moves(record.id, n)
         mine = user_language(interaction)
         if not moves:
-            await interaction.response.send_message(t("commands.history_none", mine), ephemeral=True)
+            await interaction.response.send_message(t("look.history_none", mine), ephemeral=True)
             return
         logged = await asyncio.to_thread(logged_moves, game)
         names = self.service.names(record)
         lines = [move_line(m.ply, logged[m.ply - 1], m.move, names, game, mine) for m in moves]
-        head = t("commands.history_head", mine, count=len(moves), game=record.id)
+        head = t("look.history_head", mine, count=len(moves), game=record.id)
         await interaction.response.send_message(clip_lines(head + "\n" + "\n".join(lines)), ephemeral=True)
 
     @look.command()
@@ -181,13 +174,13 @@ class LookCommands(Feature):
         waiting = await self.service.games_waiting_with_posts(interaction.user.id)
         mine = user_language(interaction)
         if not waiting:
-            await interaction.response.send_message(t("commands.no_turn", mine), ephemeral=True)
+            await interaction.response.send_message(t("look.no_turn", mine), ephemeral=True)
             return
-        lines = [t("commands.my_games", mine, count=len(waiting))]
+        lines = [t("look.my_games", mine, count=len(waiting))]
         for r, post in waiting[:20]:
             lines.append(
                 t(
-                    "commands.my_game",
+                    "look.my_game",
                     mine,
                     game=r.id,
                     channel=r.channel_id,

@@ -22,7 +22,7 @@ async def show_board(interaction: discord.Interaction, game_id: int) -> None:
     lang = user_language(interaction)
     style = await bot.service.picture_style(interaction.user.id)
     png = await bot.pictures.table(record.id, record.version, game, bot.service.names(record), lang, style)
-    await answer(interaction, t("actions.table", lang), files=[png_file(png, "table.png")])
+    await answer(interaction, t("look.table", lang), files=[png_file(png, "table.png")])
 
 
 async def show_studio(interaction: discord.Interaction, game_id: int) -> None:
@@ -32,5 +32,5 @@ async def show_studio(interaction: discord.Interaction, game_id: int) -> None:
         return
     bot, record, game, seat = host(interaction), loaded.record, loaded.game, loaded.seat
     await interaction.response.defer(ephemeral=True, thinking=True)
-    note = t("actions.your_studio", user_language(interaction), name=seat.display_name)
+    note = t("look.your_studio", user_language(interaction), name=seat.display_name)
     await studio_reply(bot, interaction, record, game, seat.seat, note)

@@ -1,5 +1,5 @@
 """The panel's words for moves, in the reader's language ("Place the 4 → workroom 2",
-"next to the 3 (c3)", "your two 2s").  The templates are in ``locales/*.turnpanel.json``."""
+"next to the 3 (c3)", "your two 2s").  The templates are in ``locales/*.panel.json``."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ NAME_IN_LABEL = 20  # characters of a player's name a label keeps whole (longer:
 
 
 def path(parts: Sequence[str], locale: str) -> str:
-    return t("turnpanel.arrow", locale).join(p for p in parts if p)
+    return t("panel.arrow", locale).join(p for p in parts if p)
 
 
 def more(first: str, last: str, locale: str) -> str:
     def cut(s: str) -> str:
         return s if len(s) <= SHORT else words_cut(s, SHORT)
 
-    return t("turnpanel.more", locale, first=cut(first), last=cut(last))
+    return t("panel.more", locale, first=cut(first), last=cut(last))
 
 
 def words_cut(text: str, limit: int) -> str:
@@ -49,13 +49,13 @@ def label_name(name: str) -> str:
 
 
 def part(head: str, number: int, parts: int, locale: str) -> str:
-    return t("turnpanel.part", locale, head=head, number=number, parts=parts)
+    return t("panel.part", locale, head=head, number=number, parts=parts)
 
 
 def dice(count: int, value: int, locale: str) -> str:
     """'a 4', 'two 2s' ('un 4', 'deux 2')."""
-    number = t(f"turnpanel.number.n{count}", locale) if 1 <= count <= 6 else str(count)
-    return t("turnpanel.dice", locale, count=count, value=value, number=number)
+    number = t(f"panel.number.n{count}", locale) if 1 <= count <= 6 else str(count)
+    return t("panel.dice", locale, count=count, value=value, number=number)
 
 
 def centre_rank(cell: int, size: int = WORKROOM_SIZE) -> float:
@@ -76,7 +76,7 @@ def sensible_end(game: Game, ends: Sequence[EndTurn]) -> EndTurn | None:
 
 class Describer:
     """Words for the current player's moves in one position.  ``short``: the short forms a
-    label takes when the full one does not fit (``turnpanel.short.*`` where the catalogue
+    label takes when the full one does not fit (``panel.short.*`` where the catalogue
     has one: no "from your next turn: …" explanation, players by their short names)."""
 
     def __init__(self, game: Game, locale: str, names: Sequence[str] | None = None, *, short: bool = False) -> None:
@@ -89,10 +89,10 @@ class Describer:
             self.names = [label_name(n) for n in self.names]
 
     def say(self, key: str, /, **params: object) -> str:
-        """The panel's message ``key`` (``turnpanel.<key>``), in its short form when asked."""
-        if self.short and has(f"turnpanel.short.{key}"):
-            return t(f"turnpanel.short.{key}", self.locale, **params)
-        return t(f"turnpanel.{key}", self.locale, **params)
+        """The panel's message ``key`` (``panel.<key>``), in its short form when asked."""
+        if self.short and has(f"panel.short.{key}"):
+            return t(f"panel.short.{key}", self.locale, **params)
+        return t(f"panel.{key}", self.locale, **params)
 
     # --- pieces --------------------------------------------------------------------------
 
@@ -257,4 +257,4 @@ class Describer:
 
 def cannot_undo(locale: str, *, short: bool = False) -> str:
     """The suffix of an option that cannot be undone once played (a card is drawn, dice rolled)."""
-    return t("turnpanel.short.cannot_undo" if short else "turnpanel.cannot_undo", locale)
+    return t("panel.short.cannot_undo" if short else "panel.cannot_undo", locale)

@@ -8,11 +8,10 @@ from bot.service.game import (
     Limits,
     Loaded,
     MoveOutcome,
-    StaleChoice,
     TableSettings,
-    UserError,
     level_of,
 )
+from bot.service.refusals import Refusal, Refused, StaleChoice, UserError
 
 __all__ = [
     "Access",
@@ -20,6 +19,8 @@ __all__ = [
     "Limits",
     "Loaded",
     "MoveOutcome",
+    "Refusal",
+    "Refused",
     "StaleChoice",
     "TableSettings",
     "UserError",

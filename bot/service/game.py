@@ -1,9 +1,9 @@
 """The bot's game service: translates player requests into store and engine calls.
 
 Nothing here knows about discord.py: methods take plain ids and texts and return records,
-games and outcomes, or raise ``UserError`` with the message the player should see
-(ephemerally).  Every rule decision comes from the engine; every change goes through the
-store in one transaction.
+games and outcomes, or raise ``Refused`` with why not, as facts (``bot.service.refusals``:
+the Discord side chooses the words the player sees).  Every rule decision comes from the
+engine; every change goes through the store in one transaction.
 """
 
 from __future__ import annotations
@@ -21,12 +21,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.i18n import Message
-from bot.i18n.rules import error_message
 from bot.pictures.styles import DEFAULT_STYLE, STYLES
 from bot.service import schedule
 from bot.service.gate import Actor, Entry, Roles, kind_of, refusal
 from bot.service.queries import Queries
+from bot.service.refusals import Refusal, Refused, StaleChoice
 from bot.service.schedule import CHANNEL_NOTE, NUDGE, REMINDER, turn_timers
 from bot.service.voters import carried
 from bot.store import (
@@ -84,20 +83,6 @@ class Limits:
 
     max_open_games: int = 10  # lobbies and games in play a member may have at once
     lobby_cooldown: float = 30.0  # seconds between two lobbies opened in one channel
-
-
-class UserError(Exception):
-    """A request that cannot be done; the message says why and what is possible.
-
-    Its message (``args[0]``) is a ``bot.i18n.Message``, rendered in the reader's language
-    when it is shown (``localize(error.args[0], interaction.locale)``); ``str(error)`` is
-    the English text."""
-
-
-class StaleChoice(UserError):
-    """The move was chosen on a panel (or hint) drawn at another version of the game: a
-    second press of the same button, or a press after somebody else moved.  Nothing was
-    stored; the panel is redrawn as the game stands."""
 
 
 @dataclass
@@ -159,15 +144,6 @@ class TurnPost:
         return cls(record, game, seat, turn, finished, headline, powers_to)
 
 
-def _legal_hint(game: Game, limit: int = 8) -> Message:
-    moves = [str(m) for m in game.legal_moves()]
-    if not moves:
-        return Message("service.no_move")
-    shown = ", ".join(f"`{m}`" for m in moves[:limit])
-    more: Message | str = Message("service.more", count=len(moves) - limit) if len(moves) > limit else ""
-    return Message("service.possible", moves=shown, more=more)
-
-
 def in_play(record: GameRecord, game: Game) -> bool:
     """Whether the game is being played: started, neither over nor cancelled."""
     return record.status == Status.ACTIVE and not game.is_over
@@ -180,20 +156,21 @@ def at_turn(record: GameRecord, game: Game, turn: object) -> bool:
 
 def parse(text: str) -> Move:
     """A move typed or chosen at the edge (a command, autocomplete, a panel item), parsed once;
-    UserError (nothing changes) says what was wrong with the text."""
+    Refused (nothing changes) says what was wrong with the text."""
     try:
         return parse_move(text)
     except MoveSyntaxError as e:
-        raise UserError(Message("service.not_a_move", text=text.strip()[:100], reason=error_message(e))) from None
+        raise Refused(Refusal.NOT_A_MOVE, text=text.strip()[:100], reason=e) from None
 
 
-def refused(move: Move, error: IllegalMove, game: Game) -> Message:
+def refused(move: Move, error: IllegalMove, game: Game) -> Refused:
     """Why the engine refused ``move`` in ``game``, and what is allowed instead."""
     if isinstance(move, Undo):
-        return Message("service.nothing_to_undo")
+        return Refused(Refusal.NOTHING_TO_UNDO)
     if isinstance(move, Skip | Remove):
-        return Message("service.cannot_be_done", move=str(move), reason=error_message(error))
-    return Message("service.illegal_why", move=str(move), reason=error_message(error), hint=_legal_hint(game))
+        return Refused(Refusal.CANNOT_BE_DONE, move=str(move), reason=error)
+    legal = tuple(str(m) for m in game.legal_moves())
+    return Refused(Refusal.ILLEGAL, move=str(move), reason=error, legal=legal)
 
 
 class Access(enum.Enum):
@@ -264,15 +241,14 @@ class GameService:
             # Games opened here may live in threads of their own: say where.
             threads = await self.store.games.open_games_opened_in(channel_id)
             if threads:
-                where = ", ".join(f"<#{thread}>" for _game, thread in threads)  # the thread names say which game
-                raise UserError(Message("service.no_game_threads", threads=where))
-            raise UserError(Message("service.no_game"))
+                raise Refused(Refusal.NO_GAME_HERE_BUT_THREADS, threads=tuple(thread for _game, thread in threads))
+            raise Refused(Refusal.NO_GAME)
         return record
 
     async def channel_game(self, channel_id: int) -> tuple[GameRecord, Game]:
         record = await self.channel_record(channel_id)
         if record.status != Status.ACTIVE:
-            raise UserError(Message("service.not_started", count=len(record.seats)))
+            raise Refused(Refusal.NOT_STARTED, count=len(record.seats))
         return await self.store.games.load_game(record.id)
 
     async def game_for_interaction(
@@ -282,10 +258,10 @@ class GameService:
         own channel, or the DM of one of its players.  A forged or stale custom_id naming
         another channel's game (or an id no game can have) is refused."""
         if not 0 < game_id <= MAX_ID:
-            raise UserError(Message("trust.no_such_game"))
+            raise Refused(Refusal.NO_SUCH_GAME)
         record, game = await self.store.games.load_game(game_id)
         if record.channel_id != channel_id and not (in_dm and record.seat_of(user_id) is not None):
-            raise UserError(Message("trust.wrong_channel", game=game_id))
+            raise Refused(Refusal.WRONG_CHANNEL, game=game_id)
         return record, game
 
     async def for_interaction(
@@ -293,26 +269,26 @@ class GameService:
     ) -> Loaded:
         """The one load-and-guard of every button, select and panel: the game, checked against
         where it was clicked (``game_for_interaction``) and against what the clicker asks
-        (``need``).  Raises UserError saying why not (a game gone or damaged included)."""
+        (``need``).  Raises Refused saying why not (a game gone or damaged included)."""
         try:
             record, game = await self.game_for_interaction(game_id, channel_id, user_id, in_dm=in_dm)
         except GameNotFound:
-            raise UserError(Message("actions.gone")) from None
+            raise Refused(Refusal.GAME_GONE) from None
         except CorruptGame as e:
             log.error("game %s is corrupt: %s", game_id, e.reason)
-            raise UserError(Message("actions.corrupt")) from None
+            raise Refused(Refusal.GAME_DAMAGED) from None
         seat = record.seat_of(user_id)
         if need is Access.LOOK:
             return Loaded(record, game, seat)
         if need is Access.PANEL:
             if record.status == Status.CANCELLED:
-                raise UserError(Message("trust.cancelled", game=record.id))
+                raise Refused(Refusal.CANCELLED, game=record.id)
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError(Message("turnpanel.over"))
+                raise Refused(Refusal.PANEL_GAME_OVER)
         if seat is None:
-            raise UserError(Message("actions.not_playing"))
+            raise Refused(Refusal.NOT_IN_THIS_GAME)
         if need is Access.SEAT_IN_PLAY and record.status != Status.ACTIVE:
-            raise UserError(Message("actions.not_in_play"))
+            raise Refused(Refusal.NOT_IN_PLAY_ANY_MORE)
         return Loaded(record, game, seat)
 
     # --- statistics: a server's, or in a DM only the caller's own --------------------------------
@@ -321,7 +297,7 @@ class GameService:
         """``user_id``'s statistics on this server.  Outside a server (a DM) games of different
         people share no table, so only the caller's own results are shown, without a place."""
         if guild_id is None and user_id != caller_id:
-            raise UserError(Message("trust.stats_dm_own"))
+            raise Refused(Refusal.STATS_DM_OWN_ONLY)
         stats = await self.store.stats.player_stats(guild_id, user_id)
         if stats is not None and guild_id is None:
             stats = dataclasses.replace(stats, place=None)
@@ -329,7 +305,7 @@ class GameService:
 
     async def leaderboard(self, guild_id: int | None, limit: int):
         if guild_id is None:
-            raise UserError(Message("trust.leaderboard_dm"))
+            raise Refused(Refusal.LEADERBOARD_IN_DM)
         return await self.store.stats.leaderboard(guild_id, limit)
 
     @staticmethod
@@ -340,7 +316,7 @@ class GameService:
     def seat_of(record: GameRecord, user_id: int) -> int:
         seat = record.seat_of(user_id)
         if seat is None:
-            raise UserError(Message("service.not_playing"))
+            raise Refused(Refusal.NOT_PLAYING)
         return seat.seat
 
     # --- who holds the table's powers --------------------------------------------------------
@@ -394,21 +370,19 @@ class GameService:
         ``cooldown``: whether the channel's cooldown between lobbies applies (not to a rematch).
         ``parent_id``: the channel whose thread ``channel_id`` is (its cooldown applies)."""
         if computers >= settings.max_players:
-            raise UserError(
-                Message(
-                    "service.computers_no_seat",
-                    computers=computers,
-                    count=computers,
-                    max=settings.max_players,
-                    most=settings.max_players - 1,
-                )
+            raise Refused(
+                Refusal.COMPUTERS_LEAVE_NO_SEAT,
+                computers=computers,
+                count=computers,
+                max=settings.max_players,
+                most=settings.max_players - 1,
             )
         if level not in LEVELS:
-            raise UserError(Message("service.bad_level", level=level[:20], levels=", ".join(LEVELS)))
+            raise Refused(Refusal.BAD_LEVEL, level=level[:20], levels=LEVELS)
         if solo_check and guild_id is None and computers != settings.max_players - 1:
             # Nobody can join a lobby in a DM: only a full table of computer players.
             most = settings.max_players
-            raise UserError(Message("trust.dm_solo_only", players=most, computers=most - 1))
+            raise Refused(Refusal.DM_SOLO_ONLY, players=most, computers=most - 1)
         limits = self.limits
         try:  # the member's cap and the channel's cooldown are checked in the lobby's own transaction
             record = await self.store.lobby.create_lobby(
@@ -416,13 +390,13 @@ class GameService:
                 max_open=limits.max_open_games, cooldown=limits.lobby_cooldown if cooldown else 0.0,
             )  # fmt: skip
         except TooManyGames as e:
-            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+            raise Refused(Refusal.TOO_MANY_GAMES, max=e.most, count=e.count) from None
         except TooSoon as e:
-            raise UserError(Message("trust.lobby_cooldown", seconds=max(1, round(e.wait)))) from None
+            raise Refused(Refusal.COOLDOWN, seconds=max(1, round(e.wait))) from None
         except ChannelBusy:
             existing = await self.store.games.active_game_for_channel(channel_id)
-            busy = "service.busy_lobby" if existing and existing.status == Status.LOBBY else "service.busy_play"
-            raise UserError(Message(busy)) from None
+            busy = Refusal.BUSY_LOBBY if existing and existing.status == Status.LOBBY else Refusal.BUSY_PLAY
+            raise Refused(busy) from None
         await self.store.lobby.join_seat(record.id, user_id, name, colour=COLOUR_NAMES[0])
         if computers:
             return await self.add_computers(record.id, computers, level, lang)
@@ -435,11 +409,11 @@ class GameService:
     async def rehome(self, game_id: int, lost: int, to: int | None = None) -> tuple[GameRecord, bool] | None:
         """A game whose channel ``lost`` takes no more posts goes on in ``to`` (by default the
         channel it was opened in): the record where it lives now and whether this call moved
-        it, or None when it has nowhere to go.  UserError when ``to`` holds an open game."""
+        it, or None when it has nowhere to go.  Refused when ``to`` holds an open game."""
         try:
             return await self.store.lobby.rehome(game_id, lost, to)
         except ChannelBusy:
-            raise UserError(Message("service.busy_play")) from None
+            raise Refused(Refusal.BUSY_PLAY) from None
 
     async def add_computers(self, game_id: int, count: int, level: str, lang: str) -> GameRecord:
         """Seats ``count`` computer players of ``level`` in a lobby (named in ``lang``)."""
@@ -456,42 +430,43 @@ class GameService:
     async def join(self, channel_id: int, user_id: int, name: str) -> GameRecord:
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(Message("service.already_started_watch"))
+            raise Refused(Refusal.ALREADY_STARTED_WATCH)
         if record.seat_of(user_id) is not None:
-            raise UserError(Message("service.already_joined"))
+            raise Refused(Refusal.ALREADY_JOINED)
         settings = self.table_settings(record)
         if len(record.seats) >= settings.max_players:
-            raise UserError(Message("service.full", max=settings.max_players))
+            raise Refused(Refusal.FULL, max=settings.max_players)
         try:  # the seat, its colour and the table's size are checked in one transaction
             await self.store.lobby.join_seat(
                 record.id, user_id, name, colours=COLOUR_NAMES, max_seats=settings.max_players,
                 max_open=self.limits.max_open_games,
             )  # fmt: skip
         except TableFull:  # the last seat went to someone quicker
-            raise UserError(Message("service.full", max=settings.max_players)) from None
+            raise Refused(Refusal.FULL, max=settings.max_players) from None
         except TooManyGames as e:
-            raise UserError(Message("trust.too_many_games", max=e.most, count=e.count)) from None
+            raise Refused(Refusal.TOO_MANY_GAMES, max=e.most, count=e.count) from None
         except GameStateError:  # started or cancelled meanwhile
             now = await self.store.games.get_game(record.id)
-            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started_watch"
-            raise UserError(Message(key, game=record.id)) from None
+            if now.status == Status.CANCELLED:
+                raise Refused(Refusal.CANCELLED, game=record.id) from None
+            raise Refused(Refusal.ALREADY_STARTED_WATCH) from None
         except SeatError as e:
             if record.seat_of(user_id) is None and (await self.store.games.get_game(record.id)).seat_of(user_id):
-                raise UserError(Message("service.already_joined")) from None  # a double click
+                raise Refused(Refusal.ALREADY_JOINED) from None  # a double click
             # The store's own words are for logs, not players (and English only).
             log.info("join refused for game %s: %s", record.id, e)
-            raise UserError(Message("service.cannot_join", reason=Message("service.join_changed"))) from None
+            raise Refused(Refusal.JOIN_CHANGED) from None
         return await self.store.games.get_game(record.id)
 
     async def leave(self, channel_id: int, user_id: int) -> GameRecord:
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(Message("service.cannot_leave"))
+            raise Refused(Refusal.CANNOT_LEAVE)
         seat = record.seat_of(user_id)
         if seat is None:
-            raise UserError(Message("service.not_in_lobby"))
+            raise Refused(Refusal.NOT_IN_LOBBY)
         if user_id == record.creator_id:
-            raise UserError(Message("service.creator_leave"))
+            raise Refused(Refusal.CREATOR_LEAVE)
         await self.store.lobby.leave_seat(record.id, seat.seat)
         return await self.store.games.get_game(record.id)
 
@@ -502,17 +477,17 @@ class GameService:
         free seats."""
         record = await self.channel_record(channel_id)
         if record.status != Status.LOBBY:
-            raise UserError(Message("service.already_started"))
+            raise Refused(Refusal.ALREADY_STARTED)
         if user_id != record.creator_id:
-            raise UserError(Message("service.creator_starts"))
+            raise Refused(Refusal.CREATOR_STARTS)
         if fill is not None:
             if fill not in LEVELS:
-                raise UserError(Message("service.bad_level", level=fill[:20], levels=", ".join(LEVELS)))
+                raise Refused(Refusal.BAD_LEVEL, level=fill[:20], levels=LEVELS)
             record = await self._fill(record, fill, lang)
         settings = self.table_settings(record)
         for _attempt in range(3):
             if len(record.seats) < 2:
-                raise UserError(Message("service.two_players"))
+                raise Refused(Refusal.TWO_PLAYERS)
             order = [s.seat for s in record.seats]
             self._seeds.shuffle(order)
             seed = self._seeds.randrange(1, 2**63)
@@ -523,16 +498,17 @@ class GameService:
                 )
             except GameStateError:  # started (a double click) or cancelled meanwhile
                 now = await self.store.games.get_game(record.id)
-                key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
-                raise UserError(Message(key, game=record.id)) from None
+                if now.status == Status.CANCELLED:
+                    raise Refused(Refusal.CANCELLED, game=record.id) from None
+                raise Refused(Refusal.ALREADY_STARTED) from None
             except SeatError:  # somebody joined or left meanwhile: seat the table as it is now
                 record = await self.store.games.get_game(record.id)
-        raise UserError(Message("service.stale"))
+        raise Refused(Refusal.STALE)
 
     async def _fill(self, record: GameRecord, level: str, lang: str) -> GameRecord:
         """Seats computer players of ``level`` in the lobby's free seats, as many as are free
         when each is seated: people joining meanwhile keep their seats and leave fewer to fill.
-        UserError when the lobby started or was cancelled meanwhile."""
+        Refused when the lobby started or was cancelled meanwhile."""
         try:
             while len(record.seats) < self.table_settings(record).max_players:
                 record = await self.add_computers(record.id, 1, level, lang)
@@ -540,34 +516,35 @@ class GameService:
             pass
         except GameStateError:
             now = await self.store.games.get_game(record.id)
-            key = "trust.cancelled" if now.status == Status.CANCELLED else "service.already_started"
-            raise UserError(Message(key, game=record.id)) from None
+            if now.status == Status.CANCELLED:
+                raise Refused(Refusal.CANCELLED, game=record.id) from None
+            raise Refused(Refusal.ALREADY_STARTED) from None
         return await self.store.games.get_game(record.id)
 
     async def cancel(self, channel_id: int, user_id: int, can_manage: bool) -> GameRecord:
         record = await self.channel_record(channel_id)
         game = (await self.store.games.load_game(record.id))[1] if record.status == Status.ACTIVE else None
         if not self.may_run_table(record, game, user_id, can_manage):
-            raise UserError(Message("service.cancel_denied"))
+            raise Refused(Refusal.CANCEL_DENIED)
         async with self._locked(record.id):  # not in the middle of a move being stored
             try:
                 cancelled = await self.store.moves.cancel(record.id)
             except GameStateError:
-                raise UserError(Message("trust.already_over")) from None
+                raise Refused(Refusal.ALREADY_OVER) from None
         self.forget(record.id)
         return cancelled
 
     async def rematch(self, game_id: int, user_id: int, lang: str) -> tuple[GameRecord, Game]:
         old = await self.store.games.get_game(game_id)
         if old.status != Status.FINISHED:
-            raise UserError(Message("service.rematch_not_finished"))
+            raise Refused(Refusal.REMATCH_NOT_FINISHED)
         _old, old_game = await self.store.games.load_game(game_id)
         removed = {i for i, p in enumerate(old_game.state.players) if p.removed}
         asker = old.seat_of(user_id)
         if asker is None or asker.seat in removed:
-            raise UserError(Message("service.rematch_players"))
+            raise Refused(Refusal.REMATCH_PLAYERS_ONLY)
         if len(old.seats) - len(removed) < 2:  # removed players are not seated again
-            raise UserError(Message("trust.rematch_alone"))
+            raise Refused(Refusal.REMATCH_ALONE)
         options = old.options
         record = await self.new(
             old.guild_id,
@@ -593,29 +570,27 @@ class GameService:
                 except TooManyGames as e:
                     await self.store.moves.cancel(record.id)  # no half-seated rematch is left behind
                     self.forget(record.id)
-                    raise UserError(
-                        Message("trust.rematch_cap", name=s.display_name, count=e.count, max=e.most)
-                    ) from None
+                    raise Refused(Refusal.REMATCH_CAP, name=s.display_name, count=e.count, max=e.most) from None
                 record = await self.store.games.get_game(record.id)
         return await self.start(old.channel_id, user_id, lang=lang)
 
     @staticmethod
-    def _not_in_play(record: GameRecord, game: Game | None) -> Message:
+    def _not_in_play(record: GameRecord, game: Game | None) -> Refused:
         """Why a game takes no more moves, said specifically."""
         if record.status == Status.CANCELLED:
-            return Message("trust.cancelled", game=record.id)
+            return Refused(Refusal.CANCELLED, game=record.id)
         if record.status == Status.FINISHED or (game is not None and game.is_over):
-            return Message("service.over")
-        return Message("service.not_in_play")
+            return Refused(Refusal.OVER)
+        return Refused(Refusal.NOT_IN_PLAY)
 
     async def _load_in_play(self, game_id: int, turn: int | None) -> tuple[GameRecord, Game]:
         """The game, which must still be in play, and at ``turn`` when given (a vote about an
         earlier turn is void)."""
         record, game = await self.store.games.load_game(game_id)
         if record.status != Status.ACTIVE or game.is_over:
-            raise UserError(self._not_in_play(record, game))
+            raise self._not_in_play(record, game)
         if turn is not None and game.state.turn != turn:
-            raise UserError(Message("service.vote_void"))
+            raise Refused(Refusal.VOTE_VOID)
         return record, game
 
     async def hand_to_computer(
@@ -626,15 +601,15 @@ class GameService:
             record, _game = await self._load_in_play(game_id, turn)
             old = record.seats[seat]
             if old.is_computer:
-                raise UserError(Message("service.already_computer", name=old.display_name))
+                raise Refused(Refusal.ALREADY_COMPUTER, name=old.display_name)
             try:
                 return await self.store.lobby.hand_seat_to_computer(
                     game_id, seat, LEVELS.index(level), taken_over_name(old.display_name, lang)
                 )
             except SeatError:  # another process handed the seat over first
-                raise UserError(Message("service.already_computer", name=old.display_name)) from None
+                raise Refused(Refusal.ALREADY_COMPUTER, name=old.display_name) from None
             except GameStateError:  # the game ended or was cancelled meanwhile (another process)
-                raise UserError(Message("trust.vote_too_late", turn=(turn or 0) + 1)) from None
+                raise Refused(Refusal.TOO_LATE, turn=(turn or 0) + 1) from None
 
     @staticmethod
     def table_settings(record: GameRecord) -> TableSettings:
@@ -685,12 +660,12 @@ class GameService:
 
     @staticmethod
     def admit(record: GameRecord, game: Game, move: Move, roles: Roles, entry: Entry) -> None:
-        """The gate: UserError (nothing changes) unless ``roles`` may make ``move``'s kind of
+        """The gate: Refused (nothing changes) unless ``roles`` may make ``move``'s kind of
         move through ``entry`` (``bot/service/gate.py`` holds the table)."""
         kind = kind_of(move)
         if not roles.may(kind, entry):
             playing = record.seats[game.current_player].display_name
-            raise UserError(refusal(kind, roles, entry, playing=playing))
+            raise refusal(kind, roles, entry, playing=playing)
 
     async def play_in(
         self,
@@ -715,9 +690,9 @@ class GameService:
         async with self._locked(game_id):
             record, game = await self.store.games.load_game(game_id)
             if record.status != Status.ACTIVE or game.is_over:
-                raise UserError(self._not_in_play(record, game))
+                raise self._not_in_play(record, game)
             if version is not None and record.version != version:
-                raise StaleChoice(Message("service.stale_choosing"))
+                raise StaleChoice(Refusal.STALE_CHOICE)
             self.admit(record, game, move, self.roles(record, game, entry, user_id, as_seat=as_seat), entry)
             seat = game.current_player
 
@@ -726,7 +701,7 @@ class GameService:
                 return TurnPost(record, new_game, seat, turn, new_game.is_over).payload()
 
             record, new_game, queued, step = await self._store_move(
-                record, game, move, user_id, stale="service.stale_choosing", queue=post, pinned=version is not None
+                record, game, move, user_id, stale=Refusal.STALE_CHOICE, queue=post, pinned=version is not None
             )
             turn_ended = step.turn_ended
             finished = new_game.is_over
@@ -756,7 +731,7 @@ class GameService:
         move: Move,
         user_id: int | None,
         *,
-        stale: str,
+        stale: Refusal,
         queue: Callable[[Step, Game], dict[str, object]] | None = None,
         pinned: bool = False,
     ) -> tuple[GameRecord, Game, Queued, Step]:
@@ -784,14 +759,14 @@ class GameService:
             assert played.record is not None
             return played.record, played.game, played.queued, played.step
         except StaleGame:  # another process moved first (``pinned``: the chooser's version is gone)
-            raise (StaleChoice if pinned else UserError)(Message(stale)) from None
+            raise (StaleChoice if pinned else Refused)(stale) from None
         except CannotWrite:
-            raise UserError(Message("trust.cannot_save")) from None
+            raise Refused(Refusal.CANNOT_SAVE) from None
         except GameStateError:  # cancelled (or finished) by another process meanwhile
             record, game = await self.store.games.load_game(record.id)
-            raise UserError(self._not_in_play(record, game)) from None
+            raise self._not_in_play(record, game) from None
         except IllegalMove as e:  # the engine's word, in the transaction: nothing was written
-            raise UserError(refused(move, e, before)) from None
+            raise refused(move, e, before) from None
 
     async def table_move(
         self,
@@ -817,9 +792,9 @@ class GameService:
         async with self._locked(game_id):
             try:
                 record, game = await self._load_in_play(game_id, turn)
-            except UserError as e:
-                if entry is Entry.ADMIN and e.args[0].key == "service.vote_void":
-                    raise UserError(Message("trust.turn_over", turn=(turn or 0) + 1)) from None
+            except Refused as e:
+                if entry is Entry.ADMIN and e.refusal is Refusal.VOTE_VOID:
+                    raise Refused(Refusal.TURN_OVER, turn=(turn or 0) + 1) from None
                 raise
             vote_carried = False
             if entry is Entry.VOTE:  # a vote is about the player at turn, counted as stored now
@@ -832,7 +807,7 @@ class GameService:
                 clock = await self.queries.turn_clock(game_id)
                 began = clock.began if clock is not None and clock.turn == game.state.turn else None
                 if began is not None and began > sent_at:
-                    raise UserError(Message("trust.turn_over", turn=game.state.turn))
+                    raise Refused(Refusal.TURN_OVER, turn=game.state.turn)
             holder = self.powers_holder(record, game)
             seat = game.current_player
             acted = move.seat if isinstance(move, Remove) else seat
@@ -850,7 +825,7 @@ class GameService:
                 return TurnPost(record, new_game, acted, turn, new_game.is_over, headline, powers_to).payload()
 
             record, new_game, queued, step = await self._store_move(
-                record, game, move, user_id, stale="service.stale", queue=post
+                record, game, move, user_id, stale=Refusal.STALE, queue=post
             )
             outcome = MoveOutcome(record, new_game, move, acted, step.turn_ended, new_game.is_over, table_turn(step))
             outcome.turn_post, outcome.turn_dm = queued.turn_post, queued.turn_dm
@@ -894,12 +869,12 @@ class GameService:
         return await schedule.expire(self.store, game_id, turn, self.clock())
 
     async def cast_vote(self, game_id: int, turn: int, voter_seat: int, choice: str) -> dict[str, int]:
-        """Records a vote on the away player of ``turn``; UserError when that turn ended (or
+        """Records a vote on the away player of ``turn``; Refused when that turn ended (or
         the game did) between the click and the vote's transaction."""
         try:
             return await self.store.votes_room.cast_vote(game_id, turn, voter_seat, choice)
         except GameStateError:
-            raise UserError(Message("trust.vote_too_late", turn=turn + 1)) from None
+            raise Refused(Refusal.TOO_LATE, turn=turn + 1) from None
 
     async def set_reminders(
         self, game_id: int, user_id: int, *, snoozed_until: float | None = None, enabled: bool | None = None
@@ -930,7 +905,7 @@ class GameService:
         returns those games and the settings now in force (the last game's)."""
         records = await self.store.games.open_games_of(user_id)
         if not records:
-            raise UserError(Message("commands.no_open_game"))
+            raise Refused(Refusal.NO_OPEN_GAME)
         prefs: ReminderPrefs | None = None
         for record in records:
             seat = record.seat_of(user_id)
@@ -957,5 +932,5 @@ class GameService:
 
     async def set_picture_style(self, user_id: int, style: str) -> None:
         if style not in STYLES:
-            raise UserError(Message("settings.bad_pictures", style=style[:20]))
+            raise Refused(Refusal.BAD_PICTURES, style=style[:20])
         await self.store.people.set_picture_style(user_id, style)

@@ -4,7 +4,7 @@ A request to change a game is a move (its ``Kind``), made by somebody (their ``A
 roles in that game: one person can be the player at turn and the game's creator at once)
 through an ``Entry`` (a command, a panel, the web board, a vote, ...).  ``ALLOWED`` lists
 every (kind, actor, entry) that may go ahead; anything else is refused before the engine
-is asked, with ``refusal`` saying why in plain words.  Whether an allowed move is legal
+is asked, with ``refusal`` saying why (a ``Refused``: facts, no words).  Whether an allowed move is legal
 in the game as it stands stays the engine's business.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
 
-from bot.i18n import Message
+from bot.service.refusals import Refusal, Refused
 from engine.moves import (
     Abandon,
     Complete,
@@ -125,15 +125,15 @@ class Roles:
         return any(allowed(kind, actor, entry) for actor in self.actors)
 
 
-def refusal(kind: Kind, roles: Roles, entry: Entry, *, playing: str) -> Message:
+def refusal(kind: Kind, roles: Roles, entry: Entry, *, playing: str) -> Refused:
     """Why ``roles`` may not make a move of ``kind`` through ``entry`` (``playing``: the name
     of the player at turn)."""
     if kind in TABLE:
         if entry is Entry.ADMIN:
-            return Message("away.admins_only")
-        return Message("gate.table_move")
+            return Refused(Refusal.ADMINS_ONLY)
+        return Refused(Refusal.TABLE_MOVE)
     if Actor.SPECTATOR in roles.actors:
-        return Message("service.not_playing")
+        return Refused(Refusal.NOT_PLAYING)
     if Actor.SEATED in roles.actors:
-        return Message("service.not_your_turn", name=playing)
-    return Message("gate.not_a_turn_move")
+        return Refused(Refusal.NOT_YOUR_TURN, name=playing)
+    return Refused(Refusal.NOT_A_TURN_MOVE)

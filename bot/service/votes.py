@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import Message
-from bot.service.game import GameService, UserError
+from bot.service.game import GameService
+from bot.service.refusals import Refusal, Refused
 from bot.service.voters import needed, voters
 from bot.store import GameRecord, SeatRecord, Status
 from engine import Game
@@ -41,25 +41,25 @@ async def cast(
     service: GameService, game_id: int, turn: int, user_id: int, choice: str, *, channel_id: int | None, in_dm: bool
 ) -> Tally:
     """Records ``user_id``'s vote on the away player of ``turn``, after every check (where it
-    was clicked, the game in play at that turn, a voter, the clock run out).  UserError says
+    was clicked, the game in play at that turn, a voter, the clock run out).  Refused says
     why a vote does not count; nothing is stored then."""
     if choice not in CHOICES:
-        raise UserError(Message("away.bad_choice", choice=choice[:20]))
+        raise Refused(Refusal.BAD_VOTE, choice=choice[:20])
     record, game = await service.game_for_interaction(game_id, channel_id, user_id, in_dm=in_dm)
     if record.status != Status.ACTIVE or game.is_over:
-        raise UserError(Message("service.not_in_play_any_more"))
+        raise Refused(Refusal.NOT_IN_PLAY_ANY_MORE)
     if game.state.turn != turn:
-        raise UserError(Message("away.vote_void"))
+        raise Refused(Refusal.VOTE_ENDED)
     seat = record.seat_of(user_id)
     if seat is None:
-        raise UserError(Message("away.players_only"))
+        raise Refused(Refusal.VOTERS_ONLY)
     if seat.seat == game.current_player:
-        raise UserError(Message("away.own_turn"))
+        raise Refused(Refusal.OWN_TURN)
     if seat.seat not in voters(record, game):
-        raise UserError(Message("away.left"))
+        raise Refused(Refusal.VOTER_LEFT)
     clock = await service.queries.turn_clock(game_id)
     if clock is None or clock.turn != turn or clock.expires_at > service.clock():
-        raise UserError(Message("away.clock_running"))
+        raise Refused(Refusal.CLOCK_RUNNING)
     counts = await service.cast_vote(game_id, turn, seat.seat, choice)
     away = record.seats[game.current_player]
     return Tally(

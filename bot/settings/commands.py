@@ -13,7 +13,7 @@ from bot.chat.feature import Feature
 from bot.chat.language import channel_language, user_language
 from bot.chat.replies import answer
 from bot.i18n import Message, language_choices, language_name, t, words_in_any_language
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.turn.reminders import prefs_text
 
 _QUIET = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*-\s*(\d{1,2})(?::(\d{2}))?\s*$")
@@ -37,20 +37,20 @@ def parse_reminder_options(
     if time_zone is not None:
         tz = time_zone.strip()
         if tz not in _time_zones() and tz != "UTC":
-            raise UserError(Message("commands.bad_zone", zone=tz[:64]))
+            raise UserError(Message("settings.bad_zone", zone=tz[:64]))
         changes["time_zone"] = tz
     if quiet is not None:
-        if quiet.strip().lower() in words_in_any_language("commands.quiet_off_words"):
+        if quiet.strip().lower() in words_in_any_language("settings.quiet_off_words"):
             changes["quiet_start"] = changes["quiet_end"] = None
         else:
             m = _QUIET.match(quiet)
             if m is None:
-                raise UserError(Message("commands.bad_quiet", text=quiet[:20]))
+                raise UserError(Message("settings.bad_quiet", text=quiet[:20]))
             h1, m1, h2, m2 = int(m[1]), int(m[2] or 0), int(m[3]), int(m[4] or 0)
             if not (0 <= h1 <= 23 and 0 <= h2 <= 23 and m1 < 60 and m2 < 60):
-                raise UserError(Message("commands.bad_quiet_range", text=quiet[:20]))
+                raise UserError(Message("settings.bad_quiet_range", text=quiet[:20]))
             if (h1, m1) == (h2, m2):
-                raise UserError(Message("commands.quiet_same"))
+                raise UserError(Message("settings.quiet_same"))
             changes["quiet_start"], changes["quiet_end"] = h1 * 60 + m1, h2 * 60 + m2
     return changes
 
@@ -78,16 +78,16 @@ class SettingsCommands(Feature):
         """Your turn reminders (all your games): on/off, interval, quiet hours in your time zone."""
         changes = parse_reminder_options(enabled, every_hours, quiet, time_zone)  # UserError: nothing changed
         if not await self.service.queries.open_games_of(interaction.user.id):
-            raise UserError(Message("commands.no_open_game"))
+            raise UserError(Message("settings.no_open_game"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         records, prefs = await self.service.change_reminders(interaction.user.id, changes)
         mine = user_language(interaction)
         shown = prefs_text(prefs, mine)
         # Something changed (or the player asked): try DMing again.
-        reachable = await self.bot.dms.probe(interaction.user.id, t("commands.reminders_dm", mine, prefs=shown))
+        reachable = await self.bot.dms.probe(interaction.user.id, t("settings.reminders_dm", mine, prefs=shown))
         games = t("common.list_sep", mine).join(str(r.id) for r in records)
-        dm = t("commands.dm_ok" if reachable else "commands.dm_closed", mine)
-        head = "commands.saved" if changes else "commands.settings"
+        dm = t("settings.dm_ok" if reachable else "settings.dm_closed", mine)
+        head = "settings.saved" if changes else "settings.current"
         await answer(interaction, t(head, mine, count=len(records), games=games, prefs=shown, dm=dm))
 
     @reminders.autocomplete("time_zone")
@@ -126,15 +126,15 @@ class SettingsCommands(Feature):
         """The language of this server's game posts (Manage Server or Manage Channels)."""
         mine = user_language(interaction)  # the answer is ephemeral: the asker's own language
         if interaction.guild_id is None:
-            raise UserError(t("language.no_guild", mine))
+            raise UserError(t("settings.language.no_guild", mine))
         if language is None:
             current = await channel_language(self.bot, interaction)
             name = language_name(current, mine)
-            await interaction.response.send_message(t("language.current", mine, language=name), ephemeral=True)
+            await interaction.response.send_message(t("settings.language.current", mine, language=name), ephemeral=True)
             return
         perms = getattr(interaction.user, "guild_permissions", None)
         if not (perms and (perms.manage_guild or perms.manage_channels)):
-            raise UserError(t("language.not_allowed", mine))
+            raise UserError(t("settings.language.not_allowed", mine))
         await self.service.queries.set_guild_language(interaction.guild_id, language)
         # Said in the new language: the admin sees what the channel will read from now on.
-        await interaction.response.send_message(t("language.set", language), ephemeral=True)
+        await interaction.response.send_message(t("settings.language.set", language), ephemeral=True)

@@ -20,9 +20,9 @@ async def snooze(interaction: discord.Interaction, game_id: int) -> None:
     bot, record = host(interaction), loaded.record
     until = bot.clock() + SNOOZE_HOURS * 3600
     if await bot.service.set_reminders(record.id, interaction.user.id, snoozed_until=until) is None:
-        await send_error(interaction, Message("actions.nothing_to_snooze"))
+        await send_error(interaction, Message("reminders.nothing_to_snooze"))
         return
-    await send_error(interaction, Message("actions.snoozed", game=record.id, until=int(until)))
+    await send_error(interaction, Message("reminders.snoozed", game=record.id, until=int(until)))
 
 
 async def stop_reminders(interaction: discord.Interaction, game_id: int) -> None:
@@ -32,6 +32,6 @@ async def stop_reminders(interaction: discord.Interaction, game_id: int) -> None
         return
     bot, record = host(interaction), loaded.record
     if await bot.service.set_reminders(record.id, interaction.user.id, enabled=False) is None:
-        await send_error(interaction, Message("actions.not_in_play"))
+        await send_error(interaction, Message("table.not_in_play_any_more"))
         return
-    await send_error(interaction, Message("actions.stopped", game=record.id))
+    await send_error(interaction, Message("reminders.stopped", game=record.id))

@@ -9,7 +9,7 @@ from discord import app_commands
 from bot.chat.feature import Feature, clip_lines, display_name
 from bot.chat.language import channel_language, user_language
 from bot.chat.replies import clip
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.stats.words import LEADERBOARD_SIZE, leaderboard_text, no_stats_text, stats_text
 from bot.store.rating import START
 

@@ -57,7 +57,7 @@ def stats_text(name: str, s: PlayerStats, locale: object) -> str:
         (
             text("rating", locale, rating=round(s.rating), place=s.place)
             if s.place is not None
-            else t("trust.rating_no_place", locale, rating=round(s.rating))  # a DM: no server's table
+            else t("stats.rating_no_place", locale, rating=round(s.rating))  # a DM: no server's table
         )
         if s.rating is not None
         else text("unrated", locale)
@@ -71,7 +71,7 @@ def no_stats_text(name: str, *, yourself: bool, locale: object) -> str:
 
 def entry_name(e: RatingEntry, locale: object) -> str:
     if e.is_computer:
-        level = t(f"away.level.{e.display_name}", locale) if has(f"away.level.{e.display_name}") else e.display_name
+        level = t(f"seats.level.{e.display_name}", locale) if has(f"seats.level.{e.display_name}") else e.display_name
         return text("computer_name", locale, level=level) + text("computer_mark", locale)
     return _safe(e.display_name)
 

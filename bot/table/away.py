@@ -18,9 +18,11 @@ from bot.chat.guard import Guarded
 from bot.chat.language import guild_language, user_language
 from bot.chat.replies import send_error
 from bot.i18n import Message, babel_locale, has, language, t
+from bot.refusal_words import said
 from bot.service import votes
-from bot.service.game import MoveOutcome, TableSettings, UserError, in_play
+from bot.service.game import MoveOutcome, TableSettings, in_play
 from bot.service.gate import Entry
+from bot.service.refusals import UserError
 from bot.service.votes import needed, voters
 from bot.store import GameRecord
 from bot.words.texts import MARKS
@@ -30,7 +32,7 @@ from engine.moves import Remove, Skip
 log = logging.getLogger(__name__)
 SNOWFLAKE_RESOLUTION = 0.001  # s
 
-# The choices of the vote and their buttons (labels: ``away.<choice>`` in the catalogues).
+# The choices of the vote and their buttons (labels: ``votes.choice.<choice>`` in the catalogues).
 CHOICES = {
     "skip": discord.ButtonStyle.primary,
     "remove": discord.ButtonStyle.danger,
@@ -40,7 +42,7 @@ CHOICES = {
 
 def level_text(level: str, locale: object) -> str:
     """A computer level's name in the reader's language (an unknown one as it is)."""
-    return t(f"away.level.{level}", locale) if has(f"away.level.{level}") else level
+    return t(f"seats.level.{level}", locale) if has(f"seats.level.{level}") else level
 
 
 def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: object) -> str:
@@ -49,7 +51,7 @@ def vote_text(record: GameRecord, game: Game, settings: TableSettings, locale: o
     seat = record.seats[game.current_player]
     who = f"<@{seat.user_id}>" if seat.user_id else f"**{seat.display_name}**"
     return t(
-        "away.vote",
+        "votes.vote",
         locale,
         mark=MARKS[seat.seat],
         who=who,
@@ -70,7 +72,7 @@ class VoteButton(
 
     def __init__(self, game_id: int, choice: str, turn: int, locale: object) -> None:
         style = CHOICES.get(choice, discord.ButtonStyle.secondary)
-        label = t(f"away.{choice}", locale) if choice in CHOICES else choice
+        label = t(f"votes.choice.{choice}", locale) if choice in CHOICES else choice
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"cubist:{game_id}:v:{choice}:{turn}"))
         self.game_id, self.choice, self.turn = game_id, choice, turn
 
@@ -85,7 +87,7 @@ class VoteButton(
         try:
             await on_vote(bot, interaction, self.game_id, self.choice, self.turn)
         except UserError as e:
-            await send_error(interaction, e.args[0] if e.args else str(e))  # in the voter's language
+            await send_error(interaction, said(e))  # in the voter's language
 
 
 def vote_view(record: GameRecord, game: Game, locale: object) -> discord.ui.View:
@@ -103,14 +105,14 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
     lang = await _channel_language(bot, interaction, record)  # public posts: the server's language
     if have < need:
         await interaction.response.send_message(
-            t(f"away.votes_{choice}", lang, voter=seat.display_name, away=away.display_name, have=have, need=need)
+            t(f"votes.votes_{choice}", lang, voter=seat.display_name, away=away.display_name, have=have, need=need)
         )
         return
     if choice == "computer":
         level = bot.service.table_settings(record).computer_level
         after = await bot.service.hand_to_computer(game_id, away.seat, level, turn=turn, lang=lang)
         text = t(
-            "away.computer_took_over",
+            "votes.computer_took_over",
             lang,
             have=have,
             voters=len(voters(record, game)),
@@ -119,15 +121,15 @@ async def on_vote(bot: Bot, interaction: discord.Interaction, game_id: int, choi
         )
         holder, before = bot.service.powers_holder(after, game), bot.service.powers_holder(record, game)
         if holder is not None and (before is None or holder.seat != before.seat):
-            text += "\n" + t("trust.powers_passed", lang, name=holder.display_name)
+            text += "\n" + t("table.powers_passed", lang, name=holder.display_name)
         await interaction.response.send_message(text)
         await bot.jobs.taken_over(game_id)
         return
     move: Skip | Remove = Skip() if choice == "skip" else Remove(away.seat)
     headline = (
-        t("away.skipped_by_vote", lang, name=away.display_name)
+        t("votes.skipped_by_vote", lang, name=away.display_name)
         if choice == "skip"
-        else t("away.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
+        else t("votes.removed_by_vote", lang, have=have, voters=len(voters(record, game)), name=away.display_name)
     )
     outcome = await bot.service.table_move(
         game_id, interaction.user.id, move, entry=Entry.VOTE, turn=turn, headline=headline
@@ -145,7 +147,7 @@ class SkipConfirmButton(
     def __init__(self, game_id: int, turn: int, locale: object) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t("away.skip_confirm", locale),
+                label=t("votes.skip_confirm", locale),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"cubist:{game_id}:skipok:{turn}",
             )
@@ -167,7 +169,7 @@ class SkipConfirmButton(
                 asked=(self.game_id, self.turn),
             )  # fmt: skip
         except UserError as e:
-            await send_error(interaction, e.args[0])
+            await send_error(interaction, said(e))
 
 
 def _since(seconds: float, locale: object) -> str:
@@ -189,9 +191,9 @@ async def ask_skip(bot: Bot, interaction: discord.Interaction, *, can_manage: bo
     sent = interaction.created_at.timestamp() + SNOWFLAKE_RESOLUTION
     if this_turn is not None and this_turn.began is not None and this_turn.began > sent:
         # Sent while the turn before was in play: that turn is over, and this one is not what was meant.
-        raise UserError(Message("trust.turn_over", turn=game.state.turn))
+        raise UserError(Message("votes.turn_over", turn=game.state.turn))
     began = this_turn.started_at if this_turn is not None else record.updated_at
-    text = t("away.skip_ask", mine, name=seat.display_name, since=_since(bot.clock() - began, mine))
+    text = t("votes.skip_ask", mine, name=seat.display_name, since=_since(bot.clock() - began, mine))
     view = discord.ui.View(timeout=None)
     view.add_item(SkipConfirmButton(record.id, game.state.turn, mine))
     await interaction.response.send_message(text, view=view, ephemeral=True)
@@ -209,7 +211,7 @@ async def admin_move(
     ``asked``: the game and turn the skip was confirmed for; refused when that game is no
     longer in play (cancelled, or another one started since) or that turn is over."""
     if kick is not None and not isinstance(kick, discord.User | discord.Member):
-        raise UserError(Message("gate.unknown_member"))  # Discord sent an id without its member (forged)
+        raise UserError(Message("votes.unknown_member"))  # Discord sent an id without its member (forged)
     if asked is None:
         record, game = await bot.service.channel_game(interaction.channel_id or 0)
     else:
@@ -218,24 +220,24 @@ async def admin_move(
         )
         record, game = loaded.record, loaded.game
         if not in_play(record, game):
-            raise UserError(Message("gate.earlier_game"))
+            raise UserError(Message("votes.earlier_game"))
     bot.service.check(record, game, Skip(), Entry.ADMIN, interaction.user.id, can_manage=can_manage)
     if asked is not None and asked[1] != game.state.turn:
-        raise UserError(Message("trust.turn_over", turn=asked[1] + 1))
+        raise UserError(Message("votes.turn_over", turn=asked[1] + 1))
     lang = await _channel_language(bot, interaction, record)  # the headline is public
     admin = interaction.user.display_name
     if kick is None:
         away = record.seats[game.current_player]
         move: Skip | Remove = Skip()
-        headline = t("away.admin_skipped", lang, admin=admin, name=away.display_name)
+        headline = t("votes.admin_skipped", lang, admin=admin, name=away.display_name)
     else:
         target = record.seat_of(kick.id)
         if target is None:
-            raise UserError(Message("away.not_playing", name=kick.display_name))
+            raise UserError(Message("votes.not_playing", name=kick.display_name))
         if game.state.players[target.seat].removed:
-            raise UserError(Message("away.already_left", name=target.display_name))
+            raise UserError(Message("votes.already_left", name=target.display_name))
         move = Remove(target.seat)
-        headline = t("away.admin_removed", lang, admin=admin, name=target.display_name)
+        headline = t("votes.admin_removed", lang, admin=admin, name=target.display_name)
     # The turn this was meant for: refused if it ended meanwhile (the player moved first).
     # ... and to the turn in play when the admin sent the command (it may have ended since).
     outcome = await bot.service.table_move(

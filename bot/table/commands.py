@@ -31,5 +31,5 @@ class TableCommands(Feature):
         record = await self.service.cancel(interaction.channel_id or 0, interaction.user.id, can_manage(interaction))
         lang = await channel_language(self.bot, interaction)
         await interaction.response.send_message(
-            t("commands.cancelled", lang, game=record.id, name=display_name(interaction.user))
+            t("table.cancelled", lang, game=record.id, name=display_name(interaction.user))
         )

@@ -10,7 +10,7 @@ from bot.chat.language import user_language
 from bot.chat.replies import answer, clip
 from bot.i18n import Message, t
 from bot.i18n.rules import reasons_text
-from bot.service.game import UserError
+from bot.service.refusals import UserError
 from bot.store import Status
 from bot.turn import hints
 from bot.turn import panel as turnpanel
@@ -26,7 +26,7 @@ class PlayCommands(Feature):
         """Make a move in your turn (any legal move; see /cubist rules notation)."""
         record = await self.service.channel_record(interaction.channel_id or 0)
         if record.status != Status.ACTIVE:
-            raise UserError(Message("commands.not_started"))
+            raise UserError(Message("turn.not_started"))
         await play_move(self.bot, interaction, record.id, move)
 
     @move.autocomplete("move")
@@ -46,7 +46,7 @@ class PlayCommands(Feature):
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         seat = self.service.seat_of(record, interaction.user.id)
         if seat != game.current_player:
-            raise UserError(Message("service.not_your_turn", name=record.seats[game.current_player].display_name))
+            raise UserError(Message("turn.not_your_turn", name=record.seats[game.current_player].display_name))
         await interaction.response.defer(ephemeral=True, thinking=True)
         await turnpanel.show(interaction, self.bot, record, game, seat)
 
@@ -56,16 +56,16 @@ class PlayCommands(Feature):
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         seat = self.service.seat_of(record, interaction.user.id)
         if game.is_over:
-            raise UserError(Message("commands.hint_over"))
+            raise UserError(Message("hints.over"))
         if seat != game.current_player:
             playing = record.seats[game.current_player].display_name
-            raise UserError(Message("commands.hint_not_your_turn", name=playing))
+            raise UserError(Message("hints.not_your_turn", name=playing))
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = user_language(interaction)
         got = await hints.suggest(game, (record.seed or 0) + game.state.turn, self.bot.hint_seconds)
         moves = got.moves
         if not moves:
-            await answer(interaction, t("commands.hint_none", mine))
+            await answer(interaction, t("hints.none", mine))
             return
         plays = plan_plays(game, moves)  # what the moves would do from here, told as a suggestion
         plan = turn_words(plays, game.deck, mine, self.service.names(record), suggest=True)

@@ -18,8 +18,9 @@ import logging
 from bot.chat.base import Bot
 from bot.chat.delivery import deliver_turn
 from bot.jobs import events as ev
-from bot.service.game import UserError, in_play, level_of
+from bot.service.game import in_play, level_of
 from bot.service.gate import Entry
+from bot.service.refusals import UserError
 from bot.store import GameRecord
 from bot.turn.thinker import thinker
 from engine import Game

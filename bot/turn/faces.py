@@ -73,7 +73,7 @@ def tree_button(game_id: int, version: int, path: tuple[int, ...], label: str = 
 
 def back_button(game_id: int, version: int, locale: str) -> Button:
     return discord.ui.Button(
-        label=t("turnpanel.btn.back", locale),
+        label=t("panel.btn.back", locale),
         style=discord.ButtonStyle.secondary,
         custom_id=f"cubist:{game_id}:back:{version}",
     )
@@ -81,7 +81,7 @@ def back_button(game_id: int, version: int, locale: str) -> Button:
 
 def end_turn_button(game_id: int, version: int, locale: str) -> Button:
     return discord.ui.Button(
-        label=t("turnpanel.btn.end", locale),
+        label=t("panel.btn.end", locale),
         style=discord.ButtonStyle.success,
         custom_id=f"cubist:{game_id}:endask:{version}",
     )
@@ -101,7 +101,7 @@ def confirm_end_button(game_id: int, version: int, keep: str, locale: str, label
     """``label``: an other way to end, said in full ("End the turn keeping 6: …"); by default
     the confirmation of the end the panel proposed."""
     return discord.ui.Button(
-        label=_fit(label, t("turnpanel.btn.confirm", locale)),
+        label=_fit(label, t("panel.btn.confirm", locale)),
         style=discord.ButtonStyle.secondary if label else discord.ButtonStyle.success,
         custom_id=f"cubist:{game_id}:endok:{version}:{keep}",
     )
@@ -109,7 +109,7 @@ def confirm_end_button(game_id: int, version: int, keep: str, locale: str, label
 
 def undo_button(game_id: int, version: int, locale: str) -> Button:
     return discord.ui.Button(
-        label=t("turnpanel.btn.undo", locale),
+        label=t("panel.btn.undo", locale),
         style=discord.ButtonStyle.secondary,
         custom_id=f"cubist:{game_id}:undo:{version}",
     )

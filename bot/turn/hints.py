@@ -22,8 +22,9 @@ from bot.chat.language import user_language
 from bot.chat.load import host, load
 from bot.chat.replies import answer, in_time, png_file, send_error
 from bot.i18n import Message, t
-from bot.service.game import StaleChoice, UserError
+from bot.refusal_words import said
 from bot.service.gate import Entry
+from bot.service.refusals import StaleChoice, UserError
 from bot.turn import faces
 from bot.turn.computer import advise
 from bot.turn.panel import in_place, show
@@ -99,7 +100,7 @@ async def play_this(interaction: discord.Interaction, game_id: int, version: int
         await send_error(interaction, Message("hints.stale"))
         return
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return
     record, game = await bot.service.queries.game(game_id)
     note = t("hints.played", lang, count=len(_steps(moves)))

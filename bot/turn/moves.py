@@ -8,8 +8,10 @@ import discord
 from bot.chat.base import Bot
 from bot.chat.replies import missing_permissions, send_error
 from bot.i18n import Message
-from bot.service.game import UserError, parse
+from bot.refusal_words import said
+from bot.service.game import parse
 from bot.service.gate import Entry
+from bot.service.refusals import UserError
 from bot.turn import panel
 
 
@@ -17,11 +19,11 @@ async def play_move(bot: Bot, interaction: discord.Interaction, game_id: int, te
     """Apply a typed move for the user and answer (the panel privately, or the channel post at turn end)."""
     missing = missing_permissions(interaction)
     if missing:
-        await send_error(interaction, Message("actions.missing_permissions", missing=", ".join(missing)))
+        await send_error(interaction, Message("turn.missing_permissions", missing=", ".join(missing)))
         return
     try:
         move = parse(text)  # the one parse of a typed move
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return
     await panel.answer_move(bot, interaction, game_id, move, entry=Entry.COMMAND)

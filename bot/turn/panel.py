@@ -27,8 +27,10 @@ from bot.panel import Choice, TreeError, choice_tree, node_at
 from bot.panel.cells import cells_for, placeable
 from bot.panel.rows import ROW_WIDTH, ROWS, chunks
 from bot.panel.words import Describer, sensible_end
-from bot.service.game import Access, MoveOutcome, StaleChoice, UserError
+from bot.refusal_words import said
+from bot.service.game import Access, MoveOutcome
 from bot.service.gate import Entry
+from bot.service.refusals import StaleChoice, UserError
 from bot.store import GameRecord
 from bot.turn import faces
 from bot.words.story import move_words
@@ -97,8 +99,8 @@ def _names(record: GameRecord) -> list[str]:
 
 def _status(record: GameRecord, game: Game, lang: str) -> str:
     me = game.state.players[game.current_player]
-    room = join([str(v) for v in me.storeroom], lang) if me.storeroom else t("turnpanel.empty", lang)
-    return t("turnpanel.status", lang, game=record.id, turn=game.state.turn + 1, storeroom=room, supply=me.supply)
+    room = join([str(v) for v in me.storeroom], lang) if me.storeroom else t("panel.empty", lang)
+    return t("panel.status", lang, game=record.id, turn=game.state.turn + 1, storeroom=room, supply=me.supply)
 
 
 def _row(item: Any, row: int) -> Any:
@@ -145,7 +147,7 @@ def panel_view(
     if not path:
         describe = Describer(game, lang, _names(record))
         dice: list[discord.ui.Item[Any]] = [
-            faces.die_button(record.id, v, str(die), t("turnpanel.btn.place", lang, die=describe.die(die))[:80])
+            faces.die_button(record.id, v, str(die), t("panel.btn.place", lang, die=describe.die(die))[:80])
             for die in placeable(game)
         ]
         rows += chunks(dice)
@@ -162,7 +164,7 @@ def panel_view(
         options = ()  # every choice has its button
     if options:
         select_options = [discord.SelectOption(label=c.label, value=str(i)) for i, c in enumerate(options)]
-        placeholder = t("turnpanel.pick" if not path else "turnpanel.pick_more", lang)
+        placeholder = t("panel.pick" if not path else "panel.pick_more", lang)
         rows.append([faces.tree_select(record.id, v, path, select_options, placeholder)])
     nav: list[discord.ui.Item[Any]] = []
     if path:  # inside a choice: back out of it (the turn ends from the first level)
@@ -215,7 +217,7 @@ async def show(
     content = "\n".join(p for p in (note, _status(record, game, lang)) if p)
     if seat != game.current_player:
         who = record.seats[game.current_player].display_name
-        content = "\n".join(p for p in (note, t("turnpanel.waiting", lang, name=who)) if p)
+        content = "\n".join(p for p in (note, t("panel.waiting", lang, name=who)) if p)
         await reply(interaction, content, view=None, png=png, edit=in_place(interaction))
         return
     view = panel_view(record, game, lang, link=board_link(bot, record.id, lang, interaction.user.id))
@@ -240,7 +242,7 @@ async def _fresh(interaction: discord.Interaction, game_id: int, version: int) -
         return None
     bot, record, game, seat = loaded
     if record.version != version or seat != game.current_player:
-        note = t("turnpanel.stale", user_language(interaction))
+        note = t("panel.stale", user_language(interaction))
         await show(interaction, bot, record, game, seat, note)
         return None
     return loaded
@@ -256,14 +258,14 @@ async def pick_die(interaction: discord.Interaction, game_id: int, version: int,
     lang = user_language(interaction)
     cells = cells_for(game, die)
     if not cells:
-        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        await show(interaction, bot, record, game, seat, t("panel.stale", lang))
         return
     view = cells_view(record, die, cells, lang)
     words = Describer(game, lang, _names(record)).die(cells[0][1].die)
     offered = sum(1 for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
-    lines = [t("turnpanel.where", lang, die=words, count=len(cells))]
+    lines = [t("panel.where", lang, die=words, count=len(cells))]
     if offered > len(cells):
-        lines.append(t("turnpanel.where_more", lang))
+        lines.append(t("panel.where_more", lang))
     style = await bot.service.picture_style(interaction.user.id)
     drawing = bot.pictures.studio(record.id, record.version, game, _names(record), seat, lang, die=die, style=style)
     png = await in_time(interaction, drawing, edit=in_place(interaction))
@@ -282,10 +284,10 @@ async def place(
     placing = (m for m in game.legal_moves() if isinstance(m, Place) and str(m.die) == die)
     move = next((m for m in placing if (m.room, m.cell) == (room, cell)), None)
     if move is None:
-        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        await show(interaction, bot, record, game, seat, t("panel.stale", lang))
         return
     words = Describer(game, lang, _names(record)).die(move.die)
-    await play(interaction, game_id, version, move, what=t("turnpanel.placed", lang, die=words, letter=letter))
+    await play(interaction, game_id, version, move, what=t("panel.placed", lang, die=words, letter=letter))
 
 
 async def back(interaction: discord.Interaction, game_id: int, version: int) -> None:
@@ -310,17 +312,17 @@ async def pick(
         tree = choice_tree(game, lang, _names(record))
     except TreeError:  # never seen; the panel is unusable, typing still works
         log.exception("no panel for game %s", game_id)
-        await send_error(interaction, Message("turnpanel.no_panel"))
+        await send_error(interaction, Message("panel.no_panel"))
         return
     options = node_at(tree, path)
     index = int(values[0]) if values and values[0].isdigit() else -1
     if options is None or not 0 <= index < len(options):
-        await show(interaction, bot, record, game, seat, t("turnpanel.stale", lang))
+        await show(interaction, bot, record, game, seat, t("panel.stale", lang))
         return
     labels = [c.label for c in _trail(tree, (*path, index))]
     choice = options[index]
     if not choice.is_leaf:
-        content = t("turnpanel.choosing", lang, what=t("turnpanel.arrow", lang).join(labels))
+        content = t("panel.choosing", lang, what=t("panel.arrow", lang).join(labels))
         link = board_link(bot, record.id, lang, interaction.user.id)
         view = panel_view(record, game, lang, (*path, index), choice.children, link=link)
         await reply(interaction, content, view=view, edit=in_place(interaction))
@@ -329,7 +331,7 @@ async def pick(
     if isinstance(choice.move, EndTurn):
         await ask_end(interaction, game_id, version, choice.move)
         return
-    await play(interaction, game_id, version, choice.move, what=t("turnpanel.arrow", lang).join(labels))
+    await play(interaction, game_id, version, choice.move, what=t("panel.arrow", lang).join(labels))
 
 
 def _trail(tree: tuple[Choice, ...], path: tuple[int, ...]) -> list[Choice]:
@@ -353,17 +355,17 @@ def end_view(
     describe = Describer(game, lang, _names(record))
     view = buttons.Faces()
     if chosen is not None:
-        kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
+        kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("panel.none", lang)
         back = list(game.state.players[seat].storeroom)
         for v in chosen.keep:
             back.remove(v)
-        returned = join([str(v) for v in back], lang) if back else t("turnpanel.none", lang)
-        content = t("turnpanel.confirm", lang, kept=kept, returned=returned)
+        returned = join([str(v) for v in back], lang) if back else t("panel.none", lang)
+        content = t("panel.confirm", lang, kept=kept, returned=returned)
         view.add_item(
             _row(faces.confirm_end_button(record.id, record.version, "".join(map(str, chosen.keep)), lang), 0)
         )
     else:
-        content = t("turnpanel.which", lang, dice=join([str(v) for v in game.state.players[seat].storeroom], lang))
+        content = t("panel.which", lang, dice=join([str(v) for v in game.state.players[seat].storeroom], lang))
     others = [e for e in ends if e != chosen]
     if others and len(others) <= MAX_ACTION_BUTTONS:  # few other ways to end: a button each, one tap
         for k, e in enumerate(others):
@@ -374,9 +376,7 @@ def end_view(
             )
     elif others:
         options = [discord.SelectOption(label=describe.end_option(e)[:100], value=str(e)) for e in others[:25]]
-        view.add_item(
-            _row(faces.end_choice_select(record.id, record.version, options, t("turnpanel.keep_other", lang)), 3)
-        )
+        view.add_item(_row(faces.end_choice_select(record.id, record.version, options, t("panel.keep_other", lang)), 3))
     view.add_item(_row(faces.back_button(record.id, record.version, lang), ROWS - 1))
     return content, view
 
@@ -390,7 +390,7 @@ async def ask_end(interaction: discord.Interaction, game_id: int, version: int, 
     lang = user_language(interaction)
     ends = [m for m in game.legal_moves() if isinstance(m, EndTurn)]
     if not ends:
-        await send_error(interaction, Message("actions.cannot_end", why=_why_no_end(game)))
+        await send_error(interaction, Message("panel.cannot_end", why=_why_no_end(game)))
         return
     content, view = end_view(record, game, seat, lang, ends, move)
     await reply(interaction, content, view=view, edit=in_place(interaction))
@@ -398,10 +398,10 @@ async def ask_end(interaction: discord.Interaction, game_id: int, version: int, 
 
 def _why_no_end(game: Game) -> Message:
     if game.is_abandoning():
-        return Message("actions.why_abandoning")
+        return Message("panel.why_abandoning")
     if not game.has_rolled():
-        return Message("actions.why_short")
-    return Message("actions.why_none")
+        return Message("panel.why_short")
+    return Message("panel.why_none")
 
 
 async def play(interaction: discord.Interaction, game_id: int, version: int, move: Move, *, what: str = "") -> None:
@@ -434,21 +434,21 @@ async def answer_move(
     except StaleChoice:  # pressed twice, or somebody moved meanwhile: nothing stored
         again = await _load(interaction, game_id)
         if again is not None:
-            await show(interaction, *again, t("turnpanel.stale", lang))
+            await show(interaction, *again, t("panel.stale", lang))
         return
     except UserError as e:
-        await send_error(interaction, e.args[0])
+        await send_error(interaction, said(e))
         return
     try:
         if outcome.turn_ended:
             await finish_turn(bot, interaction, outcome, edit)
             return
         if isinstance(outcome.move, Undo):
-            note = t("turnpanel.undone", lang)
+            note = t("panel.undone", lang)
         elif what:
-            note = t("turnpanel.done", lang, what=what)
+            note = t("panel.done", lang, what=what)
         else:
-            note = t("replies.you_did", lang, what=move_words(outcome.move, outcome.game, lang, _names(outcome.record)))
+            note = t("panel.you_did", lang, what=move_words(outcome.move, outcome.game, lang, _names(outcome.record)))
         await show(interaction, bot, outcome.record, outcome.game, outcome.seat, note)
     except Exception as e:  # the move is stored: never "unchanged"; the outbox posts what is missing
         log.exception("answering a stored move in game %s failed", game_id)
@@ -461,7 +461,7 @@ async def finish_turn(bot: Bot, interaction: discord.Interaction, outcome: MoveO
     outbox worker posts it and the player reads that the move is saved."""
     record = outcome.record
     lang = user_language(interaction)
-    key = "turnpanel.game_over" if outcome.finished else "turnpanel.turn_over"
+    key = "panel.game_over" if outcome.finished else "panel.turn_over"
     carry = carries_post(interaction, record) and interaction.channel is not None
     if not carry:
         await defer(interaction, edit)  # drawing the table takes a while
@@ -525,7 +525,7 @@ async def old_panel_button(interaction: discord.Interaction, game_id: int, *, en
     record, game, seat = loaded.record, loaded.game, loaded.seat
     if seat.seat != game.current_player:
         playing = record.seats[game.current_player].display_name
-        await send_error(interaction, Message("service.not_your_turn", name=playing))
+        await send_error(interaction, Message("turn.not_your_turn", name=playing))
         return
     if ending:
         await ask_end(interaction, game_id, record.version)

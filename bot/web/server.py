@@ -39,8 +39,10 @@ from bot.config import LOOPBACK
 from bot.i18n import language, t
 from bot.i18n.catalog import catalogues
 from bot.i18n.core import localize
-from bot.service.game import GameService, StaleChoice, UserError, parse
+from bot.refusal_words import said
+from bot.service.game import GameService, parse
 from bot.service.gate import Entry
+from bot.service.refusals import StaleChoice, UserError
 from bot.store import GameRecord, Status
 from bot.store.changes import Fresh, listen_postgres
 from bot.store.errors import GameNotFound
@@ -588,7 +590,7 @@ class WebBoard:
         except StaleChoice:
             return await self._answer(game_id, p, lang, 409, t("web.error.stale", lang))
         except UserError as e:
-            return await self._answer(game_id, p, lang, 422, localize(e.args[0], lang))
+            return await self._answer(game_id, p, lang, 422, localize(said(e), lang))
         self.wake()  # a finished turn's post and the next DM, queued with the move, go out now
         return await self._answer(game_id, p, lang, 200, None, (outcome.record, outcome.game))
 

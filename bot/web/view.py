@@ -284,7 +284,7 @@ def whose_turn(record: GameRecord, game: Game, names: Sequence[str], lang: str) 
 
 
 def _label(trail: list[tree.Choice], lang: str) -> str:
-    return t("turnpanel.arrow", lang).join(c.label for c in trail)
+    return t("panel.arrow", lang).join(c.label for c in trail)
 
 
 def _trails(options: Sequence[tree.Choice], above: list[tree.Choice]) -> list[list[tree.Choice]]:
@@ -329,11 +329,11 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
         if chosen is not None:
             for v in chosen.keep:
                 room.remove(v)
-            kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("turnpanel.none", lang)
-            back = join([str(v) for v in room], lang) if room else t("turnpanel.none", lang)
-            question = t("turnpanel.confirm", lang, kept=kept, returned=back)
+            kept = join([str(v) for v in chosen.keep], lang) if chosen.keep else t("panel.none", lang)
+            back = join([str(v) for v in room], lang) if room else t("panel.none", lang)
+            question = t("panel.confirm", lang, kept=kept, returned=back)
         else:
-            question = t("turnpanel.which", lang, dice=join([str(v) for v in room], lang))
+            question = t("panel.which", lang, dice=join([str(v) for v in room], lang))
         end = {
             "move": str(chosen) if chosen is not None else None,
             "confirm": question,
@@ -341,7 +341,7 @@ def play_options(game: Game, names: Sequence[str], lang: str) -> dict[str, Any]:
         }
     undo = any(isinstance(m, Undo) for m in legal)
     # Completing an installation is one tap on the page, not a search through the other moves.
-    arrow = t("turnpanel.arrow", lang)
+    arrow = t("panel.arrow", lang)
     complete = [
         {"label": arrow.join((describe.complete_group(m.room), describe.complete_card(m))), "move": str(m)}
         for m in legal

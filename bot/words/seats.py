@@ -8,10 +8,10 @@ from bot.i18n import has, t
 
 def computer_name(level: str, number: int, lang: str) -> str:
     """ "Computer 2 (greedy)", "Ordinateur 2 (glouton)"."""
-    shown = t(f"away.level.{level}", lang) if has(f"away.level.{level}") else level
-    return t("play.computer_name", lang, number=number, level=shown)
+    shown = t(f"seats.level.{level}", lang) if has(f"seats.level.{level}") else level
+    return t("seats.computer_name", lang, number=number, level=shown)
 
 
 def taken_over_name(name: str, lang: str) -> str:
     """ "Ada (computer)": the seat keeps its player's name, a computer plays it."""
-    return t("play.taken_over", lang, name=name)
+    return t("seats.taken_over", lang, name=name)

@@ -65,7 +65,7 @@ def _voice(locale: str, names: Sequence[str] | None, mood: str = "done", told: b
 
 
 def _room(room: int, locale: str) -> str:
-    return t("turnpanel.room", locale, room=room + 1)
+    return t("panel.room", locale, room=room + 1)
 
 
 def _a_die(p: Played, v: _Voice) -> str:
@@ -206,7 +206,7 @@ def turn_words(
     plays = turn.plays if isinstance(turn, TurnRecord) else turn
     v = _voice(locale, names, "do" if suggest else "done", told=not suggest)
     phrases = turn_phrases(plays, deck, v)
-    return t("common.summary_sep", locale).join(phrases) if phrases else v.phrase(t("texts.passed", locale))
+    return t("common.summary_sep", locale).join(phrases) if phrases else v.phrase(t("story.passed", locale))
 
 
 def plan_plays(game: Game, moves: Sequence[Move]) -> tuple[Played, ...]:
@@ -259,10 +259,10 @@ def this_turn_words(game: Game, names: Sequence[str], locale: str) -> str:
     """This turn's moves so far ("this turn: placed a 3 in workroom 1"), or "" before the first:
     the words the table picture's header uses."""
     plays = game.state.this_turn.plays
-    return t("render.this_turn", locale, moves=turn_words(plays, game.deck, locale, names)) if plays else ""
+    return t("pictures.this_turn", locale, moves=turn_words(plays, game.deck, locale, names)) if plays else ""
 
 
 def turn_headline(seat: int, turn: TurnRecord, deck: Deck, names: Sequence[str], locale: str) -> str:
     """The first line of a turn's channel post ("🟠 **Ada** placed a 3 in workroom 1; …")."""
     summary = turn_words(turn, deck, locale, names)
-    return t("replies.headline", locale, mark=MARK_GLYPHS[seat], name=names[seat], summary=summary)
+    return t("table.headline", locale, mark=MARK_GLYPHS[seat], name=names[seat], summary=summary)

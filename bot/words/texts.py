@@ -20,15 +20,15 @@ RULES_TOPIC_KEYS = ("turn", "placing", "installations", "artists", "museum", "en
 def seat_colour_name(seat: int, locale: str) -> str:
     """The name of the colour the pictures draw for ``seat`` (0-based), in the reader's
     language: one source (render.palette) for the picture and the words."""
-    return t(f"colours.{seat_colour_key(seat)}", locale)
+    return t(f"seats.colour.{seat_colour_key(seat)}", locale)
 
 
 def die_text(d: DieRef, locale: str) -> str:
     if d.kind == "s":
-        return t("texts.die.supply", locale, value=d.value)
+        return t("story.die.supply", locale, value=d.value)
     if d.kind == "x":
-        return t("texts.die.abandoned", locale, value=d.value)
-    return t("texts.die.card", locale, card=d.card + 1, space=d.space + 1)
+        return t("story.die.abandoned", locale, value=d.value)
+    return t("story.die.card", locale, card=d.card + 1, space=d.space + 1)
 
 
 def scores_lines(game: Game, names: list[str], locale: str) -> list[str]:
@@ -55,14 +55,14 @@ def _scores_lines(
         _rank, points, completed, museum, removed, winner = seats[i]
         lines.append(
             t(
-                "texts.score_line",
+                "table.score_line",
                 locale,
                 mark=MARKS[i],
                 name=names[i],
                 points=t("story.points", locale, count=points),
                 installations=t("story.installations", locale, count=completed),
                 museum=t("story.museum_dice", locale, count=museum),
-                left=t("texts.left_game", locale) if removed else "",
+                left=t("table.left_game", locale) if removed else "",
                 flag=" 🏆" if winner else "",
             )
         )
@@ -80,13 +80,13 @@ def tie_break_text(game: Game, names: list[str], locale: str) -> str:
     winners = game.winners()
     who = ", ".join(names[i] for i in tied)
     if len(winners) == 1:
-        return t("texts.tie_one", locale, who=who, points=top, winner=names[winners[0]])
-    return t("texts.tie_shared", locale, who=who, points=top)
+        return t("table.tie_one", locale, who=who, points=top, winner=names[winners[0]])
+    return t("table.tie_shared", locale, who=who, points=top)
 
 
 def rules_text(topic: str, locale: str) -> str:
     """The help on one rules topic (one of RULES_TOPIC_KEYS)."""
-    return t(f"rules.{topic}", locale)
+    return t(f"rules.topic.{topic}", locale)
 
 
 # The /cubist rules choices (their names stay English, like the commands' names).

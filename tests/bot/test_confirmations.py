@@ -40,7 +40,7 @@ async def test_an_old_skip_confirmation_does_not_skip_in_the_next_game(
     turn = game.state.turn
     pressed = await creator.click(ask.message, old_yes)
     assert not pressed.failed and pressed.ephemeral, pressed.content
-    assert pressed.content == t("gate.earlier_game", locale), pressed.content
+    assert pressed.content == t("votes.earlier_game", locale), pressed.content
     assert await table.snapshot() == before and await table.moves_logged() == moves
     _record, after = await bot.service.queries.game(second)
     assert after.state.turn == turn and not after.state.last_turn
@@ -67,7 +67,7 @@ async def test_a_kick_without_its_resolved_member_is_refused_clearly(table: Tabl
     before, moves = await table.snapshot(), await table.moves_logged()
     r = await table.users[0].slash(table.channel, "cubist table kick", forged=True, player=str(target.id))
     assert not r.failed and r.ephemeral, r.content
-    assert r.content == t("gate.unknown_member", "en"), r.content
+    assert r.content == t("votes.unknown_member", "en"), r.content
     assert await table.snapshot() == before and await table.moves_logged() == moves
     _record, after = await table.bot.service.queries.game(gid)
     assert not any(p.removed for p in after.state.players)

@@ -27,7 +27,7 @@ async def test_a_join_racing_a_filled_start_gets_a_true_answer(table: Table) -> 
         record = await table.bot.store.games.active_game_for_channel(table.channel.id)
         assert record is not None and record.status == Status.ACTIVE, starting.content
         # The start's answer is the game's first post, or (when that went out on its own) says so.
-        assert "The game begins" in starting.content or starting.content == t("turnpanel.posted", "en")
+        assert "The game begins" in starting.content or starting.content == t("panel.posted", "en")
         assert len(record.seats) == 4
         seated = record.seat_of(joiner.id) is not None
         assert seated == (not joining.ephemeral), (joining.content, [s.display_name for s in record.seats])

@@ -31,8 +31,8 @@ PLURAL_BY_HAND = re.compile(r"\w\(s\)|\(nt\)")
 # builds them ("le 4", "du 3", "à l'intervalle de la table"), plain names and numbers elsewhere.
 PLAIN = ("Ada", "3", "Malevich", "atelier 1")
 CLASSES = {
-    "die": (t("turnpanel.the", "fr", value=4), t("turnpanel.card_die", "fr", value=4, card=1), "un 4"),
-    "values": (t("turnpanel.beside", "fr", value=3), "du 3 et du 5"),
+    "die": (t("panel.the", "fr", value=4), t("panel.card_die", "fr", value=4, card=1), "un 4"),
+    "values": (t("panel.beside", "fr", value=3), "du 3 et du 5"),
     "dice": ("deux 3", "un 4"),
     "every": (t("reminders.table_interval", "fr"), t("reminders.hours", "fr", hours=12)),
 }

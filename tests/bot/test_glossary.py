@@ -16,7 +16,7 @@ from bot.i18n.catalog import catalogues
 # The glossary's words the rulebooks use (the others, "bonus die" and "turn panel", are ours).
 RULEBOOK_TERMS = ("workroom", "storeroom", "storage", "supply", "studio", "museum", "artist", "installation")
 # Texts about the notation itself: /cubist move's help, its refusals, command descriptions.
-NOTATION_KEYS = ("rule.", "rules.", "app.")
+NOTATION_KEYS = ("rules.", "commands.")
 CODE = re.compile(r"\b[pwj][1-4]\b")
 WRONG = {
     "en": re.compile(r"\bstorage\b(?! space)|\bwork room\b|\bstore room\b", re.IGNORECASE),
@@ -128,12 +128,12 @@ def test_the_rules_teach_the_game_in_words_and_keep_the_notation_to_its_topic(la
     from bot.words.texts import RULES_TOPIC_KEYS
 
     for topic in RULES_TOPIC_KEYS:
-        text = t(f"rules.{topic}", lang)
+        text = t(f"rules.topic.{topic}", lang)
         if topic == "notation":
             assert "/cubist move" in text and "`place 4 w1 c3`" in text
         else:
             assert "`" not in text and "#" not in text and not CODE.search(text), (topic, text)
-    for key in ("commands.cards_installation", "hint.complete", "hint.toward"):
+    for key in ("look.cards_installation", "hints.reason.complete", "hints.reason.toward"):
         entry = catalogues()[lang][key]
         for text in entry.values() if isinstance(entry, dict) else [entry]:
             assert "#" not in str(text), (key, text)

@@ -1,8 +1,10 @@
 """The message catalogues: complete in both languages, same placeholders, every key used
-in the code present, every command description translated, card names per the rulebook."""
+in the code present and every key present used, one feature a file, every command
+description translated, card names per the rulebook."""
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 from pathlib import Path
@@ -73,6 +75,41 @@ def test_every_key_used_in_the_code_exists() -> None:
     assert used > 50  # the scan does find the calls
 
 
+# A string in the code: a key ("lobby.full"), or the fixed start of keys made at run time
+# (f"seats.level.{level}", key.startswith("pictures.")).
+CODE_STRING = re.compile(r"""(?<![\w])(f?)(["'])([a-z_][\w.]*)(\{?)""")
+
+
+def test_every_key_in_the_catalogues_is_used_in_the_code() -> None:
+    """A key is used when the code names it, or names the group it is made in at run time
+    (a group has a dot: ``seats.level.``, ``votes.votes_``).  The glossary is the translators'
+    word list, which test_glossary.py holds every message to."""
+    keys: set[str] = set()
+    groups = {"glossary."}
+    for path in _python_files():
+        for m in CODE_STRING.finditer(path.read_text(encoding="utf-8")):
+            is_f, text, brace = m.group(1), m.group(3), m.group(4)
+            if (is_f and brace) or text.endswith("."):
+                if "." in text:
+                    groups.add(text)
+            else:
+                keys.add(text)
+    unused = [k for k in EN if k not in keys and not k.startswith(tuple(groups))]
+    assert not unused, f"{len(unused)} catalogue keys no code uses: " + ", ".join(unused[:20])
+
+
+def test_each_catalogue_file_holds_one_feature() -> None:
+    """``<language>.<feature>.json`` holds the keys ``<feature>.*`` and ``<language>.json`` the
+    shared ``common.*``; English and French have the same files."""
+    folder = ROOT / "bot" / "i18n" / "locales"
+    names = {lang: sorted(p.name.removeprefix(lang) for p in folder.glob(f"{lang}.*json")) for lang in ("en", "fr")}
+    assert names["en"] == names["fr"] and len(names["en"]) > 10
+    for path in folder.glob("*.json"):
+        area = path.name.split(".")[1] if path.name.count(".") == 2 else "common"
+        part = parse_catalogue(json.loads(path.read_text(encoding="utf-8")), path.name)
+        assert part and all(key.startswith(f"{area}.") for key in part), path.name
+
+
 def test_unknown_keys_raise_in_tests() -> None:
     with pytest.raises(KeyError):
         t("no.such.key", "fr")
@@ -86,19 +123,19 @@ def test_language_choice() -> None:
 
 
 def test_placeholders_plurals_and_lazy_messages() -> None:
-    assert t("render.die_count", "en", count=1) == "1 die"
-    assert t("render.die_count", "en", count=0) == "0 dice"
-    assert t("render.die_count", "fr", count=0) == "0 dé"  # French: 0 and 1 are singular
-    assert t("render.die_count", "fr", count=2) == "2 dés"
-    msg = Message("service.full", max=3)
+    assert t("pictures.die_count", "en", count=1) == "1 die"
+    assert t("pictures.die_count", "en", count=0) == "0 dice"
+    assert t("pictures.die_count", "fr", count=0) == "0 dé"  # French: 0 and 1 are singular
+    assert t("pictures.die_count", "fr", count=2) == "2 dés"
+    msg = Message("lobby.full", max=3)
     assert str(msg) == "The table is full (3 players)." == localize(msg, "de")
     assert localize(msg, discord.Locale.french) == "La table est complète (3 joueurs)."
     assert localize("plain text", "fr") == "plain text"
-    nested = Message("service.cannot_join", reason=Message("render.nothing"))
+    nested = Message("lobby.cannot_join", reason=Message("pictures.nothing"))
     assert nested.render("fr") == "Vous ne pouvez pas rejoindre la partie : rien."
     # What the service says when the store refuses a seat: the reason is words of the
     # catalogue too, never the store's English.
-    refused = Message("service.cannot_join", reason=Message("service.join_changed"))
+    refused = Message("lobby.cannot_join", reason=Message("lobby.join_changed"))
     assert refused.render("fr").startswith("Vous ne pouvez pas rejoindre la partie : la table a changé")
     assert refused.render("en").startswith("You cannot join: the lobby changed")
     assert join(["a", "b", "c"], "fr") == "a, b et c" and join(["a", "b"], "en") == "a and b"
@@ -107,13 +144,13 @@ def test_placeholders_plurals_and_lazy_messages() -> None:
 def test_french_uses_the_rulebook_terms() -> None:
     """A few spot checks that the French speaks the French rulebook's language."""
     rulebook = Path("/work/shared/rules/cubist-rulebook-fr.txt")
-    words = {"réserve": "rules.turn", "entrepôt": "rules.turn", "atelier": "rules.installations"}
+    words = {"réserve": "rules.topic.turn", "entrepôt": "rules.topic.turn", "atelier": "rules.topic.installations"}
     for word, key in words.items():
         assert word in t(key, "fr")
         if rulebook.exists():
             assert word in rulebook.read_text(encoding="utf-8")
-    assert "espace de stockage" in t("rules.turn", "fr")
-    assert "Vous" in t("replies.you_did", "fr", what="x") and " tu " not in " ".join(map(str, FR.values()))
+    assert "espace de stockage" in t("rules.topic.turn", "fr")
+    assert "Vous" in t("panel.you_did", "fr", what="x") and " tu " not in " ".join(map(str, FR.values()))
 
 
 # --- card names ----------------------------------------------------------------------------------
@@ -154,13 +191,13 @@ def test_a_swapped_in_deck_keeps_its_own_names() -> None:
 
 
 def test_pictures_take_every_word_from_the_catalogue() -> None:
-    """render has no words of its own: the labels are the catalogue's ``render.*`` messages,
+    """render has no words of its own: the labels are the catalogue's ``pictures.*`` messages,
     with the language's CLDR plural rule (French counts 0 as singular, English does not)."""
     for lang in languages():
         flat: dict[str, str] = {}
         for key, entry in catalogues()[lang].items():
-            if key.startswith("render."):
-                name = key.removeprefix("render.")
+            if key.startswith("pictures."):
+                name = key.removeprefix("pictures.")
                 if isinstance(entry, str):
                     flat[name] = entry
                 else:
@@ -235,11 +272,13 @@ async def test_every_command_option_and_choice_has_a_french_translation() -> Non
     strings = _strings(await _tree())
     assert len(strings) > 40
     missing = [f"{key} ({text!r})" for key, text, _w in strings if key not in EN]
-    assert not missing, "add these to bot/i18n/locales/en.json and fr.json: " + ", ".join(missing)
+    assert not missing, "add these to bot/i18n/locales/en.commands.json and fr.commands.json: " + ", ".join(missing)
+    unused = {k for k in EN if k.startswith("commands.")} - {key for key, _t, _w in strings}
+    assert not unused, f"no command has these strings: {sorted(unused)}"
     for key, text, where in strings:
         assert key is not None
         # The English catalogue mirrors the decorators: a changed description needs a new translation.
-        assert t(key, "en") == text, f"{key}: the command says {text!r}; update en.json and fr.json"
+        assert t(key, "en") == text, f"{key}: the command says {text!r}; update en.commands.json and fr.commands.json"
         french = t(key, "fr")
         assert 1 <= len(french) <= 100, f"{key}: Discord allows 1-100 characters ({len(french)})"
         if where is not Where.choice_name:
@@ -253,13 +292,13 @@ async def test_the_translator_answers_french_only_and_keeps_names() -> None:
     group = tree.get_commands()[0]
     payload = await group.get_translated_payload(tree, translator)  # type: ignore[union-attr]
     assert payload["name"] == "cubist" and not payload.get("name_localizations")
-    assert payload["description_localizations"] == {"fr": t("app.cubist.description", "fr")}
+    assert payload["description_localizations"] == {"fr": t("commands.cubist.description", "fr")}
     lobby = next(o for o in payload["options"] if o["name"] == "lobby")
-    assert lobby["description_localizations"]["fr"] == t("app.cubist.lobby.description", "fr")
+    assert lobby["description_localizations"]["fr"] == t("commands.cubist.lobby.description", "fr")
     new = next(o for o in lobby["options"] if o["name"] == "new")
-    assert new["description_localizations"]["fr"] == t("app.cubist.lobby.new.description", "fr")
+    assert new["description_localizations"]["fr"] == t("commands.cubist.lobby.new.description", "fr")
     players = next(o for o in new["options"] if o["name"] == "players")
-    assert players["description_localizations"]["fr"] == t("app.cubist.lobby.new.option.players", "fr")
+    assert players["description_localizations"]["fr"] == t("commands.cubist.lobby.new.option.players", "fr")
     rules = next(o for o in payload["options"] if o["name"] == "rules")
     topic = rules["options"][0]
     turn = next(c for c in topic["choices"] if c["value"] == "turn")
@@ -296,7 +335,7 @@ def test_refusals_are_said_in_english_and_french_from_the_catalogues() -> None:
 
     for error in refusals():
         message = error_message(error)
-        assert isinstance(message, Message) and message.key == f"rule.{error.key}"
+        assert isinstance(message, Message) and message.key == f"rules.refusal.{error.key}"
         english, french = message.render("en"), message.render("fr")
         assert english and french and french != english, english
         assert f"{error.key}(" not in english and "_" not in english, english  # words, not keys
@@ -306,7 +345,7 @@ def test_quiet_hours_off_words_come_from_every_catalogue() -> None:
     from bot.cog import parse_reminder_options
     from bot.i18n import words_in_any_language
 
-    off = words_in_any_language("commands.quiet_off_words")
+    off = words_in_any_language("settings.quiet_off_words")
     assert {"off", "none", "non", "aucune"} <= off
     for word in ("off", "Aucune", " non "):
         changes = parse_reminder_options(None, None, word, None)

@@ -45,7 +45,7 @@ def labels(message) -> list[str]:
 async def test_commands_are_registered_with_french_descriptions(mixed: Table) -> None:
     commands = mixed.standin.registered_commands()
     cubist = next(c for c in commands if c["name"] == "cubist")
-    assert cubist["description_localizations"]["fr"] == t("app.cubist.description", "fr")
+    assert cubist["description_localizations"]["fr"] == t("commands.cubist.description", "fr")
     groups = 0
 
     def walk(node: dict, path: str) -> None:  # subcommands and subcommand groups (types 1 and 2)
@@ -61,7 +61,7 @@ async def test_commands_are_registered_with_french_descriptions(mixed: Table) ->
             for option in sub.get("options", []):
                 assert option["description_localizations"]["fr"], (key, option["name"])
 
-    walk(cubist, "app.cubist")
+    walk(cubist, "commands.cubist")
     assert groups == 5
     rules = next(s for s in cubist["options"] if s["name"] == "rules")
     assert {c["name_localizations"]["fr"] for c in rules["options"][0]["choices"]} >= {"tour", "musée", "fin"}
@@ -102,9 +102,9 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
 
     # Private answers follow each user's own client: the language command, asked by both.
     asked = await bob.slash(t_.channel, "cubist settings language", language="fr")
-    assert asked.ephemeral and asked.content == t("language.not_allowed", "en")
+    assert asked.ephemeral and asked.content == t("settings.language.not_allowed", "en")
     shown = await amelie.slash(t_.channel, "cubist settings language")
-    assert shown.ephemeral and shown.content == t("language.current", "fr", language="anglais")
+    assert shown.ephemeral and shown.content == t("settings.language.current", "fr", language="anglais")
 
     # The first player ends the turn; the other's turn-start DM tells them, in their language.
     end = next(str(m) for m in game.legal_moves() if isinstance(m, EndTurn))
@@ -118,7 +118,7 @@ async def test_a_french_and_an_english_player_each_in_their_own_language(mixed: 
 
     # The server switches to French: an admin's confirmation, privately, in the new language.
     r = await amelie.slash(t_.channel, "cubist settings language", language="fr")
-    assert r.ephemeral and r.content == t("language.set", "fr")
+    assert r.ephemeral and r.content == t("settings.language.set", "fr")
     assert await t_.bot.store.people.guild_language(t_.guild.id) == "fr"
 
     # Reminders DM the player in their own language; the note in the channel is French.
@@ -159,8 +159,8 @@ async def test_a_server_in_french_defaults_to_french_posts(
     bot = make_clocked_bot(tmp_path / "c.db", clock)
     await run_bot(bot)
     shown = await bob.slash(channel, "cubist settings language")
-    assert shown.content == t("language.current", "en", language="French")  # English answer, French server
+    assert shown.content == t("settings.language.current", "en", language="French")  # English answer, French server
     r = await bob.slash(channel, "cubist settings language", language="en")
-    assert r.content == t("language.set", "en")
+    assert r.content == t("settings.language.set", "en")
     shown = await bob.slash(channel, "cubist settings language")
-    assert shown.content == t("language.current", "en", language="English")
+    assert shown.content == t("settings.language.current", "en", language="English")

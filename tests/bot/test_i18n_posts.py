@@ -30,7 +30,7 @@ async def test_a_game_on_a_french_server_is_posted_in_french(standin: StandIn, r
     assert turn_posts and all(m.attachments for m in turn_posts)
     assert not any("it is your turn" in m.content for m in posts)
     final = posts[-1]
-    assert final.content.splitlines()[1] == t("replies.over", "fr")
+    assert final.content.splitlines()[1] == t("table.over_headline", "fr")
     assert t("stats.chart_attached", "fr") in final.content
     assert [a.filename for a in final.attachments] == ["table.png", "replay.gif", "scores.png"]
     # The French table picture differs from the English one of the same position (its words).
@@ -43,4 +43,4 @@ async def test_a_game_on_a_french_server_is_posted_in_french(standin: StandIn, r
         assert a.size == b.size and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is not None
     # bob reads his private answers in English on this French server.
     r = await bob.slash(channel, "cubist hint")
-    assert r.ephemeral and r.content == t("service.no_game", "en"), r.content
+    assert r.ephemeral and r.content == t("table.no_game", "en"), r.content

@@ -83,13 +83,13 @@ async def test_lobby_refusals_privately_in_each_language_and_answers_in_the_serv
     # The server is English: amélie's lobby is announced in English, her own refusals are French.
     opened = await public(t_, amelie, "cubist lobby new", players=2)
     assert opened.startswith("**amelie** opened a game of Cubist for up to 2 players")
-    await refused(t_, amelie, "cubist lobby new", t("service.busy_lobby", FR))
-    await refused(t_, bob, "cubist lobby new", t("service.busy_lobby", EN))
-    await refused(t_, amelie, "cubist lobby join", t("service.already_joined", FR))
+    await refused(t_, amelie, "cubist lobby new", t("lobby.busy_lobby", FR))
+    await refused(t_, bob, "cubist lobby new", t("lobby.busy_lobby", EN))
+    await refused(t_, amelie, "cubist lobby join", t("lobby.already_joined", FR))
     await refused(t_, bob, "cubist lobby leave", "You are not in this game's lobby.")
-    await refused(t_, amelie, "cubist lobby leave", t("service.creator_leave", FR))
-    await refused(t_, amelie, "cubist lobby start", t("service.two_players", FR))
-    await refused(t_, amelie, "cubist turn", t("service.not_started", FR, count=1))
+    await refused(t_, amelie, "cubist lobby leave", t("lobby.creator_leave", FR))
+    await refused(t_, amelie, "cubist lobby start", t("lobby.two_players", FR))
+    await refused(t_, amelie, "cubist turn", t("table.not_started", FR, count=1))
     joined = await public(t_, bob, "cubist lobby join")
     assert joined.startswith("**bob** joined. Players: amelie, bob (2/2).")
     await refused(t_, carla, "cubist lobby join", "The table is full (2 players).")
@@ -108,8 +108,8 @@ async def test_lobby_refusals_privately_in_each_language_and_answers_in_the_serv
     assert record is not None
     started = await public(t_, amelie, "cubist lobby start")  # one post
     assert started.startswith("La partie commence ! Les places, comme sur la table : ")
-    await refused(t_, carla, "cubist lobby join", t("service.already_started_watch", EN))
-    await refused(t_, amelie, "cubist lobby start", t("service.already_started", FR))
+    await refused(t_, carla, "cubist lobby join", t("lobby.already_started_watch", EN))
+    await refused(t_, amelie, "cubist lobby start", t("lobby.already_started", FR))
     cancelled = await public(t_, amelie, "cubist table cancel")
     assert cancelled == f"La partie {record.id} a été annulée par **amelie**."
 
@@ -127,11 +127,11 @@ async def test_a_french_server_answers_an_english_player_in_french_publicly(
     assert r.content.startswith("**bob** a ouvert une partie de Cubist pour 3 joueurs au plus")
     assert " Joueurs ordinateur : Ordinateur 1 (glouton)." in r.content and "(`fill` installe" in r.content
     r = await bob.slash(channel, "cubist lobby new")  # his refusal: English
-    assert r.ephemeral and r.content == t("service.busy_lobby", EN)
+    assert r.ephemeral and r.content == t("lobby.busy_lobby", EN)
     r = await bob.slash(channel, "cubist table cancel")
     assert not r.ephemeral and r.content.startswith("La partie ") and r.content.endswith(" a été annulée par **bob**.")
     r = await bob.slash(channel, "cubist lobby new", players=2, computers=2)
-    assert r.ephemeral and r.content == t("service.computers_no_seat", EN, computers=2, max=2, most=1)
+    assert r.ephemeral and r.content == t("lobby.computers_no_seat", EN, computers=2, max=2, most=1)
 
 
 async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
@@ -143,11 +143,11 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
     playing = current.name
 
     # Not your turn: the panel, the hint; the status and the board captions in each language.
-    await refused(t_, other, "cubist turn", t("service.not_your_turn", lang[other.id], name=playing))
-    await refused(t_, other, "cubist hint", t("commands.hint_not_your_turn", lang[other.id], name=playing))
+    await refused(t_, other, "cubist turn", t("turn.not_your_turn", lang[other.id], name=playing))
+    await refused(t_, other, "cubist hint", t("hints.not_your_turn", lang[other.id], name=playing))
     outsider = "You are not playing in this game. Watch with `/cubist board`, or join the next one."
     await refused(t_, carla, "cubist turn", outsider)
-    await refused(t_, amelie, "cubist studio", t("commands.not_playing", FR, name="carla"), player=carla.user)
+    await refused(t_, amelie, "cubist studio", t("look.not_playing", FR, name="carla"), player=carla.user)
     r = await amelie.slash(t_.channel, "cubist status")
     assert (
         r.ephemeral and r.content.startswith("Tour 1 : ") and " joue.\n" in r.content and "0 dé au musée" in r.content
@@ -155,7 +155,7 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
     r = await bob.slash(t_.channel, "cubist status")
     assert r.ephemeral and r.content.startswith("Turn 1: ") and " is playing.\n" in r.content
     r = await amelie.slash(t_.channel, "cubist rules", topic="museum")
-    assert r.ephemeral and r.content == t("rules.museum", FR)
+    assert r.ephemeral and r.content == t("rules.topic.museum", FR)
     r = await bob.slash(t_.channel, "cubist look cards")
     assert r.ephemeral and r.content.startswith("**Artists**\n1. **")
     r = await amelie.slash(t_.channel, "cubist look cards")
@@ -164,13 +164,13 @@ async def test_game_mistakes_each_in_their_own_language(mixed: Table) -> None:
     # Bad reminder settings: refused in each language, nothing stored.
     for user in (amelie, bob):
         mine = lang[user.id]
-        await refused(t_, user, "cubist settings reminders", t("commands.bad_zone", mine, zone="Mars/Olympus"),
+        await refused(t_, user, "cubist settings reminders", t("settings.bad_zone", mine, zone="Mars/Olympus"),
                       time_zone="Mars/Olympus")  # fmt: skip
-        await refused(t_, user, "cubist settings reminders", t("commands.bad_quiet", mine, text="noon"), quiet="noon")
+        await refused(t_, user, "cubist settings reminders", t("settings.bad_quiet", mine, text="noon"), quiet="noon")
         await refused(
-            t_, user, "cubist settings reminders", t("commands.bad_quiet_range", mine, text="25-7"), quiet="25-7"
+            t_, user, "cubist settings reminders", t("settings.bad_quiet_range", mine, text="25-7"), quiet="25-7"
         )
-        await refused(t_, user, "cubist settings reminders", t("commands.quiet_same", mine), quiet="7-7")
+        await refused(t_, user, "cubist settings reminders", t("settings.quiet_same", mine), quiet="7-7")
     r = await amelie.slash(t_.channel, "cubist settings reminders")
     assert r.ephemeral and r.content.startswith("Vos réglages pour la partie ") and "rappels activés" in r.content
     r = await bob.slash(t_.channel, "cubist settings reminders")
@@ -190,20 +190,20 @@ async def test_moves_refused_in_each_language(mixed: Table) -> None:
     for user in (current, other):  # both orders: whoever is French gets French
         mine = lang[user.id]
         if user is other:
-            expected = t("service.not_your_turn", mine, name=current.name)
+            expected = t("turn.not_your_turn", mine, name=current.name)
             await refused(t_, user, "cubist move", expected, move=legal)
             await refused(t_, user, "cubist undo", expected)
             continue
-        await refused(t_, user, "cubist undo", Message("service.nothing_to_undo").render(mine))
+        await refused(t_, user, "cubist undo", Message("turn.nothing_to_undo").render(mine))
         bad = "complete w1 #99"
-        why = Message("service.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game))
+        why = Message("turn.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game))
         text = await refused(t_, user, "cubist move", why.render(mine), move=bad)
         assert text.startswith(
             {FR: "`complete w1 #99` n'est pas autorisé : ", EN: "`complete w1 #99` is not allowed: "}[mine]
         )
         assert {FR: "Possibles maintenant : ", EN: "Possible now: "}[mine] in text
         bad = "fly to the moon"
-        why = Message("service.not_a_move", text=bad, reason=_syntax_reason(bad))
+        why = Message("turn.not_a_move", text=bad, reason=_syntax_reason(bad))
         text = await refused(t_, user, "cubist move", why.render(mine), move=bad)
         assert text.startswith("`fly to the moon` " + {FR: "n'est pas un coup", EN: "is not a move"}[mine])
 
@@ -232,9 +232,9 @@ def _syntax_reason(text: str) -> Message | str:
 
 
 def _hint(game: Game) -> Message:
-    from bot.service.game import _legal_hint
+    from bot.refusal_words import possible
 
-    return _legal_hint(game)
+    return possible([str(m) for m in game.legal_moves()])
 
 
 async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
@@ -249,28 +249,28 @@ async def test_votes_and_admin_moves(mixed: Table, clock: FakeClock) -> None:
     await poll(t_)
     post = next(m for m in t_.standin.channel_messages(t_.channel) if f":v:skip:{turn}" in str(m.components))
     r = await away.click(post, f"cubist:{gid}:v:skip:{turn}")
-    assert r.ephemeral and r.content == t("away.own_turn", lang[away.id])
+    assert r.ephemeral and r.content == t("votes.own_turn", lang[away.id])
     r = await carla.click(post, f"cubist:{gid}:v:skip:{turn}")
-    assert r.ephemeral and r.content == t("away.players_only", EN)
-    await refused(t_, carla, "cubist table skip", t("away.admins_only", EN))
+    assert r.ephemeral and r.content == t("votes.players_only", EN)
+    await refused(t_, carla, "cubist table skip", t("votes.admins_only", EN))
     # The server goes French; bob (English) votes: the public answer is French.
     assert (await amelie.slash(t_.channel, "cubist settings language", language="fr")).ephemeral
     r = await voter.click(post, f"cubist:{gid}:v:skip:{turn}")
-    assert not r.ephemeral and r.content == t("away.skipped_by_vote", FR, name=away.name)
+    assert not r.ephemeral and r.content == t("votes.skipped_by_vote", FR, name=away.name)
     r = await voter.click(post, f"cubist:{gid}:v:remove:{turn}")
-    assert r.ephemeral and r.content == t("away.vote_void", lang[voter.id])
+    assert r.ephemeral and r.content == t("votes.vote_void", lang[voter.id])
     # An admin's skip: a public French headline.
     _record, game = await t_.bot.service.queries.game(gid)
     now = by_seat[game.current_player]
     r = await skip_confirmed(amelie, t_.channel)
     assert not r.ephemeral and r.content == f"**amelie** a passé le tour de **{now.name}**."
-    await refused(t_, amelie, "cubist table kick", t("away.not_playing", FR, name="carla"), player=carla.user)
+    await refused(t_, amelie, "cubist table kick", t("votes.not_playing", FR, name="carla"), player=carla.user)
 
 
 def test_user_errors_are_english_as_text_and_translated_when_shown() -> None:
-    from bot.service.game import UserError
+    from bot.service.refusals import UserError
 
-    error = UserError(Message("service.not_your_turn", name="Ada"))
+    error = UserError(Message("turn.not_your_turn", name="Ada"))
     assert str(error) == "It is not your turn: Ada is playing."  # logs and older callers: English
     assert error.args[0].render("fr") == "Ce n'est pas à vous de jouer : c'est au tour d'Ada."
     game = Game.new(players=2, seed=5)
@@ -289,7 +289,7 @@ async def test_engine_refusals_are_entirely_in_the_reader_s_language(mixed: Tabl
         user = by_seat[game.current_player]
         mine = lang[user.id]
         bad = "switch i1.1"
-        why = Message("service.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game))
+        why = Message("turn.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game))
         text = await refused(t_, user, "cubist move", why.render(mine), move=bad)
         reason = {
             FR: "`switch i1.1` n'est pas autorisé : i1.1 : vous avez 0 carte Installation terminée.",
@@ -301,7 +301,7 @@ async def test_engine_refusals_are_entirely_in_the_reader_s_language(mixed: Tabl
             t_,
             user,
             "cubist move",
-            Message("service.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game)).render(mine),
+            Message("turn.illegal_why", move=bad, reason=_engine_reason(game, bad), hint=_hint(game)).render(mine),
             move=bad,
         )
         assert {FR: "n'est pas proposée (proposées : #", EN: "is not on offer (on offer: #"}[mine] in text
@@ -310,7 +310,7 @@ async def test_engine_refusals_are_entirely_in_the_reader_s_language(mixed: Tabl
             t_,
             user,
             "cubist move",
-            Message("service.not_a_move", text=bad, reason=_syntax_reason(bad)).render(mine),
+            Message("turn.not_a_move", text=bad, reason=_syntax_reason(bad)).render(mine),
             move=bad,
         )
         assert text.startswith(

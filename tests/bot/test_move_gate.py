@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.service.game import UserError
 from bot.service.gate import ALLOWED, Actor, Entry, Kind, Roles, allowed
+from bot.service.refusals import Refusal, Refused, UserError
 from engine.moves import Place, Remove, Skip
 from standin import Player, StandIn
 
@@ -64,7 +64,7 @@ def test_every_kind_has_an_entry_and_table_moves_are_never_made_by_hand() -> Non
 
 # --- through the stand-in -------------------------------------------------------------------
 
-GATE_WORDS = ("gate.table_move", "gate.not_a_turn_move", "service.not_playing", "away.admins_only")
+GATE_WORDS = ("votes.table_move", "turn.not_a_turn_move", "table.not_playing", "votes.admins_only")
 
 
 def gate_refused(content: str) -> bool:
@@ -130,7 +130,7 @@ async def test_cubist_move_asks_the_gate_for_every_kind(club: Table, who: str) -
     away = next(i for i, p in enumerate(seated) if p is target)
     for text in ("skip", f"remove p{away + 1}"):  # never by hand, whoever asks
         said = await unchanged_after(club, person, "cubist move", move=text)
-        assert t("gate.table_move", "en") in said, said
+        assert t("votes.table_move", "en") in said, said
     for kind, text in SAMPLES.items():
         r = await person.slash(club.channel, "cubist move", move=text)
         assert not r.failed, (text, r.content)
@@ -152,7 +152,7 @@ async def test_the_admin_commands_ask_the_gate(club: Table, who: str, command: s
         assert not r.failed and not gate_refused(r.content), r.content
         return
     said = await unchanged_after(club, person, command, **options)
-    assert t("away.admins_only", "en") in said, said
+    assert t("votes.admins_only", "en") in said, said
 
 
 # --- the service's own entries ------------------------------------------------------------------
@@ -164,9 +164,9 @@ async def test_a_vote_that_did_not_carry_moves_nothing(club: Table) -> None:
     voter = seated[1 - game.current_player if game.current_player < 2 else 0]
     before = await club.snapshot()
     for move in (Skip(), Remove(game.current_player)):
-        with pytest.raises(UserError) as refused:
+        with pytest.raises(Refused) as refused:
             await service.table_move(gid, voter.id, move, entry=Entry.VOTE, turn=turn)
-        assert refused.value.args[0].key == "gate.table_move"
+        assert refused.value.refusal is Refusal.TABLE_MOVE
     assert await club.snapshot() == before
 
 
@@ -174,9 +174,9 @@ async def test_the_bot_plays_only_a_computer_seat_at_turn(club: Table) -> None:
     gid, game, _seated = await start_game(club, players=2)
     end = next(m for m in game.legal_moves() if str(m) == "end") if game.has_rolled() else game.legal_moves()[0]
     before = await club.snapshot()
-    with pytest.raises(UserError) as refused:  # a human's seat: the bot's own work may not play it
+    with pytest.raises(Refused) as refused:  # a human's seat: the bot's own work may not play it
         await club.bot.service.play_in(gid, None, end, entry=Entry.JOB, as_seat=game.current_player)
-    assert refused.value.args[0].key == "gate.not_a_turn_move"
+    assert refused.value.refusal is Refusal.NOT_A_TURN_MOVE
     with pytest.raises(UserError):  # and no table move through a player's entry, even with a seat given
         await club.bot.service.play_in(gid, None, Skip(), entry=Entry.JOB, as_seat=game.current_player)
     assert await club.snapshot() == before

@@ -24,14 +24,14 @@ from bot.i18n.pictures import render_labels
 from engine import Game
 
 GERMAN = {
-    "service.full": "Der Tisch ist voll ({max} Spieler).",
-    "language.set": "Ab jetzt schreibe ich die Spielbeiträge dieses Servers auf Deutsch.",
-    "app.cubist.description": "Cubist spielen, das Würfel-Bildhauer-Brettspiel.",
+    "lobby.full": "Der Tisch ist voll ({max} Spieler).",
+    "settings.language.set": "Ab jetzt schreibe ich die Spielbeiträge dieses Servers auf Deutsch.",
+    "commands.cubist.description": "Cubist spielen, das Würfel-Bildhauer-Brettspiel.",
 }
-GERMAN_PICTURES = {  # an area file of its own (de.render.json), picked up like fr.stats.json
-    "render.storeroom": "Lager",
-    "render.museum": "Museum",
-    "render.header": {
+GERMAN_PICTURES = {  # an area file of its own (de.pictures.json), picked up like fr.stats.json
+    "pictures.storeroom": "Lager",
+    "pictures.museum": "Museum",
+    "pictures.header": {
         "one": "Zug {turn} · {count} Installation im Stapel",
         "other": "Zug {turn} · {count} Installationen im Stapel",
     },
@@ -51,11 +51,11 @@ def nested(flat: dict[str, Any]) -> dict[str, Any]:
 
 def write_german(folder: Path) -> None:
     """de.json (the English catalogue with a few German messages: the check wants every key)
-    and de.render.json."""
+    and de.pictures.json."""
     english = {key: entry if isinstance(entry, str) else dict(entry) for key, entry in catalogues()["en"].items()}
     main = {key: GERMAN.get(key, entry) for key, entry in english.items() if key not in GERMAN_PICTURES}
     (folder / "de.json").write_text(json.dumps(nested(main), ensure_ascii=False), encoding="utf-8")
-    (folder / "de.render.json").write_text(json.dumps(nested(GERMAN_PICTURES), ensure_ascii=False), encoding="utf-8")
+    (folder / "de.pictures.json").write_text(json.dumps(nested(GERMAN_PICTURES), ensure_ascii=False), encoding="utf-8")
 
 
 @pytest.fixture
@@ -76,12 +76,12 @@ def test_a_german_catalogue_is_offered(german: Path) -> None:
 
 
 def test_a_german_catalogue_is_used_with_german_plural_rules(german: Path) -> None:
-    assert str(Message("service.full", max=3)) == "The table is full (3 players)."
-    assert Message("service.full", max=3).render(discord.Locale.german) == "Der Tisch ist voll (3 Spieler)."
+    assert str(Message("lobby.full", max=3)) == "The table is full (3 players)."
+    assert Message("lobby.full", max=3).render(discord.Locale.german) == "Der Tisch ist voll (3 Spieler)."
     # CLDR: German counts 0 as plural like English, French as singular.
-    assert t("render.header", "de", turn=2, count=0) == "Zug 2 · 0 Installationen im Stapel"
-    assert t("render.header", "de", turn=2, count=1) == "Zug 2 · 1 Installation im Stapel"
-    assert t("render.header", "fr", turn=2, count=0).startswith("tour 2 · 0 installation ")
+    assert t("pictures.header", "de", turn=2, count=0) == "Zug 2 · 0 Installationen im Stapel"
+    assert t("pictures.header", "de", turn=2, count=1) == "Zug 2 · 1 Installation im Stapel"
+    assert t("pictures.header", "fr", turn=2, count=0).startswith("tour 2 · 0 installation ")
     labels = render_labels("de")
     assert labels.count("header", 0, turn=2) == "Zug 2 · 0 Installationen im Stapel"
     boxes = render.table_canvas(Game.new(players=2, seed=5), ["Ada", "Bo"], labels=labels).boxes
@@ -95,7 +95,7 @@ async def test_german_command_descriptions_go_to_discord(german: Path) -> None:
     group = type("Group", (), {"qualified_name": "cubist"})()
     context: TranslationContext[Any, Any] = TranslationContext(TranslationContextLocation.group_description, group)
     said = await CubistTranslator().translate(locale_str("x"), discord.Locale.german, context)
-    assert said == GERMAN["app.cubist.description"]
+    assert said == GERMAN["commands.cubist.description"]
 
 
 def test_the_language_command_offers_the_catalogues_found() -> None:

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.game import GameService, TableSettings, UserError, parse
+from bot.service.game import GameService, TableSettings, parse
 from bot.service.gate import Entry
 from bot.service.quiet_hours import interval_of
+from bot.service.refusals import Refusal, UserError
 from bot.service.schedule import COMPUTER_GRACE, START_GRACE
 from bot.store import Status, Store
 from engine import GameOptions, parse_move
@@ -147,7 +148,7 @@ async def test_refused_and_stale_moves_change_nothing(store: Store, clock: FakeC
     await store.moves.apply_move(record.id, 0, end)
     other = service(store, clock)
     with pytest.raises(UserError):
-        await other._store_move(record, game, end, None, stale="service.stale")
+        await other._store_move(record, game, end, None, stale=Refusal.STALE)
     assert (await store.games.get_game(record.id)).version == 1
 
 

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.service.game import Limits, UserError
+from bot.refusal_words import said
+from bot.service.game import Limits
+from bot.service.refusals import UserError
 from standin import Player, StandIn
 from standin.models import Permission
 
@@ -299,7 +301,8 @@ async def test_a_rematch_respects_every_seated_players_cap(table: Table) -> None
     assert not (r := await busy.slash(other, "cubist lobby new")).ephemeral, r.content
     with pytest.raises(UserError) as refused:
         await table.bot.service.rematch(gid, asker.id, "en")
-    assert busy.name in str(refused.value) and "the most is 1" in str(refused.value)
+    words = str(said(refused.value))
+    assert busy.name in words and "the most is 1" in words
     with sqlite3.connect(table.db) as conn:
         assert conn.execute("SELECT count(*) FROM games WHERE status IN ('lobby', 'active')").fetchone()[0] == 1
 
@@ -329,7 +332,7 @@ async def test_a_vote_racing_the_end_of_its_turn_gets_a_specific_answer(table: T
     gid, game, _seated = await start_game(table)
     with pytest.raises(UserError) as late:
         await table.bot.service.cast_vote(gid, game.state.turn + 5, 1 - game.current_player, "skip")
-    assert "ended while you were voting" in str(late.value)
+    assert "ended while you were voting" in str(said(late.value))
 
 
 async def test_a_skip_asks_first_naming_the_player_and_how_long(table: Table) -> None:

@@ -1,5 +1,5 @@
 """Refusals are structured (``engine.rule_texts``): every IllegalMove and MoveSyntaxError
-carries a key and named values, no words; the catalogue's ``rule.<key>`` message takes
+carries a key and named values, no words; the catalogue's ``rules.refusal.<key>`` message takes
 exactly those values."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .test_properties import TOKENS, VERBS
 
 def check_rule(text: RuleText) -> None:
     """The key has a message, the values fill exactly its placeholders, nested texts too."""
-    entry = catalogues()["en"].get(f"rule.{text.key}")
+    entry = catalogues()["en"].get(f"rules.refusal.{text.key}")
     assert entry is not None, text.key
     assert set(text.values) == placeholders(entry), text
     for value in text.values.values():

@@ -35,7 +35,7 @@ def _labels(game: Game, lang: str, names: list[str]) -> Iterator[tuple[str, Choi
         yield c.label, c
     describe = Describer(game, lang, names)
     for value in sorted(set(game.state.players[game.current_player].storeroom)):
-        yield t("turnpanel.btn.place", lang, die=describe.die(DieRef.storeroom(value))), None
+        yield t("panel.btn.place", lang, die=describe.die(DieRef.storeroom(value))), None
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -43,8 +43,8 @@ def _labels(game: Game, lang: str, names: list[str]) -> Iterator[tuple[str, Choi
 def test_no_panel_label_is_cut(players: int, seed: int, lang: str) -> None:
     names = NAMES[lang][:players]
     assert all(len(n) == 32 for n in names if n != names[1] and n != "Zoë")
-    own = {t("turnpanel.end_choose", lang), t("turnpanel.end_others", lang)}  # "End the turn…": a menu
-    more = t("turnpanel.more", lang, first="", last="").split("…")[0].strip()
+    own = {t("panel.end_choose", lang), t("panel.end_others", lang)}  # "End the turn…": a menu
+    more = t("panel.more", lang, first="", last="").split("…")[0].strip()
     game = Game.new(players, seed)
     bots = [GreedyPlayer(seed * 10 + i) for i in range(players)]
     seen = 0

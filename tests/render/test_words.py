@@ -58,7 +58,7 @@ def test_french_catalogue_covers_every_picture_word() -> None:
     fr = catalogues()["fr"]
     for key in ENGLISH:
         base = key.rsplit(".", 1)[0] if key.endswith((".one", ".other")) else key
-        assert f"render.{base}" in fr, f"render.{base} has no French message"
+        assert f"pictures.{base}" in fr, f"pictures.{base} has no French message"
     labels = render_labels("fr")
     assert labels.text("first_turn") != ENGLISH["first_turn"]
 

@@ -25,7 +25,7 @@ SAMPLES = [
 
 def refused_by_gate(body: dict) -> bool:
     said = str(body.get("error") or "")
-    return t("gate.table_move", "en") in said or "It is not your turn" in said
+    return t("votes.table_move", "en") in said or "It is not your turn" in said
 
 
 async def version(board: Board) -> int:
@@ -43,7 +43,7 @@ async def test_a_seat_link_never_skips_or_removes(board: Board, who: str) -> Non
     for text in ("skip", f"remove p{2 - game.current_player}", f"remove p{game.current_player + 1}"):
         before = await version(board)
         status, body = await board.move(token, text, before)
-        assert status == 422 and t("gate.table_move", "en") in body["error"], (text, body)
+        assert status == 422 and t("votes.table_move", "en") in body["error"], (text, body)
         assert await version(board) == before
     _record, after = await board.service.queries.game(board.game_id)
     assert not any(p.removed for p in after.state.players) and after.state.turn == game.state.turn
