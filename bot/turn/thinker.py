@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from engine import Game
 from engine.moves import Move
@@ -53,7 +54,13 @@ class Thinker:
         """``player``'s next move in ``game``, decided in the pool, and the player as it is
         after deciding (its plan for the rest of the turn)."""
         loop = asyncio.get_running_loop()
-        got = await loop.run_in_executor(self._executor(), _choose, player, dump_game(game))
+        saved = dump_game(game)
+        try:
+            got = await loop.run_in_executor(self._executor(), _choose, player, saved)
+        except BrokenProcessPool:
+            # The worker died (killed, out of memory): a fresh pool, and the decision again.
+            self.close()
+            got = await loop.run_in_executor(self._executor(), _choose, player, saved)
         self.decisions += 1
         return got
 
@@ -64,6 +71,9 @@ class Thinker:
         future = loop.run_in_executor(self._executor(), _advise, dump_game(game), seed)
         try:
             got = await asyncio.wait_for(asyncio.shield(future), seconds)
+        except BrokenProcessPool:
+            self.close()  # the next decision starts a fresh pool; this hint is the strong player's
+            return None
         except TimeoutError:
             # The worker finishes it anyway (a decision is bounded); nobody waits for it.
             future.add_done_callback(lambda f: f.cancelled() or f.exception())

@@ -4,8 +4,12 @@ it is the master's."""
 
 from __future__ import annotations
 
-from bot.turn.thinker import thinker
+import multiprocessing
+
+from bot.turn.thinker import Thinker, thinker
 from bot.words.history import logged_moves
+from engine import Game
+from engine.players import MasterPlayer
 
 from .conftest import Table, started
 
@@ -55,3 +59,24 @@ async def test_a_hint_that_waits_for_the_master_says_so(table: Table) -> None:
     t.bot.hint_seconds = 0.0  # the strong player's at once
     r = await me.slash(t.channel, "cubist hint")
     assert r.content.startswith("💡 A strong suggestion: "), r.content
+
+
+async def test_a_master_worker_that_dies_is_replaced_and_decides_the_same() -> None:
+    pool = Thinker()
+    game = Game.new(2, 5)
+
+    def small() -> MasterPlayer:
+        return MasterPlayer(3, candidates=2, worlds=1, rollout_budget=30, turn_rollouts=2)
+
+    try:
+        others = set(multiprocessing.active_children())
+        move, _player = await pool.choose(small(), game)
+        workers = set(multiprocessing.active_children()) - others
+        assert workers
+        for worker in workers:  # processes this test started, through its own pool
+            worker.kill()
+            worker.join()
+        again, _player = await pool.choose(small(), game)
+        assert again == move and pool.decisions == 2
+    finally:
+        pool.close()
