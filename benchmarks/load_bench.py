@@ -369,12 +369,7 @@ class LoadRun:
         try:
             await _wait_ready(bot, task)
             sampler.start()
-            # Phase 1: open every game.
-            t0 = time.perf_counter()
-            jobs = [self._open(ch, users) for ch, users in tables]
-            game_ids = await self._bounded(jobs, s.open_concurrency, t0 + s.time_cap_s)
-            self.result.open_s = time.perf_counter() - t0
-            self.result.games_opened = sum(1 for g in game_ids if g is not None)
+            game_ids = await self._open_every_game(tables)
             # Phase 2 (measured): play turns.  The stand-in's world (thousands of users,
             # channels, messages) lives in this process too: freeze what exists now, so the
             # collector's full passes do not re-scan it (measured: ~10% of the event loop and
@@ -383,16 +378,7 @@ class LoadRun:
             gc.freeze()
             first = sampler.take()
             before = len(server.requests)
-            t1 = time.perf_counter()
-            self.deadline = t1 + s.time_cap_s
-            await self._play_all(
-                [
-                    _Table(gid, ch, {u.id: u for u in users})
-                    for gid, (ch, users) in zip(game_ids, tables, strict=True)
-                    if gid is not None
-                ]
-            )
-            self.result.play_s = time.perf_counter() - t1
+            t1 = await self._play_opened_games(tables, game_ids)
             last = sampler.take()
             self.result.play_cpu_main = last.cpu_main - first.cpu_main
             self.result.play_cpu_pool = last.cpu_children - first.cpu_children
@@ -463,6 +449,31 @@ class LoadRun:
             await asyncio.sleep(0.01)
         record = await self.bot.store.games.active_game_for_channel(channel.id)
         return None if record is None else int(record.id)
+
+    async def _open_every_game(self, tables: list[tuple[Any, list[Any]]]) -> list[int | None]:
+        """Phase 1: opens a game in each channel (its id, or None where it did not open)."""
+        s = self.settings
+        t0 = time.perf_counter()
+        jobs = [self._open(ch, users) for ch, users in tables]
+        game_ids = await self._bounded(jobs, s.open_concurrency, t0 + s.time_cap_s)
+        self.result.open_s = time.perf_counter() - t0
+        self.result.games_opened = sum(1 for g in game_ids if g is not None)
+        return game_ids
+
+    async def _play_opened_games(self, tables: list[tuple[Any, list[Any]]], game_ids: list[int | None]) -> float:
+        """Phase 2, the measured one: plays the games that opened, until the time cap.  When it
+        began (``time.perf_counter``)."""
+        t1 = time.perf_counter()
+        self.deadline = t1 + self.settings.time_cap_s
+        await self._play_all(
+            [
+                _Table(gid, ch, {u.id: u for u in users})
+                for gid, (ch, users) in zip(game_ids, tables, strict=True)
+                if gid is not None
+            ]
+        )
+        self.result.play_s = time.perf_counter() - t1
+        return t1
 
     async def _play_all(self, tables: list[_Table]) -> None:
         """`concurrency` players act at once; a game goes to the back of the queue after each

@@ -35,7 +35,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, _Table, build_world, figures, route_of
+from .load_bench import LoadResult, LoadRun, LoadSettings, Sampler, _p, build_world, figures, route_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_COMMIT_P95_MS = 5.0
@@ -110,28 +110,14 @@ class ProcessLoadRun(LoadRun):
             self.bot = SimpleNamespace(store=store, service=SimpleNamespace(queries=queries))  # type: ignore[assignment]
             sampler = Sampler(server.requests)
             sampler.start()  # samples the requests count for the peak 1 s window
-            t0 = time.perf_counter()
-            game_ids = await self._bounded(
-                [self._open(ch, users) for ch, users in tables], s.open_concurrency, t0 + s.time_cap_s
-            )
-            self.result.open_s = time.perf_counter() - t0
-            self.result.games_opened = sum(1 for g in game_ids if g is not None)
+            game_ids = await self._open_every_game(tables)
             if self.viewers:
                 opened = [g for g in game_ids if g is not None]
                 seats = {g: [s.user_id or 0 for s in (await store.games.get_game(g)).seats] for g in opened}
                 watching = await _watch(seats, self.viewers, web_port)
             cpu0 = [process_cpu(p.pid) for p in procs]
             before = len(server.requests)
-            t1 = time.perf_counter()
-            self.deadline = t1 + s.time_cap_s
-            await self._play_all(
-                [
-                    _Table(gid, ch, {u.id: u for u in users})
-                    for gid, (ch, users) in zip(game_ids, tables, strict=True)
-                    if gid is not None
-                ]
-            )
-            self.result.play_s = time.perf_counter() - t1
+            t1 = await self._play_opened_games(tables, game_ids)
             self.cpu_per_process = [process_cpu(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
             if watching is not None:  # what the viewers got (each a state per change they were woken by)
                 assert watching.stdin is not None and watching.stdout is not None

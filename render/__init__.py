@@ -18,6 +18,9 @@ What each style guarantees at Discord's sizes (tests/render/test_legibility.py):
 - laptop preview (fit into 550x400), "iso": every value of the table 10 px tall for 2 and
   3 players, 9 px for 4, whose current player's studio is posted beside the table
   (``table_needs_studio``) at 10 px; a column's cubes at least 4 px high each;
+- laptop preview, "flat": the same values, and every column's height as a figure (a small
+  "×" over it, just right of its value) 7 px tall; a finished game's table, whose header
+  names the winners on two lines, half a pixel less;
 - phone (360 px wide), "iso": the header shows the last turn's dice again, large (numerals
   9 px there), with where they went, and whose turn it is; the whole table is one tap away.
 """

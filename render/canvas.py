@@ -73,6 +73,12 @@ class Canvas:
     def size(self) -> tuple[int, int]:
         return self.img.size
 
+    @property
+    def pastes(self) -> bool:
+        """Takes prepared pictures (``paste``, sprites): a Pillow canvas does; the SVG surface,
+        which refuses them, is drawn call by call."""
+        return type(self).paste is Canvas.paste
+
     def panel(
         self,
         name: str,
@@ -118,12 +124,11 @@ class Canvas:
         """Draw text that the layout model records otherwise (a die's value): no text box;
         with ``stroke``, ringed in that colour (a value that reaches over its face's edges)."""
         if stroke is not None:
-            outer, inner, dx, dy, sw = stroked_masks(text, f, anchor)
+            ringed, outer, dx, dy, sw = ringed_text(text, f, anchor, fill, stroke)
             x, y = round(xy[0]) + dx, round(xy[1]) + dy
             w, h = outer.size
             if w and h:
-                self.img.paste(stroke, (x, y, x + w, y + h), outer)
-                self.img.paste(fill, (x, y, x + w, y + h), inner)
+                self.img.paste(ringed, (x, y, x + w, y + h), outer)
             return (x + sw, y + sw, x + w - sw, y + h - sw)
         mask, dx, dy = text_mask(text, f, anchor)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
@@ -265,6 +270,17 @@ def text_mask(text: str, f: Font, anchor: str) -> tuple[Image.Image, int, int]:
     if right > left and bottom > top:
         ImageDraw.Draw(im).text((-left, -top), text, font=f, fill=255, anchor=anchor)
     return im, left, top
+
+
+@lru_cache(maxsize=1024)
+def ringed_text(
+    text: str, f: Font, anchor: str, fill: tuple[int, int, int], stroke: tuple[int, int, int]
+) -> tuple[Image.Image, Image.Image, int, int, int]:
+    """``text`` in ``fill`` ringed in ``stroke``, ready to paste in one go: its colours, the
+    mask of the ring and text together, their offset from the anchor point and the ring's width."""
+    outer, inner, dx, dy, sw = stroked_masks(text, f, anchor)
+    colours = Image.composite(Image.new("RGB", outer.size, fill), Image.new("RGB", outer.size, stroke), inner)
+    return colours, outer, dx, dy, sw
 
 
 @lru_cache(maxsize=1024)

@@ -10,14 +10,17 @@ Every die drawn is recorded in the canvas's layout model (render.model.DieGlyph)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+
+from PIL import Image, ImageDraw
 
 from . import dice
 from . import palette as pal
 from .camera import Camera, Point, Poly, depth
 from .canvas import Canvas, Layer, LayerBuilder, Rect
-from .fonts import Font, font
+from .fonts import Font, font, text_width
 from .model import DieGlyph
 from .pieces import Board, Column, Die, Key
 
@@ -58,28 +61,26 @@ def ring_of(key: Key) -> pal.RGB:
 @lru_cache(maxsize=64)
 def value_font(cam: Camera) -> Font:
     """Numerals about 0.85 of the top face's height (iso) or 0.62 of its side (from above)."""
-    want = 1.85 * cam.hw if cam.iso else 1.25 * cam.w
+    want = 1.85 * cam.hw if cam.iso else 1.3 * cam.w
     return font(max(8, round(want / 0.73)), bold=True)
 
 
 @lru_cache(maxsize=64)
 def figure_font(cam: Camera) -> Font:
-    """A column's height from above: 7 px at the laptop preview of a 2- or 3-player table
-    (and of every studio close-up)."""
-    return font(round(0.75 * value_font(cam).size), bold=True)
-
-
-@lru_cache(maxsize=64)
-def stacked_font(cam: Camera) -> Font:
-    """From above, the value of a column of two or more: a little smaller, to leave its
-    height figure the right half of the face."""
-    return font(round(0.85 * value_font(cam).size), bold=True)
+    """A column's height from above (7 px at the laptop preview of every table): about
+    four fifths of the value, and no wider than the gap between two columns' values."""
+    vl, _t, vr, _b = _text_box(value_font(cam), "8")
+    gap = cam.a - (vr - vl) - 2
+    size = round(0.78 * value_font(cam).size)
+    while size > 8 and _text_box(font(size, bold=True), "8")[2] - _text_box(font(size, bold=True), "8")[0] > gap:
+        size -= 1
+    return font(size, bold=True)
 
 
 @lru_cache(maxsize=64)
 def times_font(cam: Camera) -> Font:
     """The small "×" over a height figure."""
-    return font(max(8, round(0.6 * cam.w)), bold=True)
+    return font(max(8, round(0.6 * figure_font(cam).size)), bold=True)
 
 
 @lru_cache(maxsize=64)
@@ -156,9 +157,7 @@ def draw_board(
     out = cv.dice if record is None else record
     if bounds is None:
         bounds = (0, 0, *cv.size)
-    texts = [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
-    texts += [box for _w, _h, box in cv.targets]
-    _numerals(cv, cam, drawn, out, bounds, texts)
+    _numerals(cv, cam, drawn, out, bounds)
     if board.ids and cv.hooks:
         _cells(cv, cam, board, at, {(c.x, c.y): (c, centres[(c.x, c.y)]) for c, _p in drawn})
 
@@ -250,7 +249,38 @@ def draw_shadow(cv: Canvas, cam: Camera, centre: Point, height: int) -> None:
 
 
 def draw_column(cv: Canvas, cam: Camera, centre: Point, keys: Sequence[Key], lit: bool) -> None:
-    d = cv.draw
+    """A column of cubes, bottom to top (``keys``: whose each die is); ringed when ``lit``.
+    A picture pastes it as a sprite drawn once per camera, colours and place within an
+    eighth of a pixel (three times faster than drawing its faces)."""
+    if not cv.pastes:
+        _column_faces(cv.draw, cam, centre, keys, lit)
+        return
+    cx, cy = centre
+    ix, iy = math.floor(cx), math.floor(cy)
+    sprite, mask, left, top = column_sprite(cam, tuple(keys), lit, round((cx - ix) * 8) / 8, round((cy - iy) * 8) / 8)
+    cv.img.paste(sprite, (ix - left, iy - top), mask)
+
+
+SPRITE_MARGIN = 6  # px around a column's box in its sprite: the ring of a lit top face
+
+
+@lru_cache(maxsize=1024)
+def column_sprite(
+    cam: Camera, keys: tuple[Key, ...], lit: bool, fx: float, fy: float
+) -> tuple[Image.Image, Image.Image, int, int]:
+    """A column drawn once, its centre ``(fx, fy)`` px past a whole pixel: the picture, the
+    mask of what it covers (the faces have no soft edges, so a pixel is in or out) and how
+    far that whole pixel lies from the picture's left and top."""
+    m = SPRITE_MARGIN
+    left = math.ceil(cam.w) + m
+    top = math.ceil(max(1, len(keys)) * cam.v + cam.hw) + m
+    bottom = math.ceil(cam.hw + cam.v) + m
+    img = Image.new("RGBA", (2 * left + 1, top + bottom + 1), (0, 0, 0, 0))
+    _column_faces(ImageDraw.Draw(img), cam, (left + fx, top + fy), keys, lit)
+    return img.convert("RGB"), img.getchannel("A").convert("1"), left, top
+
+
+def _column_faces(d: ImageDraw.ImageDraw, cam: Camera, centre: Point, keys: Sequence[Key], lit: bool) -> None:
     for level, key in enumerate(keys, start=1):
         top, left, right = cam.cube(centre, level)
         t, lf, rt, edge = shades(key)
@@ -309,71 +339,63 @@ def _target(cv: Canvas, cam: Camera, centre: Point, built: int, height: int, whe
         cv.targets.append((where, height, box))
 
 
-def _inside(p: Point, poly: Poly) -> bool:
-    """``p`` inside the convex polygon ``poly`` (either winding)."""
-    sign = 0
-    n = len(poly)
-    for i in range(n):
-        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
-        c = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
-        if abs(c) < 1e-9:
-            continue
-        s = 1 if c > 0 else -1
-        if sign and s != sign:
-            return False
-        sign = s
-    return True
-
-
-def _hidden(cam: Camera, glyph: Rect, later: Sequence[tuple[Column, Point]]) -> bool:
-    """Some of the numeral's ink box under a column drawn after it."""
+def _hidden(cam: Camera, glyph: Rect, later: Sequence[tuple[Rect, Point, int]]) -> bool:
+    """Some of the numeral's ink box under a column drawn after it (its box, floor centre
+    and height), seen from a corner."""
     x0, y0, x1, y1 = glyph
-    pts = [(x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * j / 4) for i in range(1, 4) for j in range(0, 5)]
-    for col, centre in later:
-        bx0, by0, bx1, by1 = cam.column_box(centre, len(col.keys))
+    pts: list[Point] = []
+    w, hw, v = cam.w, cam.hw, cam.v
+    for (bx0, by0, bx1, by1), (cx, cy), height in later:
         if bx1 <= x0 or x1 <= bx0 or by1 <= y0 or y1 <= by0:
             continue
-        outline = cam.outline(centre, len(col.keys))  # convex: the column's faces together
-        if any(_inside(p, outline) for p in pts):
-            return True
+        if not pts:
+            pts = [(x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * j / 4) for i in range(1, 4) for j in range(0, 5)]
+        top = cy - height * v
+        for px, py in pts:
+            # inside the column's outline: its top face's upper edges down to its floor's lower ones
+            dx = abs(px - cx)
+            if dx < w:
+                slope = hw * (1 - dx / w)
+                if top - slope < py < cy + slope:
+                    return True
     return False
 
 
-def _numerals(
-    cv: Canvas, cam: Camera, drawn: list[tuple[Column, Point]], out: list[DieGlyph], bounds: Rect, texts: list[Rect]
-) -> None:
+def _numerals(cv: Canvas, cam: Camera, drawn: list[tuple[Column, Point]], out: list[DieGlyph], bounds: Rect) -> None:
     vf = value_font(cam)
     hidden: list[int] = []
     glyphs: list[DieGlyph] = []
+    shapes = [(cam.column_box(centre, len(col.keys)), centre, len(col.keys)) for col, centre in drawn]
     for i, (col, centre) in enumerate(drawn):
+        if col.value == 0:
+            continue
         h = len(col.keys)
         top = cam.cube(centre, h)[0]
         cell = _bbox(top)
         cx, cy = cam.top_centre(centre, h)
         ink = pal.contrast_ink(shades(col.keys[-1])[0])
-        if col.value == 0:
-            continue
+        body = shapes[i][0]
+        outline = cam.outline(centre, h)
         f = vf
-        if not cam.iso and h >= 2:  # from above: the value on the left, its height on a tag on the right
-            cx = (top[0][0] + _figure_tag(cam, top, h)[0]) / 2
-            f = stacked_font(cam)
         box = _ink_box(cv, f, str(col.value), (cx, cy + 1))
-        if cam.iso and _hidden(cam, box, drawn[i + 1 :]):
+        if cam.iso and _hidden(cam, box, shapes[i + 1 :]):
             hidden.append(len(glyphs))
-            glyphs.append(
-                DieGlyph(col.where, col.value, h, box, cell, body=cam.column_box(centre, h), lit=col.lit,
-                         outline=cam.outline(centre, h))
-            )  # fmt: skip
+            glyphs.append(DieGlyph(col.where, col.value, h, box, cell, body=body, lit=col.lit, outline=outline))
             continue
         cv.ink((cx, cy + 1), str(col.value), f, ink, stroke=ring_of(col.keys[-1]))
         hbox = None
         if not cam.iso and h >= 2:
-            hbox = _height_figure(cv, cam, top, h, col.keys[-1])
+            hbox = _height_figure(cv, cam, box, (cx, cy), h)
         glyphs.append(
-            DieGlyph(col.where, col.value, h, box, cell, body=cam.column_box(centre, h), height_box=hbox, lit=col.lit,
-                     outline=cam.outline(centre, h))
-        )  # fmt: skip
-    taken = [g.glyph for k, g in enumerate(glyphs) if k not in hidden] + texts
+            DieGlyph(col.where, col.value, h, box, cell, body=body, height_box=hbox, lit=col.lit, outline=outline)
+        )
+    if not hidden:
+        out.extend(glyphs)
+        return
+    # what a tag must not cover: the values shown, the texts in its bounds, museum figures
+    taken = [g.glyph for k, g in enumerate(glyphs) if k not in hidden]
+    taken += [b.rect for b in cv.boxes if b.kind == "text" and _overlap(b.rect, bounds)]
+    taken += [box for _w, _h, box in cv.targets]
     for k in hidden:
         col, centre = next((c, p) for c, p in drawn if c.where == glyphs[k].where)
         glyphs[k] = _tag(cv, cam, col, centre, glyphs[k], taken, bounds)
@@ -397,23 +419,19 @@ def _bbox(poly: Poly) -> Rect:
     return (int(min(xs)), int(min(ys)), int(max(xs) + 1), int(max(ys) + 1))
 
 
-def _figure_tag(cam: Camera, top: Poly, height: int) -> Rect:
-    """From above: the tag of a column's height, along the right edge of its top face."""
-    left, _t, right, _b = _text_box(figure_font(cam), str(height))
-    (_x0, y0), (x1, y1) = top[0], top[2]
-    return (round(x1 + 1 - (right - left) - 5), round(y0 + 1), round(x1 + 1), round(y1 - 1))
-
-
-def _height_figure(cv: Canvas, cam: Camera, top: Poly, height: int, key: Key) -> Rect:
-    """From above: the height on a light tag along the top face's right edge, a small "×"
-    over its figure (the value, white or dark on the die's colour, beside it on the left)."""
-    f = figure_font(cam)
-    rect = _figure_tag(cam, top, height)
-    cv.draw.rounded_rectangle(rect, radius=3, fill=BOARD, outline=TAG_EDGE, width=1)
-    mid = (rect[0] + rect[2]) / 2
-    tf = times_font(cam)
-    cv.ink((mid, rect[1] + 2 - _text_box(tf, "×")[1]), "×", tf, TAG_EDGE)
-    return cv.ink((mid, rect[3] - 2 - _text_box(f, str(height))[3]), str(height), f, TAG_EDGE)
+def _height_figure(cv: Canvas, cam: Camera, value: Rect, centre: Point, height: int) -> Rect:
+    """From above: the height just right of the value, a small "×" over it, each ringed in
+    the board's colour.  It reaches over the face's edge, into the gap between this value
+    and the next column's (which stands as far right as the values are wide): the values
+    keep the size the laptop preview needs, and the figure covers none of them."""
+    f, tf = figure_font(cam), times_font(cam)
+    text = str(height)
+    left, top, right, bottom = _text_box(f, text)
+    x = value[2] + 1 - left
+    y = centre[1] + cam.hw - 1 - bottom  # its foot on the face's lower edge
+    tl, _tt, tr, tb = _text_box(tf, "×")
+    cv.ink((x + (left + right) / 2 - (tl + tr) / 2, y + top - 1 - tb), "×", tf, TAG_EDGE, stroke=BOARD)
+    return cv.ink((x, y), text, f, TAG_EDGE, stroke=BOARD)
 
 
 def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken: list[Rect], bounds: Rect) -> DieGlyph:
@@ -423,23 +441,28 @@ def _tag(cv: Canvas, cam: Camera, col: Column, centre: Point, g: DieGlyph, taken
     text = str(col.value)
     h = len(col.keys)
     top_c = cam.top_centre(centre, h)
-    tw = round(vf.getlength(text)) + 8
+    tw = round(text_width(vf, text)) + 8
     th = round(1.7 * cam.hw) + 6
     fig = f"×{h}" if h >= 2 else ""
     sf = small_font(cam)
-    fw = round(sf.getlength(fig)) + 4 if fig else 0
+    fw = round(text_width(sf, fig)) + 4 if fig else 0
     width = tw + fw
     up = -cam.hw - th / 2 - 2
     cands = [(0.0, up), (-cam.w, up), (cam.w, up), (0.0, up - th), (-1.6 * cam.w, 0.0), (1.6 * cam.w, 0.0)]
     cands += [(dx * cam.w, up - k * th) for k in (0, 1, 2, 3, 4) for dx in (-1.2, 1.2, -2.4, 2.4, -3.6, 3.6)]
-    rects = []
+    # the nearest place that covers no value, no text and no other tag, else the one that
+    # covers fewest
+    rect, fewest = (0, 0, 0, 0), -1
     for dx, dy in cands:
         cx, cy = top_c[0] + dx, top_c[1] + dy
         x0 = min(max(round(cx - width / 2), bounds[0] + 2), bounds[2] - 2 - width)
         y0 = min(max(round(cy - th / 2), bounds[1] + 2), bounds[3] - 2 - th)
-        rects.append((x0, y0, x0 + width, y0 + th))
-    # the nearest place that covers no value, no text and no other tag
-    rect = min(rects, key=lambda r: sum(_overlap(r, t) for t in taken))
+        x1, y1 = x0 + width, y0 + th
+        covers = sum(1 for t in taken if x0 < t[2] and t[0] < x1 and y0 < t[3] and t[1] < y1)
+        if fewest < 0 or covers < fewest:
+            rect, fewest = (x0, y0, x1, y1), covers
+            if not covers:
+                break
     t, _l, _r, _edge = shades(col.keys[-1])
     cv.draw.rounded_rectangle(rect, radius=5, fill=t, outline=TAG_EDGE, width=2)
     # a short stem down to the top face it belongs to

@@ -7,6 +7,8 @@ square, diamond) so that colour is never the only cue.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 RGB = tuple[int, int, int]
 
 BACKGROUND: RGB = (239, 235, 226)
@@ -84,6 +86,7 @@ def luminance(c: RGB) -> float:
     return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
 
 
+@lru_cache(maxsize=256)
 def contrast_ink(c: RGB) -> RGB:
     """Dark or white, whichever reads better on ``c``."""
     return (25, 25, 30) if luminance(c) > 0.28 else (255, 255, 255)

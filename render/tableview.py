@@ -41,7 +41,6 @@ from .cubes import (
     draw_slot,
     floor_key,
     floor_layer,
-    stacked_font,
     value_font,
 )
 from .fonts import Font, fit, font, text_width, wrap
@@ -61,11 +60,14 @@ PHONE_GLYPH = 9.5  # the header's whose-turn line and last turn's dice at 360 px
 TABLE_UNIT = 24  # iso: half a cell's width on the table (px)
 STUDIO_UNIT = 40
 MUSEUM_UNIT = 40
-TOP_RATIO = 1.4  # from above, a cell's side in iso units (the dice about as large)
+# from above, a cell's side in iso units: wide enough for a value 9 px tall at the laptop
+# preview of a 4-player table and its height figure, 7 px, in the gap beside it
+TOP_RATIO = 2.0
+CLOSEUP_TOP_RATIO = 1.4  # ... in a close-up, whose boards fill the preview: smaller, and quicker
 
 
-def cam_for(iso: bool, u: int) -> Camera:
-    return camera(iso, u if iso else round(TOP_RATIO * u))
+def cam_for(iso: bool, u: int, ratio: float = TOP_RATIO) -> Camera:
+    return camera(iso, u if iso else round(ratio * u))
 
 
 def pad(u: int) -> int:
@@ -604,10 +606,13 @@ def layout(
     per_row: int,
     cards_below: bool = False,
     sizes: tuple[tuple[Band, ...], tuple[int, int, int, int]] | None = None,
+    all_below: bool = False,
 ) -> Layout:
     """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
     column holds the museum alone and the artist cards and the offer stand in a row under
-    everything (fewer bands than the column is tall)."""
+    everything (fewer bands than the column is tall); with ``all_below`` nothing stands
+    beside the bands: under them the museum, and beside it the artist cards in a row over
+    the offer (from above, whose boards are squarer, this keeps the picture wide)."""
     n = game.num_players
     p = pad(u)
     g = round(0.3 * u)
@@ -633,6 +638,20 @@ def layout(
     x = p + body_w + g
     museum = (x, top, x + cw, top + museum_h)
     bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
+    if all_below:
+        width = max(p + body_w + p, p + cw + g + 4 * (aw + g) - g + p)
+        head_h = header_height(width, u, game.state.over)[0]
+        shift = p + head_h + g - top  # the header's height follows the picture's width
+        top += shift
+        bands = tuple((x, y + shift) for x, y in bands)
+        y = top + bands_h + g
+        museum = (p, y, p + cw, y + museum_h)
+        x = p + cw + g
+        artists = tuple((x + i * (aw + g), y, x + i * (aw + g) + aw, y + artist_h) for i in range(4))
+        y2 = y + artist_h + g
+        offers = tuple((x + i * (ow + g), y2, x + i * (ow + g) + ow, y2 + offer_h) for i in range(3))
+        height = y + max(museum_h, artist_h + g + offer_h) + p
+        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
     if cards_below:
         y = top + max(bands_h, museum_h) + g
         cards_h = max(artist_h, offer_h)
@@ -655,8 +674,8 @@ def layout(
 
 
 def glyph_px(cam: Camera) -> int:
-    """The smallest value's height (from above, a column's value makes room for its height)."""
-    box = (value_font(cam) if cam.iso else stacked_font(cam)).getbbox("4", anchor="mm")
+    """A value's height on the picture."""
+    box = value_font(cam).getbbox("4", anchor="mm")
     return int(box[3] - box[1])
 
 
@@ -674,6 +693,8 @@ def best_layout(game: Game, cam: Camera, u: int) -> Layout:
         options += [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
         if game.num_players > 2:
             options.append(layout(game, cam, u, 2, sizes=sizes))
+            if not cam.iso:
+                options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True))
     # the largest dice at the preview; of two alike (within 2%), the smaller picture
     best = max(preview_scale(*lay.size) for lay in options)
     return min(
@@ -769,7 +790,7 @@ def studio_canvas(
     if not 0 <= seat < game.num_players:
         raise ValueError(f"there is no seat {seat} in a {game.num_players}-player game")
     u = STUDIO_UNIT
-    cam = cam_for(iso, u)
+    cam = cam_for(iso, u, CLOSEUP_TOP_RATIO)
     band = band_of(game, range(seat, seat + 1), cam, u)
     p = pad(u)
     cv = Canvas(band.width + 2 * p, band.height + 2 * p, TABLE)
@@ -809,7 +830,7 @@ def _marks(
 
 def museum_canvas(game: Game, *, labels: Labels, iso: bool = True) -> Canvas:
     u = MUSEUM_UNIT
-    cam = cam_for(iso, u)
+    cam = cam_for(iso, u, CLOSEUP_TOP_RATIO)
     p = pad(u)
     card = game.deck.museum(game.state.museum_card)
     mw, mh, rise = museum_size(game, cam, u)

@@ -70,6 +70,13 @@ def iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
 
 
+def _with_permissions(data: dict[str, Any], permissions: int | None) -> dict[str, Any]:
+    """A member or channel as an interaction resolves it carries the permissions it has there."""
+    if permissions is not None:
+        data["permissions"] = str(permissions)
+    return data
+
+
 class SnowflakeFactory:
     """Real-looking, strictly increasing snowflakes (discord.py derives times from them)."""
 
@@ -166,9 +173,7 @@ class Member:
             "pending": False,
             "communication_disabled_until": None,
         }
-        if permissions is not None:
-            data["permissions"] = str(permissions)
-        return data
+        return _with_permissions(data, permissions)
 
 
 @dataclass
@@ -264,9 +269,7 @@ class Channel:
             )
         else:
             data.update(topic=self.topic, permission_overwrites=[], default_thread_rate_limit_per_user=0)
-        if permissions is not None:
-            data["permissions"] = str(permissions)
-        return data
+        return _with_permissions(data, permissions)
 
 
 @dataclass

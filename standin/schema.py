@@ -139,10 +139,14 @@ def validate_request(method: str, route: str, body: Any, *, variant: str = "") -
             _set(read, path)
         if validator.is_valid(read):
             return read, []
-    errors: list[FieldError] = []
-    for error in validator.iter_errors(read):
-        errors += _field_errors(error)
-    return read, errors
+    return read, _errors(validator, read)
+
+
+def _errors(validator: Any, value: Any) -> list[FieldError]:
+    """What the schema finds wrong with ``value``, as Discord words it ([] when it fits)."""
+    if validator.is_valid(value):  # the common case: one call, no walk over errors
+        return []
+    return [found for error in validator.iter_errors(value) for found in _field_errors(error)]
 
 
 def _integer_strings(error: Any, found: set[tuple[Any, ...]]) -> None:
@@ -233,24 +237,25 @@ def _dotted(path: list[Any]) -> str:
     return ".".join(str(p) for p in path) or "_root"
 
 
+# The keywords that bound a value, a length or a count: Discord's code and wording for each.
+_LIMIT_WORDS = {
+    "MaxLength": ("BASE_TYPE_MAX_LENGTH", "Must be {limit} or fewer in length."),
+    "MinLength": ("BASE_TYPE_MIN_LENGTH", "Must be {limit} or more in length."),
+    "MaxItems": ("BASE_TYPE_MAX_LENGTH", "Must be {limit} or fewer in length."),
+    "MinItems": ("BASE_TYPE_MIN_LENGTH", "Must be {limit} or more in length."),
+    "MaxProperties": ("BASE_TYPE_MAX_LENGTH", "Must be {limit} or fewer in length."),
+    "Maximum": ("NUMBER_TYPE_MAX", "int value should be less than or equal to {limit}."),
+    "Minimum": ("NUMBER_TYPE_MIN", "int value should be greater than or equal to {limit}."),
+}
+
+
 def _code(name: str, kind: Any, error: Any) -> tuple[str, str]:
     """Discord's error code and wording for one failed keyword."""
     if name == "Required":
         return "BASE_TYPE_REQUIRED", f"This field is required ({kind.property})."
-    if name == "MaxLength":
-        return "BASE_TYPE_MAX_LENGTH", f"Must be {kind.limit} or fewer in length."
-    if name == "MinLength":
-        return "BASE_TYPE_MIN_LENGTH", f"Must be {kind.limit} or more in length."
-    if name == "MaxItems":
-        return "BASE_TYPE_MAX_LENGTH", f"Must be {kind.limit} or fewer in length."
-    if name == "MinItems":
-        return "BASE_TYPE_MIN_LENGTH", f"Must be {kind.limit} or more in length."
-    if name == "MaxProperties":
-        return "BASE_TYPE_MAX_LENGTH", f"Must be {kind.limit} or fewer in length."
-    if name == "Maximum":
-        return "NUMBER_TYPE_MAX", f"int value should be less than or equal to {kind.limit}."
-    if name == "Minimum":
-        return "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {kind.limit}."
+    if name in _LIMIT_WORDS:
+        code, words = _LIMIT_WORDS[name]
+        return code, words.format(limit=kind.limit)
     if name in ("Enum", "Constant"):
         return (
             "BASE_TYPE_CHOICES",
@@ -329,10 +334,4 @@ def check_query(method: str, route: str, query: Mapping[str, str]) -> tuple[dict
         elif "integer" in kinds and INTEGER_STRING.fullmatch(raw):
             value = int(raw)
         values[name] = value
-    validator = _validator(method, shape, -1)
-    if validator.is_valid(values):
-        return values, []
-    errors: list[FieldError] = []
-    for error in validator.iter_errors(values):
-        errors += _field_errors(error)
-    return values, errors
+    return values, _errors(_validator(method, shape, -1), values)

@@ -23,10 +23,34 @@ def scanned() -> list[Path]:
     return [p for folder in SCANNED for p in sorted((ROOT / folder).rglob("*.py"))] + [ROOT / f for f in SCANNED_FILES]
 
 
+def _made_in_new(tree: ast.AST) -> set[tuple[int, str]]:
+    """(line, name) of each write inside a ``__new__`` to the object it is making
+    (``obj = object.__new__(cls)``): that object is its own, as ``self`` is in ``__init__``."""
+    own: set[tuple[int, str]] = set()
+    for fn in ast.walk(tree):
+        if not (isinstance(fn, ast.FunctionDef) and fn.name == "__new__"):
+            continue
+        made = {
+            t.id
+            for n in ast.walk(fn)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Attribute)
+            and n.value.func.attr == "__new__"
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        own |= {(n.lineno, name) for n in ast.walk(fn) if isinstance(n, ast.Assign) for name in made}
+    return own
+
+
 def private_writes(path: Path, root: Path = ROOT) -> list[str]:
-    """``x._field = ...`` (also ``+=`` and ``del``) where ``x`` is not ``self`` or ``cls``."""
+    """``x._field = ...`` (also ``+=`` and ``del``) where ``x`` is not ``self`` or ``cls``
+    (nor the object a ``__new__`` is making)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    own = _made_in_new(tree)
+    for node in ast.walk(tree):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
@@ -40,6 +64,7 @@ def private_writes(path: Path, root: Path = ROOT) -> list[str]:
                 and target.attr.startswith("_")
                 and not target.attr.startswith("__")
                 and not (isinstance(target.value, ast.Name) and target.value.id in ("self", "cls"))
+                and not (isinstance(target.value, ast.Name) and (node.lineno, target.value.id) in own)
             ):
                 found.append(f"{path.relative_to(root)}:{node.lineno} {ast.unparse(target)}")
     return found
@@ -54,6 +79,19 @@ def test_the_scan_sees_a_private_write(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("def f(game, self):\n    game._legal = None\n    self._ok = 1\n    game.state = 2\n")
     assert private_writes(sample, tmp_path) == ["sample.py:2 game._legal"]
+
+
+def test_a_new_may_set_up_the_object_it_makes_but_nothing_else(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "class K:\n"
+        "    def __new__(cls, other):\n"
+        "        made = object.__new__(cls)\n"
+        "        made._value_ = 1\n"
+        "        other._value_ = 2\n"
+        "        return made\n"
+    )
+    assert private_writes(sample, tmp_path) == ["sample.py:5 other._value_"]
 
 
 def test_a_position_is_built_by_editing_the_state_then_set_position() -> None:

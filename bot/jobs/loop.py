@@ -16,6 +16,14 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger(__name__)
 
 
+async def cancelled(task: asyncio.Task[None] | None) -> None:
+    """Cancels ``task`` (if any) and waits until it has stopped."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 class PollLoop:
     def __init__(
         self,
@@ -49,10 +57,7 @@ class PollLoop:
         self._stopping = True
         self._wake.set()
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancelled(task)
 
     async def _run(self) -> None:
         assert self.poll_seconds is not None

@@ -14,14 +14,13 @@ runs rounds in the background; ``start_turn`` runs a turn's nudge at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
 
 from bot.jobs import runs  # noqa: F401  # registers the kinds the poller runs
 from bot.jobs.host import JobHost
-from bot.jobs.loop import PollLoop
+from bot.jobs.loop import PollLoop, cancelled
 from bot.jobs.outbox import Outbox
 from bot.jobs.registry import KINDS
 from bot.service.game import in_play
@@ -81,10 +80,7 @@ class Poller:
         await self.loop.stop()
         await self.drain()
         task, self._renewing = self._renewing, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancelled(task)
 
     async def _renew(self) -> None:
         """Keeps this process's claims alive while it runs: a lease runs out only when its

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -13,23 +14,30 @@ from bot.chat.language import user_language
 from bot.chat.replies import answer, clip, png_file
 from bot.i18n import Message, artist_action, artist_name, card_name, t
 from bot.service.refusals import UserError
-from bot.store import Status
+from bot.store import GameRecord, Status
 from bot.turn.panel import studio_reply
 from bot.turn.reminders import table_link
 from bot.words.history import logged_moves, move_line, recap_lines
 from bot.words.texts import MARKS, RULES_TOPICS, rules_text, scores_lines
+from engine import Game
 
 
 class LookCommands(Feature):
-    @app_commands.command()
-    async def board(self, interaction: discord.Interaction) -> None:
-        """Show the whole table: museum, artists, installations and every studio."""
+    async def _drawn(
+        self, interaction: discord.Interaction, draw: Callable[..., Awaitable[bytes]]
+    ) -> tuple[GameRecord, Game, bytes]:
+        """The channel's game and its picture by ``draw`` (the table, the museum) as this reader
+        sees pictures; drawing takes a moment, so the answer is deferred first."""
         record, game = await self.service.channel_game(interaction.channel_id or 0)
         await interaction.response.defer(ephemeral=True, thinking=True)
         style = await self.service.picture_style(interaction.user.id)
-        png = await self.bot.pictures.table(
-            record.id, record.version, game, self.service.names(record), user_language(interaction), style
-        )
+        lang = user_language(interaction)
+        return record, game, await draw(record.id, record.version, game, self.service.names(record), lang, style)
+
+    @app_commands.command()
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Show the whole table: museum, artists, installations and every studio."""
+        record, game, png = await self._drawn(interaction, self.bot.pictures.table)
         await answer(
             interaction,
             t("look.board", interaction.locale, game=record.id, turn=game.state.turn + 1),
@@ -81,12 +89,7 @@ class LookCommands(Feature):
     @look.command()
     async def museum(self, interaction: discord.Interaction) -> None:
         """Show the museum up close, with its cell names."""
-        record, game = await self.service.channel_game(interaction.channel_id or 0)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        style = await self.service.picture_style(interaction.user.id)
-        png = await self.bot.pictures.museum(
-            record.id, record.version, game, self.service.names(record), user_language(interaction), style
-        )
+        _record, game, png = await self._drawn(interaction, self.bot.pictures.museum)
         card = game.deck.museum(game.state.museum_card)
         name = card_name("museum", card, interaction.locale)
         await answer(interaction, t("look.museum", interaction.locale, name=name), files=[png_file(png, "museum.png")])

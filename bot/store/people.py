@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.store import locales as locales_db
 from bot.store import meta as meta_db
 from bot.store.cache import GameCache
-from bot.store.connection import Database, Tx
+from bot.store.connection import Database, Tx, TxFunction
 from bot.store.errors import SeatError
 from bot.store.records import ReminderPrefs, SeatRecord
 from bot.store.room import Room
@@ -35,9 +35,7 @@ class PeopleRoom(Room):
 
     async def user_locale(self, user_id: int) -> str | None:
         """The Discord locale of the user's last interaction ('fr', 'en-US'...), or None."""
-        if user_id not in self._user_locales:
-            self._user_locales[user_id] = await self.db.read(lambda tx: locales_db.user_locale(tx, user_id))
-        return self._user_locales[user_id]
+        return await self._remembered(self._user_locales, user_id, lambda tx: locales_db.user_locale(tx, user_id))
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """A server's language for channel posts (None: follow the server's own locale)."""
@@ -46,9 +44,15 @@ class PeopleRoom(Room):
         self._guild_languages[guild_id] = language
 
     async def guild_language(self, guild_id: int) -> str | None:
-        if guild_id not in self._guild_languages:
-            self._guild_languages[guild_id] = await self.db.read(lambda tx: locales_db.guild_language(tx, guild_id))
-        return self._guild_languages[guild_id]
+        return await self._remembered(
+            self._guild_languages, guild_id, lambda tx: locales_db.guild_language(tx, guild_id)
+        )
+
+    async def _remembered(self, memory: dict[int, str | None], key: int, read: TxFunction[str | None]) -> str | None:
+        """``memory[key]``, read from the database the first time it is asked for."""
+        if key not in memory:
+            memory[key] = await self.db.read(read)
+        return memory[key]
 
     async def set_picture_style(self, user_id: int, style: str) -> None:
         """How the pictures only this person sees are drawn (checked by the service)."""

@@ -25,6 +25,19 @@ OPEN_STATUSES = (Status.LOBBY, Status.ACTIVE)
 DEFAULT_REMINDER_INTERVAL = 12 * 3600  # seconds
 
 
+def _columns(r: Row, names: tuple[str, ...]) -> dict[str, Any]:
+    """The row's columns that a record keeps as they are, under the same names."""
+    return {name: r[name] for name in names}
+
+
+# The columns each record takes as they are; the others it reads into booleans, enums or JSON.
+_SEAT_AS_STORED = ("game_id", "seat", "user_id", "display_name", "colour", "ai_level", "joined_at")
+_GAME_AS_STORED = (
+    "id", "guild_id", "channel_id", "creator_id", "created_at", "updated_at", "started_at", "finished_at", "seed",
+    "players", "version", "current_seat", "turn",
+)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class ReminderPrefs:
     """A seat's reminder preferences.  Quiet hours are minutes after local midnight
@@ -72,23 +85,14 @@ class SeatRecord:
     @classmethod
     def from_row(cls, r: Row) -> SeatRecord:
         return cls(
-            game_id=r["game_id"],
-            seat=r["seat"],
-            user_id=r["user_id"],
-            display_name=r["display_name"],
-            colour=r["colour"],
+            **_columns(r, _SEAT_AS_STORED),
             is_computer=bool(r["is_computer"]),
-            ai_level=r["ai_level"],
             dm_reachable=None if r["dm_reachable"] is None else bool(r["dm_reachable"]),
             prefs=ReminderPrefs(
                 enabled=bool(r["reminders_enabled"]),
                 interval=r["reminder_interval"],
-                quiet_start=r["quiet_start"],
-                quiet_end=r["quiet_end"],
-                time_zone=r["time_zone"],
-                snoozed_until=r["snoozed_until"],
+                **_columns(r, ("quiet_start", "quiet_end", "time_zone", "snoozed_until")),
             ),
-            joined_at=r["joined_at"],
         )
 
 
@@ -117,21 +121,9 @@ class GameRecord:
     @classmethod
     def from_row(cls, r: Row, seats: tuple[SeatRecord, ...] = ()) -> GameRecord:
         return cls(
-            id=r["id"],
-            guild_id=r["guild_id"],
-            channel_id=r["channel_id"],
-            creator_id=r["creator_id"],
+            **_columns(r, _GAME_AS_STORED),
             options=GameOptions.model_validate_json(r["options"]),
             status=Status(r["status"]),
-            created_at=r["created_at"],
-            updated_at=r["updated_at"],
-            started_at=r["started_at"],
-            finished_at=r["finished_at"],
-            seed=r["seed"],
-            players=r["players"],
-            version=r["version"],
-            current_seat=r["current_seat"],
-            turn=r["turn"],
             seats=seats,
             settings=r["settings"] if "settings" in r.keys() else "{}",  # noqa: SIM118
         )

@@ -24,6 +24,7 @@ from bot.i18n import t
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
+PRIMARY, SECONDARY, SUCCESS = discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success
 
 TREE_SELECT = r"cubist:(?P<game>\d+):t:(?P<version>\d+):(?P<path>[0-9.]*)"
 TREE_BUTTON = r"cubist:(?P<game>\d+):tb:(?P<version>\d+):(?P<path>[0-9.]+)"
@@ -49,6 +50,17 @@ def path_text(path: tuple[int, ...]) -> str:
     return ".".join(map(str, path))
 
 
+def _button(label: str, style: discord.ButtonStyle, custom_id: str) -> Button:
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+def _select(custom_id: str, options: list[discord.SelectOption] | None, placeholder: str | None) -> Select:
+    # Discord refuses a select without options: a placeholder option until the real ones are set.
+    return discord.ui.Select(
+        custom_id=custom_id, options=options or [discord.SelectOption(label="-")], placeholder=placeholder
+    )
+
+
 def tree_select(
     game_id: int,
     version: int,
@@ -56,91 +68,50 @@ def tree_select(
     options: list[discord.SelectOption] | None = None,
     placeholder: str | None = None,
 ) -> Select:
-    return discord.ui.Select(
-        custom_id=f"cubist:{game_id}:t:{version}:{path_text(path)}",
-        options=options or [discord.SelectOption(label="-")],
-        placeholder=placeholder,
-    )
+    return _select(f"cubist:{game_id}:t:{version}:{path_text(path)}", options, placeholder)
 
 
 def tree_button(game_id: int, version: int, path: tuple[int, ...], label: str = "") -> Button:
-    return discord.ui.Button(
-        label=_fit(label, "?"),
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"cubist:{game_id}:tb:{version}:{path_text(path)}",
-    )
+    return _button(_fit(label, "?"), SECONDARY, f"cubist:{game_id}:tb:{version}:{path_text(path)}")
 
 
 def back_button(game_id: int, version: int, locale: str) -> Button:
-    return discord.ui.Button(
-        label=t("panel.btn.back", locale),
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"cubist:{game_id}:back:{version}",
-    )
+    return _button(t("panel.btn.back", locale), SECONDARY, f"cubist:{game_id}:back:{version}")
 
 
 def end_turn_button(game_id: int, version: int, locale: str) -> Button:
-    return discord.ui.Button(
-        label=t("panel.btn.end", locale),
-        style=discord.ButtonStyle.success,
-        custom_id=f"cubist:{game_id}:endask:{version}",
-    )
+    return _button(t("panel.btn.end", locale), SUCCESS, f"cubist:{game_id}:endask:{version}")
 
 
 def end_choice_select(
     game_id: int, version: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
 ) -> Select:
-    return discord.ui.Select(
-        custom_id=f"cubist:{game_id}:endpick:{version}",
-        options=options or [discord.SelectOption(label="-")],
-        placeholder=placeholder or None,
-    )
+    return _select(f"cubist:{game_id}:endpick:{version}", options, placeholder or None)
 
 
 def confirm_end_button(game_id: int, version: int, keep: str, locale: str, label: str = "") -> Button:
     """``label``: an other way to end, said in full ("End the turn keeping 6: …"); by default
     the confirmation of the end the panel proposed."""
-    return discord.ui.Button(
-        label=_fit(label, t("panel.btn.confirm", locale)),
-        style=discord.ButtonStyle.secondary if label else discord.ButtonStyle.success,
-        custom_id=f"cubist:{game_id}:endok:{version}:{keep}",
-    )
+    style = SECONDARY if label else SUCCESS
+    return _button(_fit(label, t("panel.btn.confirm", locale)), style, f"cubist:{game_id}:endok:{version}:{keep}")
 
 
 def undo_button(game_id: int, version: int, locale: str) -> Button:
-    return discord.ui.Button(
-        label=t("panel.btn.undo", locale),
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"cubist:{game_id}:undo:{version}",
-    )
+    return _button(t("panel.btn.undo", locale), SECONDARY, f"cubist:{game_id}:undo:{version}")
 
 
 def die_button(game_id: int, version: int, die: str, label: str = "") -> Button:
-    return discord.ui.Button(
-        label=label or die, style=discord.ButtonStyle.primary, custom_id=f"cubist:{game_id}:die:{version}:{die}"
-    )
+    return _button(label or die, PRIMARY, f"cubist:{game_id}:die:{version}:{die}")
 
 
 def cell_button(game_id: int, version: int, die: str, room: int, cell: int, letter: str = "") -> Button:
     """``room`` 0-based; the label is the letter the studio picture shows on that cell."""
-    return discord.ui.Button(
-        label=letter or "?",
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"cubist:{game_id}:cell:{version}:{die}:{room + 1}:{cell}",
-    )
+    return _button(letter or "?", SECONDARY, f"cubist:{game_id}:cell:{version}:{die}:{room + 1}:{cell}")
 
 
 def hint_play_button(game_id: int, version: int, locale: str) -> Button:
-    return discord.ui.Button(
-        label=t("hints.play", locale),
-        style=discord.ButtonStyle.primary,
-        custom_id=f"cubist:{game_id}:hintplay:{version}",
-    )
+    return _button(t("hints.play", locale), PRIMARY, f"cubist:{game_id}:hintplay:{version}")
 
 
 def hint_show_button(game_id: int, version: int, locale: str) -> Button:
-    return discord.ui.Button(
-        label=t("hints.show", locale),
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"cubist:{game_id}:hintshow:{version}",
-    )
+    return _button(t("hints.show", locale), SECONDARY, f"cubist:{game_id}:hintshow:{version}")

@@ -631,8 +631,8 @@ def ui_words(lang: str) -> dict[str, str]:
         "step", "reconnecting", "lost", "sending", "last_turn", "scores", "museum", "see_large", "back_to",
         "show_table", "hide_table", "cards",
     )  # fmt: skip
-    # Templates stay templates ({name}, {ply}): the page fills them in.
-    return {k: _template(f"web.ui.{k}", lang) for k in keys}
+    # Templates stay templates ({name}, {ply}, {room}): the page fills them in.
+    return {k: _template(f"web.ui.{k}", lang) for k in keys} | {"room_title": _template("web.room_title", lang)}
 
 
 def _template(key: str, lang: str) -> str:

@@ -13,7 +13,7 @@ from engine import Game
 from standin import Player, StandIn
 from standin.clock import HANG_GUARD_S
 
-from .conftest import TEST_LIMITS, Table, started
+from .conftest import NAMES, TEST_LIMITS, Table, started
 
 HOUR = 3600.0
 MANAGE_CHANNELS = 1 << 4
@@ -52,6 +52,28 @@ def make_clocked_bot(db: Path, clock: FakeClock) -> CubistBot:
     )
 
 
+async def clocked_table(
+    standin: StandIn,
+    run_bot: Any,
+    db: Path,
+    clock: FakeClock,
+    names: tuple[str, ...] = NAMES,
+    *,
+    moderator: bool = False,
+) -> Table:
+    """#cubist in the Cubist Club, a player for each of ``names`` (with ``moderator``, then
+    one who may manage channels: the last of the users), on a bot whose time is ``clock``."""
+    guild = standin.add_guild("Cubist Club")
+    channel = standin.add_channel(guild, "cubist")
+    users = [standin.add_user(n) for n in names]
+    if moderator:
+        mods = standin.add_role(guild, "mods", permissions=MANAGE_CHANNELS)
+        users.append(standin.add_user("moderator", roles=[mods]))
+    bot = make_clocked_bot(db, clock)
+    await run_bot(bot)
+    return Table(standin, bot, guild, channel, users, db, run_bot)
+
+
 async def wait_until(condition: Callable[[], object], timeout: float = HANG_GUARD_S) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -79,6 +101,12 @@ async def start_game(table: Table, players: int = 2, **options: object) -> tuple
 
 async def poll(table: Table) -> int:
     return await table.bot.reminders.poll_once()  # type: ignore[attr-defined]
+
+
+async def poll_at(table: Table, clock: FakeClock, when: datetime) -> int:
+    """The clock set to ``when``, then one pass of the job poller: the jobs it ran."""
+    clock.set(when)
+    return await poll(table)
 
 
 async def skip_confirmed(player: Player, channel: Any) -> Any:

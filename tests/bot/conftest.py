@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,6 +14,9 @@ from bot.service.game import Limits
 from engine import Game
 from standin import Channel, Guild, Player, StandIn
 from standin.models import Permission
+
+if TYPE_CHECKING:
+    from .asyncplay import FakeClock
 
 # Tests open game after game in one channel: no cooldown between lobbies (tested on its own).
 TEST_LIMITS = Limits(lobby_cooldown=0)
@@ -103,16 +107,24 @@ async def started(table: Table, players: int = 2, **options: object) -> tuple[in
 
 
 @pytest.fixture
-async def bilingual(standin: StandIn, run_bot, tmp_path: Path) -> Table:
+def clock() -> FakeClock:
+    """A hand-driven clock for the bot, at 2024-05-01 14:00 UTC."""
+    from .asyncplay import FakeClock, utc  # asyncplay builds on this module
+
+    return FakeClock(utc(2024, 5, 1, 14, 0))
+
+
+@pytest.fixture
+async def bilingual(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
     """An English server with a French-locale player (amelie) and an English one (bob), on
     a bot with a test clock (2024-05-01 14:00 UTC)."""
-    from .asyncplay import FakeClock, make_clocked_bot, utc  # asyncplay builds on this module
+    from .asyncplay import make_clocked_bot  # asyncplay builds on this module
 
     guild = standin.add_guild("Club Cubist", locale="en-US")
     channel = standin.add_channel(guild, "cubist")
     amelie = standin.add_user("amelie", locale="fr")
     bob = standin.add_user("bob", locale="en-US")
     db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, FakeClock(utc(2024, 5, 1, 14, 0)))
+    bot = make_clocked_bot(db, clock)
     await run_bot(bot)
     return Table(standin, bot, guild, channel, [amelie, bob], db, run_bot)

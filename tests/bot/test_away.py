@@ -5,33 +5,23 @@ from __future__ import annotations
 
 import io
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
-from standin import StandIn
+from engine import Game
+from standin import Player, StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, skip_confirmed, start_game, utc
-from .conftest import NAMES, Table, custom_ids
-
-
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
+from .asyncplay import HOUR, FakeClock, clocked_table, make_clocked_bot, poll, skip_confirmed, start_game
+from .conftest import Table, custom_ids
 
 
 @pytest.fixture
 async def ctable(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    mods = standin.add_role(guild, "mods", permissions=MANAGE_CHANNELS)
-    users = [standin.add_user(n) for n in NAMES]
-    users.append(standin.add_user("moderator", roles=[mods]))  # users[5]
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, clock)
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, db, run_bot)
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock, moderator=True)  # users[5]
 
 
 async def refused(t: Table, user, command: str, fragment: str, **options) -> None:
@@ -88,27 +78,49 @@ async def test_turn_clock_runs_out_and_one_vote_skips_the_turn(ctable: Table, cl
     assert (await t.bot.service.queries.game(gid))[1].state.turn == turn + 1
 
 
-async def three_players_and_a_vote(t: Table, clock: FakeClock):
-    """A 3-player game whose first turn clock ran out, and its vote post."""
+@dataclass
+class Vote:
+    """A 3-player game whose first turn clock ran out: the player away, the two who may vote
+    and the vote's post."""
+
+    gid: int
+    game: Game
+    away: Player
+    voters: list[Player]
+    post: Any
+
+    @property
+    def seat(self) -> int:
+        return self.game.current_player
+
+    @property
+    def turn(self) -> int:
+        return self.game.state.turn
+
+    async def cast(self, voter: Player, choice: str) -> Any:
+        """``voter`` presses the button of ``choice`` (computer, remove, skip): the answer."""
+        return await voter.click(self.post, f"cubist:{self.gid}:v:{choice}:{self.turn}")
+
+
+async def three_players_and_a_vote(t: Table, clock: FakeClock) -> Vote:
     gid, game, seated = await start_game(t, players=3, turn_hours=24)
     away = seated[game.current_player]
-    v1, v2 = [u for u in seated if u is not away]
     clock.advance(24 * HOUR + 1)
     await poll(t)
     post = vote_post(t)
     assert post is not None
-    return gid, game, away, v1, v2, post
+    return Vote(gid, game, away, [u for u in seated if u is not away], post)
 
 
 async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable: Table, clock: FakeClock) -> None:
     t = ctable
-    gid, game, away, v1, v2, post = await three_players_and_a_vote(t, clock)
-    seat, turn = game.current_player, game.state.turn
-    assert "a computer take over" in post.content
-    r = await v1.click(post, f"cubist:{gid}:v:computer:{turn}")
+    vote = await three_players_and_a_vote(t, clock)
+    gid, seat, turn, (v1, v2) = vote.gid, vote.seat, vote.turn, vote.voters
+    assert "a computer take over" in vote.post.content
+    r = await vote.cast(v1, "computer")
     assert not r.ephemeral and "1 of 2" in r.content
     assert not (await t.bot.service.queries.game(gid))[0].seats[seat].is_computer
-    r = await v2.click(post, f"cubist:{gid}:v:computer:{turn}")
+    r = await vote.cast(v2, "computer")
     assert not r.ephemeral and "a computer player (greedy) takes over" in r.content, r.content
     # The computer plays the away player's turn at once, with the usual table post.
     done = await t.standin.wait_for_message(t.channel, lambda m: "(computer)** " in m.content)
@@ -116,21 +128,21 @@ async def test_a_computer_takes_over_by_majority_vote_and_plays_the_turn(ctable:
     record, after = await t.bot.service.queries.game(gid)
     assert after.state.turn == turn + 1 and not after.state.players[seat].removed
     assert record.seats[seat].is_computer and record.seats[seat].user_id is None
-    assert record.seat_of(away.id) is None  # the person is out of this game: no reminders, no votes
-    r = await away.slash(t.channel, "cubist turn")
+    assert record.seat_of(vote.away.id) is None  # the person is out of this game: no reminders, no votes
+    r = await vote.away.slash(t.channel, "cubist turn")
     assert r.ephemeral and "not playing in this game" in r.content
     assert after.check_invariants() == []
 
 
 async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Table, clock: FakeClock) -> None:
     t = ctable
-    gid, game, _away, v1, v2, post = await three_players_and_a_vote(t, clock)
-    seat, turn = game.current_player, game.state.turn
-    assert "votes needed for either: 2 of 2" in post.content
-    r = await v1.click(post, f"cubist:{gid}:v:remove:{turn}")
+    vote = await three_players_and_a_vote(t, clock)
+    seat, (v1, v2) = vote.seat, vote.voters
+    assert "votes needed for either: 2 of 2" in vote.post.content
+    r = await vote.cast(v1, "remove")
     assert "1 of 2" in r.content
-    assert not (await t.bot.service.queries.game(gid))[1].state.players[seat].removed
-    r = await v1.click(post, f"cubist:{gid}:v:remove:{turn}")  # voting twice counts once
+    assert not (await t.bot.service.queries.game(vote.gid))[1].state.players[seat].removed
+    r = await vote.cast(v1, "remove")  # voting twice counts once
     assert "1 of 2" in r.content
     await t.bot.close()
     bot2 = make_clocked_bot(t.db, clock)
@@ -138,9 +150,9 @@ async def test_removal_needs_a_majority_and_votes_survive_a_restart(ctable: Tabl
     t.bot = bot2
     await poll(t)
     assert len([m for m in t.standin.channel_messages(t.channel) if "has run out" in m.content]) == 1
-    r = await v2.click(post, f"cubist:{gid}:v:remove:{turn}")
+    r = await vote.cast(v2, "remove")
     assert "removed from the game" in r.content
-    _record, after = await bot2.service.queries.game(gid)
+    _record, after = await bot2.service.queries.game(vote.gid)
     assert after.state.players[seat].removed and not after.is_over and after.current_player != seat
     assert after.check_invariants() == []
 

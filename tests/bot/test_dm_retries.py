@@ -15,7 +15,7 @@ from bot.store.outbox import POST_GRACE
 from standin import StandIn
 from standin.faults import FailureRule, RateLimitRule
 
-from .asyncplay import FakeClock, dms, make_clocked_bot, poll, start_game, utc, wait_until
+from .asyncplay import FakeClock, clocked_table, dms, poll, start_game, wait_until
 from .conftest import NAMES, Table
 from .test_turn_panel import EN, Taps, panel_dm, place_both_and_end
 
@@ -23,18 +23,8 @@ TURN_START = "Your turn in Cubist"
 
 
 @pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
-
-
-@pytest.fixture
 async def ctable(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    users = [standin.add_user(n) for n in NAMES[:2]]
-    bot = make_clocked_bot(tmp_path / "cubist.db", clock)
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, tmp_path / "cubist.db", run_bot)
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock, NAMES[:2])
 
 
 def refuse_dms(t: Table, user: object, how: str) -> FailureRule | RateLimitRule:

@@ -16,13 +16,8 @@ from bot.turn.reminders import MAX_REMINDERS
 from engine.moves import EndTurn
 from standin import StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, utc, wait_dm
+from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, wait_dm
 from .conftest import Table, custom_ids
-
-
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
 
 
 @pytest.fixture

@@ -14,15 +14,10 @@ from bot.i18n import Message, t
 from engine import Game
 from standin import Player, StandIn
 
-from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, skip_confirmed, utc
+from .asyncplay import HOUR, MANAGE_CHANNELS, FakeClock, make_clocked_bot, poll, skip_confirmed
 from .conftest import Table
 
 FR, EN = "fr", "en"
-
-
-@pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
 
 
 @pytest.fixture

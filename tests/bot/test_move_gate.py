@@ -16,8 +16,8 @@ from bot.service.refusals import Refusal, Refused, UserError
 from engine.moves import Place, Remove, Skip
 from standin import Player, StandIn
 
-from .asyncplay import MANAGE_CHANNELS, FakeClock, make_clocked_bot, start_game, utc
-from .conftest import NAMES, Table
+from .asyncplay import FakeClock, clocked_table, start_game
+from .conftest import Table
 
 # One text of each kind, in the notation a player types (legal or not: the gate comes first).
 SAMPLES = {
@@ -73,16 +73,8 @@ def gate_refused(content: str) -> bool:
 
 
 @pytest.fixture
-async def club(standin: StandIn, run_bot, tmp_path: Path) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    mods = standin.add_role(guild, "mods", permissions=MANAGE_CHANNELS)
-    users = [standin.add_user(n) for n in NAMES]
-    users.append(standin.add_user("moderator", roles=[mods]))
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, FakeClock(utc(2024, 5, 1, 14, 0)))
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, db, run_bot)
+async def club(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock, moderator=True)
 
 
 def seats_now(table: Table) -> list[tuple]:

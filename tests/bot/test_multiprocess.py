@@ -10,9 +10,7 @@ queued turn-start DM went out exactly once."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import signal
 import sys
 import time
 from pathlib import Path
@@ -25,9 +23,9 @@ from bot.store.connection import Tx
 from engine import EndTurn
 from engine.players import GreedyPlayer
 from standin import Channel, Player, StandIn
-from standin.pytest_plugin import bot_environment
 
-ROOT = Path(__file__).resolve().parents[2]
+from .processes import bot_env, kill, until
+
 TURN_DM = re.compile(r"Your turn in Cubist game (\d+) .*\(turn (\d+)\)")
 REMINDER_DM = re.compile(r"Reminder (\d)/3: it is still your turn in Cubist game (\d+)")
 CHANNEL_NOTE = re.compile(r"has not finished their turn in game (\d+) after 3 reminders")
@@ -37,10 +35,7 @@ class Processes:
     def __init__(self, standin: StandIn, database_url: str, cwd: Path, **settings: str) -> None:
         self.standin = standin
         self.cwd = cwd
-        self.env = os.environ | bot_environment(standin) | {
-            "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "SHARD_COUNT": "2",
-            "JOB_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
-        } | settings  # fmt: skip
+        self.env = bot_env(standin, DATABASE_URL=database_url, SHARD_COUNT="2", **settings)
         self.running: dict[int, asyncio.subprocess.Process] = {}
         self.starts: list[int] = []  # shard of each process started
 
@@ -62,9 +57,7 @@ class Processes:
         # Connected is enough: the guilds reach the bot on the gateway before any interaction.
 
     async def kill(self, shard: int) -> None:
-        process = self.running.pop(shard)
-        process.send_signal(signal.SIGKILL)
-        await process.wait()
+        await kill(self.running.pop(shard))
 
     async def stop_all(self) -> None:
         for process in self.running.values():
@@ -74,17 +67,7 @@ class Processes:
             try:
                 await asyncio.wait_for(process.wait(), 60)
             except TimeoutError:
-                process.kill()
-                await process.wait()
-
-
-async def until(condition: Any, what: str, timeout: float = 120.0) -> None:
-    """Waits for ``condition``; the timeout is a hang guard, far above any wait on a busy machine."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, what
-        await asyncio.sleep(0.05)
+                await kill(process)
 
 
 async def play_game(

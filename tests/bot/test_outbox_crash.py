@@ -6,25 +6,15 @@ reads "the game is unchanged" about a stored move."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import sqlite3
-import sys
 from pathlib import Path
 
 from standin import StandIn
-from standin.pytest_plugin import bot_environment
 
 from .conftest import Table, custom_ids, started
+from .processes import BotProcesses, db_rows, pending_one_offs, until
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = 12
-
-
-def _db(db: Path, sql: str, *params: object) -> list[tuple]:
-    with sqlite3.connect(db, timeout=10) as conn:
-        return conn.execute(sql, params).fetchall()
 
 
 async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn, tmp_path: Path) -> None:
@@ -32,55 +22,40 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
     channel = standin.add_channel(guild, "cubist")
     ada, bruno = standin.add_user("ada"), standin.add_user("bruno")
     db = tmp_path / "cubist.db"
-    env = os.environ | bot_environment(standin) | {
-        "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(db), "JOB_LEASE_SECONDS": "2", "LOBBY_COOLDOWN": "0",
-    }  # fmt: skip
-    procs: list[asyncio.subprocess.Process] = []
-
-    async def start() -> None:
-        procs.append(await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", env=env, cwd=tmp_path))
-        # Identified is enough: the guilds reach the bot on the gateway before any interaction.
-        await standin.gateway.wait_identified(count=len(procs), timeout=60)
-
     rng = random.Random(16)
     answers = []
-    try:
-        await start()
+    async with BotProcesses(standin, db) as bots:
+        await bots.start()
         await ada.slash(channel, "cubist lobby new", players=2)
         await bruno.slash(channel, "cubist lobby join")
         await ada.slash(channel, "cubist lobby start")
         await standin.wait_for_message(channel, lambda m: "The game begins" in m.content)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 120  # a hang guard
-        while not [m for u in (ada, bruno) for m in standin.dms(u) if "Your turn in Cubist" in m.content]:
-            assert loop.time() < deadline, "the first player's turn-start DM (sent at the start, not an outbox row)"
-            await asyncio.sleep(0.1)
+        await until(
+            lambda: [m for u in (ada, bruno) for m in standin.dms(u) if "Your turn in Cubist" in m.content],
+            "the first player's turn-start DM (sent at the start, not an outbox row)",
+        )
         by_id = {ada.id: ada, bruno.id: bruno}
         for kill in range(KILLS):
-            (turn_before,) = _db(db, "SELECT turn FROM games")[0]
-            (seat,) = _db(db, "SELECT current_seat FROM games")[0]
-            (user,) = _db(db, "SELECT user_id FROM seats WHERE seat = ?", seat)[0]
+            (turn_before,) = db_rows(db, "SELECT turn FROM games")[0]
+            (seat,) = db_rows(db, "SELECT current_seat FROM games")[0]
+            (user,) = db_rows(db, "SELECT user_id FROM seats WHERE seat = ?", seat)[0]
             answers.append(await by_id[user].slash(channel, "cubist end", keep="", wait=False))
             if kill % 2:
                 # After the move is stored (found by looking, not by timing, so that a busy
                 # machine cannot make every kill come first): while its post and DM go out.
-                hang_guard = loop.time() + 60
-                while _db(db, "SELECT turn FROM games")[0][0] == turn_before:
-                    assert loop.time() < hang_guard, "the end of the turn was never stored"
-                    await asyncio.sleep(0.01)
+                await until(
+                    lambda t=turn_before: db_rows(db, "SELECT turn FROM games")[0][0] != t,
+                    "the end of the turn was never stored",
+                )
                 await asyncio.sleep(rng.uniform(0.0, 0.3))
             else:  # at any moment: before, during or after the move is stored
                 await asyncio.sleep(rng.uniform(0.0, 0.6))
-            procs[-1].send_signal(signal.SIGKILL)
-            await procs[-1].wait()
-            await start()
+            await bots.kill_last()
+            await bots.start()
             # The restarted bot sends what the killed one left (the lease is 2 s here).
-            deadline = loop.time() + 120  # a hang guard
-            while _db(db, "SELECT count(*) FROM jobs WHERE slot IS NULL AND due_at IS NOT NULL")[0][0]:
-                assert loop.time() < deadline, _db(db, "SELECT * FROM jobs WHERE slot IS NULL AND done_at IS NULL")
-                await asyncio.sleep(0.2)
-        (turn,) = _db(db, "SELECT turn FROM games")[0]
-        assert _db(db, "SELECT count(*) FROM jobs WHERE failed = 1") == [(0,)]
+            await until(lambda: not pending_one_offs(db), lambda: pending_one_offs(db))
+        (turn,) = db_rows(db, "SELECT turn FROM games")[0]
+        assert db_rows(db, "SELECT count(*) FROM jobs WHERE failed = 1") == [(0,)]
         # Table posts carry the table picture (only the newest keeps its Play button).
         posts = [m for m in standin.channel_messages(channel) if m.attachments]
         turn_posts = [m for m in posts if "The game begins" not in m.content]
@@ -92,13 +67,6 @@ async def test_sigkill_mid_turn_loses_no_post_and_doubles_none(standin: StandIn,
         assert len(dms) == turn + 1  # the first turn's DM, then one per finished turn, once each
         seen = [m.content for a in answers for m in a.messages]  # answers that got out before a kill
         assert seen and not [text for text in seen if "unchanged" in text], seen
-    finally:
-        for p in procs:
-            if p.returncode is None:
-                p.send_signal(signal.SIGKILL)
-                await p.wait()
-        standin.take_errors()
-        standin.take_violations()
 
 
 async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_outbox(table: Table) -> None:
@@ -111,11 +79,10 @@ async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_out
     rule = table.standin.faults.rate_limit(f"POST /channels/{table.channel.id}/messages", count=5, retry_after=0.01)
     # Ended from the turn panel of the DM: the post goes to the channel (in the channel
     # itself it would be the interaction's answer, which these faults do not touch).
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 15
-    while not [m for m in table.standin.dms(current) if any(":endask:" in c for c in custom_ids(m))]:
-        assert loop.time() < deadline
-        await asyncio.sleep(0.05)
+    await until(
+        lambda: [m for m in table.standin.dms(current) if any(":endask:" in c for c in custom_ids(m))],
+        "the turn panel's DM",
+    )
     dm = [m for m in table.standin.dms(current) if any(":endask:" in c for c in custom_ids(m))][-1]
     ask = await current.click(dm, next(c for c in custom_ids(dm) if ":endask:" in c))
     r = await current.click(ask.message, next(c for c in custom_ids(ask.message) if ":endok:" in c))
@@ -127,10 +94,7 @@ async def test_a_turn_post_that_fails_past_discords_retries_is_posted_by_the_out
     )
     assert post.attachments
     # Everything the move queued is out (so nothing more can come) before counting.
-    hang_guard = loop.time() + 120
-    while _db(table.db, "SELECT count(*) FROM jobs WHERE slot IS NULL AND due_at IS NOT NULL")[0][0]:
-        assert loop.time() < hang_guard, _db(table.db, "SELECT * FROM jobs WHERE slot IS NULL AND due_at IS NOT NULL")
-        await asyncio.sleep(0.05)
+    await until(lambda: not pending_one_offs(table.db), lambda: pending_one_offs(table.db))
     posts = [m for m in table.standin.channel_messages(table.channel) if "ended the turn" in m.content]
     assert len(posts) == 1
     assert len([m for m in table.standin.dms(other) if "Your turn in Cubist" in m.content]) == before + 1

@@ -15,9 +15,11 @@ from standin import StandIn
 from .asyncplay import (
     HOUR,
     FakeClock,
+    clocked_table,
     dms,
     make_clocked_bot,
     poll,
+    poll_at,
     start_game,
     utc,
     wait_dm,
@@ -27,19 +29,8 @@ from .conftest import NAMES, Table, custom_ids
 
 
 @pytest.fixture
-async def clock() -> FakeClock:
-    return FakeClock(utc(2024, 5, 1, 14, 0))
-
-
-@pytest.fixture
 async def ctable(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    users = [standin.add_user(n) for n in NAMES]
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, clock)
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, db, run_bot)
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock)
 
 
 def channel_posts(table: Table, fragment: str) -> list:
@@ -149,23 +140,18 @@ async def test_quiet_hours_in_each_players_time_zone(ctable: Table, clock: FakeC
     r = await other.slash(t.channel, "cubist settings reminders", quiet="22:00-07:00", time_zone="Asia/Tokyo")
     assert "Asia/Tokyo" in r.content
     # The reminder falls due at 02:00 UTC = 22:00 in New York: it waits for 07:00 there (11:00 UTC).
-    clock.set(utc(2024, 5, 2, 2, 0, 1))
-    await poll(t)
-    clock.set(utc(2024, 5, 2, 10, 59))
-    await poll(t)
+    await poll_at(t, clock, utc(2024, 5, 2, 2, 0, 1))
+    await poll_at(t, clock, utc(2024, 5, 2, 10, 59))
     assert not dms(t.standin, current, "⏰ Reminder")
-    clock.set(utc(2024, 5, 2, 11, 0, 1))
-    await poll(t)
+    await poll_at(t, clock, utc(2024, 5, 2, 11, 0, 1))
     assert len(dms(t.standin, current, "⏰ Reminder 1/")) == 1
     # At 13:30 UTC it is 22:30 in Tokyo: the next player's turn-start DM waits for 07:00 JST (22:00 UTC).
     clock.set(utc(2024, 5, 2, 13, 30))
     await current.slash(t.channel, "cubist end", keep="")
     assert await t.standin.wait_for_message(t.channel, lambda m: other.mention in m.content and "turn" in m.content)
-    clock.set(utc(2024, 5, 2, 21, 59))
-    await poll(t)
+    await poll_at(t, clock, utc(2024, 5, 2, 21, 59))
     assert not dms(t.standin, other, "Your turn in Cubist")
-    clock.set(utc(2024, 5, 2, 22, 0, 1))
-    await poll(t)
+    await poll_at(t, clock, utc(2024, 5, 2, 22, 0, 1))
     assert len(dms(t.standin, other, "Your turn in Cubist")) == 1
     del gid
 

@@ -16,21 +16,13 @@ from engine.moves import EndTurn
 from engine.players import GreedyPlayer
 from standin import StandIn
 
-from .asyncplay import MANAGE_CHANNELS, FakeClock, make_clocked_bot, skip_confirmed, start_game, utc, wait_until
-from .conftest import NAMES, Table, custom_ids
+from .asyncplay import FakeClock, clocked_table, skip_confirmed, start_game, wait_until
+from .conftest import Table, custom_ids
 
 
 @pytest.fixture
-async def ctable(standin: StandIn, run_bot, tmp_path: Path) -> Table:
-    guild = standin.add_guild("Cubist Club")
-    channel = standin.add_channel(guild, "cubist")
-    mods = standin.add_role(guild, "mods", permissions=MANAGE_CHANNELS)
-    users = [standin.add_user(n) for n in NAMES]
-    users.append(standin.add_user("moderator", roles=[mods]))  # users[5]
-    db = tmp_path / "cubist.db"
-    bot = make_clocked_bot(db, FakeClock(utc(2024, 5, 1, 14, 0)))
-    await run_bot(bot)
-    return Table(standin, bot, guild, channel, users, db, run_bot)
+async def ctable(standin: StandIn, run_bot, tmp_path: Path, clock: FakeClock) -> Table:
+    return await clocked_table(standin, run_bot, tmp_path / "cubist.db", clock, moderator=True)  # users[5]
 
 
 def _db(t: Table, sql: str, *params: object) -> list[tuple]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Awaitable
 from typing import Any, Literal
 
 import discord
@@ -93,6 +94,13 @@ class SelfTestBot(commands.Bot):
         self.started.set()
         await self.gate.wait()
 
+    async def attempt(self, request: Awaitable[object]) -> None:
+        """Awaits ``request``: Discord's refusal (an HTTPException) is kept in ``errors`` for the test."""
+        try:
+            await request
+        except discord.HTTPException as exc:
+            self.errors.append(exc)
+
     def _add_commands(self) -> None:
         tree, bot = self.tree, self
 
@@ -179,13 +187,10 @@ class SelfTestBot(commands.Bot):
 
         @tree.command(description="Too long a reply")
         async def long(interaction: discord.Interaction, part: Literal["content", "embed"] = "content") -> None:
-            try:
-                if part == "content":
-                    await interaction.response.send_message("x" * 2001)
-                else:
-                    await interaction.response.send_message(embed=discord.Embed(title="t" * 257))
-            except discord.HTTPException as exc:
-                bot.errors.append(exc)
+            if part == "content":
+                await bot.attempt(interaction.response.send_message("x" * 2001))
+            else:
+                await bot.attempt(interaction.response.send_message(embed=discord.Embed(title="t" * 257)))
 
         @tree.command(description="Edit and delete follow-ups")
         async def steps(interaction: discord.Interaction) -> None:
@@ -206,28 +211,19 @@ class SelfTestBot(commands.Bot):
             else:
                 rows = [{"type": 1, "components": [button | {"custom_id": f"r{i}"}]} for i in range(6)]
             route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=interaction.channel_id)
-            try:
-                await bot.http.request(route, json={"content": "raw", "components": rows})
-            except discord.HTTPException as exc:
-                bot.errors.append(exc)
+            await bot.attempt(bot.http.request(route, json={"content": "raw", "components": rows}))
             await interaction.followup.send("tried")
 
         @tree.command(description="Reply after the gate opens")
         async def late(interaction: discord.Interaction) -> None:
             await bot.hold()
-            try:
-                await interaction.response.send_message("too late")
-            except discord.HTTPException as exc:
-                bot.errors.append(exc)
+            await bot.attempt(interaction.response.send_message("too late"))
 
         @tree.command(description="Follow up after the gate opens")
         async def expire(interaction: discord.Interaction) -> None:
             await interaction.response.defer(thinking=True)
             await bot.hold()
-            try:
-                await interaction.followup.send("too late")
-            except discord.HTTPException as exc:
-                bot.errors.append(exc)
+            await bot.attempt(interaction.followup.send("too late"))
 
         @tree.command(description="DM a player")
         async def dm(interaction: discord.Interaction, user: discord.User) -> None:

@@ -30,6 +30,15 @@ async def call(standin: StandIn, method: str, path: str, body: Any = None, form:
         return response.status, (await response.json() if response.status != 204 else None)
 
 
+async def accepted(
+    standin: StandIn, method: str, path: str, body: Any = None, form: Any = None, status: int = 200
+) -> Any:
+    """A call that must succeed with ``status``: its answer."""
+    got, answer = await call(standin, method, path, body, form)
+    assert got == status, answer
+    return answer
+
+
 def assert_refused(standin: StandIn, status: int, answer: Any, field: str) -> None:
     """Discord's shape: 400, 50035, and `errors` nested along the field's path ending in `_errors`."""
     assert status == 400, answer
@@ -127,8 +136,7 @@ MESSAGE_CASES = [
 
 async def test_the_valid_message_is_accepted(standin: StandIn, world: Any) -> None:
     _, channel, _, _ = world
-    status, answer = await call(standin, "POST", f"/channels/{channel.id}/messages", MESSAGE)
-    assert status == 200, answer
+    await accepted(standin, "POST", f"/channels/{channel.id}/messages", MESSAGE)
     assert standin.last_message(channel).content == "probe"
 
 
@@ -262,8 +270,7 @@ async def test_invalid_callback_is_refused_and_the_valid_one_accepted(
     status, answer = await call(standin, "POST", path, change(valid))
     assert_refused(standin, status, answer, field)
     assert record.rejected and not record.acknowledged
-    status, answer = await call(standin, "POST", path, valid)
-    assert status == 204, answer
+    await accepted(standin, "POST", path, valid, status=204)
     assert record.acknowledged
 
 
@@ -530,11 +537,9 @@ async def test_integer_strings_in_multipart_payload_json(standin: StandIn, world
 
 async def test_message_edit_with_flags_as_a_string(standin: StandIn, world: Any) -> None:
     _, channel, _, _ = world
-    status, answer = await call(standin, "POST", f"/channels/{channel.id}/messages", {"content": "x"})
-    assert status == 200, answer
+    answer = await accepted(standin, "POST", f"/channels/{channel.id}/messages", {"content": "x"})
     path = f"/channels/{channel.id}/messages/{answer['id']}"
-    status, answer = await call(standin, "PATCH", path, {"flags": "4"})
-    assert status == 200, answer
+    answer = await accepted(standin, "PATCH", path, {"flags": "4"})
     assert answer["flags"] == SUPPRESS_EMBEDS
 
 
@@ -666,8 +671,7 @@ async def test_message_history_query_against_the_spec(
 async def test_thread_without_a_message(standin: StandIn, world: Any) -> None:
     _, channel, _, _ = world
     body = {"name": "game-2", "type": "12", "auto_archive_duration": 60, "invitable": False, "rate_limit_per_user": "5"}
-    status, answer = await call(standin, "POST", f"/channels/{channel.id}/threads", body)
-    assert status == 201, answer
+    answer = await accepted(standin, "POST", f"/channels/{channel.id}/threads", body, status=201)
     assert answer["type"] == 12 and answer["parent_id"] == str(channel.id)
     assert answer["thread_metadata"]["auto_archive_duration"] == 60
     status, answer = await call(standin, "POST", f"/channels/{channel.id}/threads", {"name": ""})
@@ -682,8 +686,7 @@ async def test_forum_thread_with_a_message(standin: StandIn, world: Any) -> None
         "auto_archive_duration": 1440,
         "message": {"content": "c" * 2000, "components": button_rows(5, 5, "l" * 80), "flags": "4"},
     }
-    status, answer = await call(standin, "POST", f"/channels/{forum.id}/threads", body)
-    assert status == 201, answer
+    answer = await accepted(standin, "POST", f"/channels/{forum.id}/threads", body, status=201)
     assert answer["parent_id"] == str(forum.id) and answer["message"]["id"] == answer["id"]
     thread = standin.channels[int(answer["id"])]
     starter = standin.last_message(thread)
@@ -697,11 +700,9 @@ async def test_forum_thread_with_a_message(standin: StandIn, world: Any) -> None
 
 async def test_thread_from_a_message(standin: StandIn, world: Any) -> None:
     _, channel, _, _ = world
-    status, posted = await call(standin, "POST", f"/channels/{channel.id}/messages", {"content": "lobby"})
-    assert status == 200, posted
+    posted = await accepted(standin, "POST", f"/channels/{channel.id}/messages", {"content": "lobby"})
     path = f"/channels/{channel.id}/messages/{posted['id']}/threads"
-    status, answer = await call(standin, "POST", path, {"name": "game-4", "auto_archive_duration": "4320"})
-    assert status == 201, answer
+    answer = await accepted(standin, "POST", path, {"name": "game-4", "auto_archive_duration": "4320"}, status=201)
     assert answer["id"] == posted["id"] and answer["type"] == 11
     assert answer["thread_metadata"]["auto_archive_duration"] == 4320
     channels = len(standin.channels)
@@ -713,11 +714,9 @@ async def test_thread_from_a_message(standin: StandIn, world: Any) -> None:
 async def test_thread_archived_and_locked(standin: StandIn, world: Any) -> None:
     _, channel, _, _ = world
     thread = standin.add_thread(channel, "game-5")
-    status, answer = await call(standin, "PATCH", f"/channels/{thread.id}", {"archived": True, "locked": True})
-    assert status == 200, answer
+    answer = await accepted(standin, "PATCH", f"/channels/{thread.id}", {"archived": True, "locked": True})
     assert answer["thread_metadata"]["archived"] is True and answer["thread_metadata"]["locked"] is True
-    status, answer = await call(standin, "PATCH", f"/channels/{thread.id}", {"archived": False, "locked": False})
-    assert status == 200, answer
+    answer = await accepted(standin, "PATCH", f"/channels/{thread.id}", {"archived": False, "locked": False})
     assert answer["thread_metadata"]["archived"] is False and answer["thread_metadata"]["locked"] is False
     status, answer = await call(standin, "PATCH", f"/channels/{thread.id}", {"archived": "yes"})
     assert_refused(standin, status, answer, "archived")

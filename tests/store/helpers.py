@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from bot.store import GameRecord, Store, TimerSpec
+from bot.store import db as dbmod
 from bot.store.postgres import is_postgres_url, to_postgres
 from engine import Game
 from engine.players import GreedyPlayer
@@ -50,6 +53,29 @@ async def _pg(url: str, statement: str, params: tuple[Any, ...], force: bool) ->
         return [tuple(r) for r in rows]
     finally:
         await conn.close()
+
+
+async def old_database(path: Path, version: int, script: str = "") -> Path:
+    """A SQLite file at ``path`` migrated up to schema ``version`` only, holding the rows that
+    ``script`` writes as that version kept them: what an upgrade starts from."""
+    conn = await dbmod.connect(path)
+    try:
+        assert await dbmod.migrate(conn, str(path), target=version) == version
+        if script:
+            await conn.executescript(script)
+    finally:
+        await conn.close()
+    return path
+
+
+@asynccontextmanager
+async def opened(path: Path) -> AsyncIterator[Store]:
+    """The store on ``path`` (migrating it to the latest schema), closed afterwards."""
+    store = await Store.open(path)
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 class FakeClock:

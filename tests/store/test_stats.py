@@ -14,7 +14,7 @@ from bot.store.connection import Tx
 from engine import Game
 from engine.timeline import timeline
 
-from .helpers import play_to_end, sql, start_game
+from .helpers import old_database, opened, play_to_end, sql, start_game
 
 
 def _rows(db: Path | str, statement: str, params: tuple = ()) -> list[tuple]:
@@ -244,25 +244,16 @@ async def test_a_draw_between_newcomers_leaves_them_level_and_sharing_first_plac
 
 
 async def test_migration_0012_keeps_the_elo_ratings_to_carry_over(sqlite_path: Path) -> None:
-    from bot.store import db as dbmod
-
-    conn = await dbmod.connect(sqlite_path)
-    try:
-        assert await dbmod.migrate(conn, str(sqlite_path), target=11) == 11
-        await conn.execute(
-            "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
-            " VALUES (1, 'user:30', 30, 'ada', 1612.5, 17, 9, 1.0)"
-        )
-        await conn.commit()
-    finally:
-        await conn.close()
-    store = await Store.open(sqlite_path)
-    try:
+    await old_database(
+        sqlite_path,
+        11,
+        "INSERT INTO ratings (guild_id, player_key, user_id, display_name, rating, games, wins, updated_at)"
+        " VALUES (1, 'user:30', 30, 'ada', 1612.5, 17, 9, 1.0)",
+    )
+    async with opened(sqlite_path) as store:
         assert _rows(sqlite_path, "SELECT rating, sigma, games FROM ratings") == [(1612.5, None, 17)]
         [entry] = await store.stats.leaderboard(1)
         assert (entry.rating, entry.games, entry.wins) == (1612.5, 17, 9)  # shown as before
         game_id, _game = await _finished(store, channel=3, seed=4)
         seat0 = (await store.stats.rating_changes(game_id))[0]
         assert (seat0.before, seat0.sigma_before) == (1612.5, pytest.approx(rating.carried(1612.5, 17).sigma))
-    finally:
-        await store.close()

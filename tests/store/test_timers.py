@@ -9,11 +9,16 @@ import sqlite3
 from pathlib import Path
 
 from bot.store import Store, TimerSpec
-from bot.store import db as dbmod
 from bot.store.jobs import MAX_FAILURES
 from engine.moves import EndTurn
 
-from .helpers import FakeClock, nudge_at, play_to_end, start_game
+from .helpers import FakeClock, nudge_at, old_database, opened, play_to_end, start_game
+
+# An active two-player game, id 1, at version 3 and turn 2, as the older schemas keep it.
+GAME_1 = (
+    "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
+    " created_at, updated_at) VALUES (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0);"
+)
 
 
 async def test_claims_are_leased_ordered_counted_and_finished(store: Store, clock: FakeClock) -> None:
@@ -111,24 +116,19 @@ async def test_hasten_reschedule_and_claiming_one_slot(store: Store, clock: Fake
 
 
 async def test_migration_carries_reminders_and_turn_clocks_over(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    conn = await dbmod.connect(path)
-    try:
-        await dbmod.migrate(conn, str(path), target=8)
-        await conn.executescript(
-            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
-            " created_at, updated_at) VALUES"
-            " (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0), (2, 1, 20, 7, 'active', 6, 2, 0, 0, 1.0, 1.0),"
-            " (3, 1, 30, 7, 'active', 7, 2, 9, 4, 1.0, 1.0);"
-            "INSERT INTO reminders (game_id, due_at, sent_count, last_sent_at) VALUES"
-            " (1, 500.0, 0, NULL), (2, 600.0, 2, 550.0), (3, 700.0, 4, 650.0);"
-            "INSERT INTO turn_clocks (game_id, turn, seat, started_at, expires_at, vote_posted) VALUES"
-            " (1, 2, 1, 100.0, 900.0, 0), (3, 4, 0, 200.0, 300.0, 1);"
-        )
-    finally:
-        await conn.close()
-    store = await Store.open(path)
-    try:
+    path = await old_database(
+        tmp_path / "old.db",
+        8,
+        "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
+        " created_at, updated_at) VALUES"
+        " (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0), (2, 1, 20, 7, 'active', 6, 2, 0, 0, 1.0, 1.0),"
+        " (3, 1, 30, 7, 'active', 7, 2, 9, 4, 1.0, 1.0);"
+        "INSERT INTO reminders (game_id, due_at, sent_count, last_sent_at) VALUES"
+        " (1, 500.0, 0, NULL), (2, 600.0, 2, 550.0), (3, 700.0, 4, 650.0);"
+        "INSERT INTO turn_clocks (game_id, turn, seat, started_at, expires_at, vote_posted) VALUES"
+        " (1, 2, 1, 100.0, 900.0, 0), (3, 4, 0, 200.0, 300.0, 1);",
+    )
+    async with opened(path) as store:
         nudges = {g: await store.timers.get(g, "nudge") for g in (1, 2, 3)}
         assert {g: (t.kind, t.due_at, t.attempt, t.last_run_at, t.payload) for g, t in nudges.items() if t} == {
             1: ("turn_start", 500.0, 0, None, {"turn": 2}),
@@ -139,8 +139,6 @@ async def test_migration_carries_reminders_and_turn_clocks_over(tmp_path: Path) 
         assert one is not None and three is not None
         assert (one.due_at, one.payload) == (900.0, {"turn": 2, "seat": 1, "started_at": 100.0, "expires_at": 900.0})
         assert three.due_at is None and three.payload["expires_at"] == 300.0  # its vote was posted
-    finally:
-        await store.close()
     tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "jobs" in tables and not {"reminders", "turn_clocks", "timers", "outbox"} & tables
     assert json.loads(sqlite3.connect(path).execute("SELECT payload FROM jobs LIMIT 1").fetchone()[0])
@@ -150,30 +148,21 @@ async def test_migration_makes_one_jobs_table_of_outbox_and_timers(tmp_path: Pat
     """0014: the outbox's rows (with their ids: their messages' nonces are made of them) and
     the timers become jobs; a pending post stays due, a sent one keeps its message, a timer
     its slot, kind and count."""
-    path = tmp_path / "old.db"
-    conn = await dbmod.connect(path)
-    try:
-        await dbmod.migrate(conn, str(path), target=13)
-        await conn.executescript(
-            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
-            " created_at, updated_at) VALUES (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0);"
-            "INSERT INTO outbox (id, game_id, version, kind, payload, created_at, due_at, attempts, sent_at,"
-            " message_id, failed) VALUES (41, 1, 2, 'turn_post', '{\"seat\": 0}', 5.0, 8.0, 0, 9.0, 777, 0),"
-            " (42, 1, 3, 'turn_post', '{\"seat\": 1}', 6.0, 9.0, 2, NULL, NULL, 0);"
-            "INSERT INTO timers (game_id, slot, kind, due_at, attempt, payload, created_at)"
-            " VALUES (1, 'nudge', 'reminder', 500.0, 2, '{\"turn\": 2}', 4.0);"
-        )
-    finally:
-        await conn.close()
-    store = await Store.open(path)
-    try:
+    path = await old_database(
+        tmp_path / "old.db",
+        13,
+        GAME_1 + "INSERT INTO outbox (id, game_id, version, kind, payload, created_at, due_at, attempts, sent_at,"
+        " message_id, failed) VALUES (41, 1, 2, 'turn_post', '{\"seat\": 0}', 5.0, 8.0, 0, 9.0, 777, 0),"
+        " (42, 1, 3, 'turn_post', '{\"seat\": 1}', 6.0, 9.0, 2, NULL, NULL, 0);"
+        "INSERT INTO timers (game_id, slot, kind, due_at, attempt, payload, created_at)"
+        " VALUES (1, 'nudge', 'reminder', 500.0, 2, '{\"turn\": 2}', 4.0);",
+    )
+    async with opened(path) as store:
         nudge = await store.timers.get(1, "nudge")
         assert nudge is not None and (nudge.kind, nudge.due_at, nudge.attempt) == ("reminder", 500.0, 2)
         due = await store.jobs.claim_due("p", 30, now=10.0, standing=False)
         assert [(r.id, r.failures, r.payload) for r in due] == [(42, 2, {"seat": 1})]
         assert await store.posts.counts() == {"total": 2, "sent": 1, "failed": 0}
-    finally:
-        await store.close()
     row = sqlite3.connect(path).execute("SELECT message_id, due_at FROM jobs WHERE id = 41").fetchone()
     assert row == (777, None)
 
@@ -215,21 +204,12 @@ async def test_a_live_claimer_renews_its_leases_and_a_dead_ones_run_out(store: S
 
 async def test_migration_makes_computer_wake_ups_computer_turns(tmp_path: Path) -> None:
     """0015: a computer's wake-up timer becomes the job that plays its turn."""
-    path = tmp_path / "old.db"
-    conn = await dbmod.connect(path)
-    try:
-        await dbmod.migrate(conn, str(path), target=14)
-        await conn.executescript(
-            "INSERT INTO games (id, guild_id, channel_id, creator_id, status, seed, players, version, turn,"
-            " created_at, updated_at) VALUES (1, 1, 10, 7, 'active', 5, 2, 3, 2, 1.0, 1.0);"
-            "INSERT INTO jobs (game_id, slot, kind, due_at, payload, created_at)"
-            " VALUES (1, 'nudge', 'computer_wake', 500.0, '{\"turn\": 2}', 4.0);"
-        )
-    finally:
-        await conn.close()
-    store = await Store.open(path)
-    try:
+    path = await old_database(
+        tmp_path / "old.db",
+        14,
+        GAME_1 + "INSERT INTO jobs (game_id, slot, kind, due_at, payload, created_at)"
+        " VALUES (1, 'nudge', 'computer_wake', 500.0, '{\"turn\": 2}', 4.0);",
+    )
+    async with opened(path) as store:
         nudge = await store.timers.get(1, "nudge")
         assert nudge is not None and (nudge.kind, nudge.due_at, nudge.payload) == ("computer_turn", 500.0, {"turn": 2})
-    finally:
-        await store.close()

@@ -73,9 +73,9 @@ async def play_my_turn(page: Page, shot: Path | None = None) -> int:
             taps += 1
             await after(page, before)
             placed += 1
-            # This turn so far is said beside the table (its header shows the turn as it began):
-            # "placed a 2", "placed two 1s".
-            await page.locator("#table-title", has_text="This turn: placed ").wait_for(timeout=HANG_GUARD_MS)
+            # This turn so far is said above the pictures (the table's header shows the turn as it
+            # began): "placed a 2", "placed two 1s".
+            await page.locator("#so-far", has_text="This turn: placed ").wait_for(timeout=HANG_GUARD_MS)
             if shot is not None and placed == 1:
                 await page.screenshot(path=str(shot), full_page=False)
             continue

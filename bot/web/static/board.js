@@ -112,11 +112,11 @@
     $("modes").hidden = false;
     $("live-mode").textContent = ui.live;
     $("replay-mode").textContent = ui.replay;
-    $("table-title").textContent = s.so_far ? `${ui.table} · ${s.so_far}` : ui.table;
+    $("table-title").textContent = ui.table;
     $("scores-title").textContent = ui.scores;
     $("in-words").textContent = ui.in_words;
     $("story").textContent = s.story;
-    $("so-far").textContent = s.so_far;  // above the pictures too: on a phone the table's title is far down
+    $("so-far").textContent = s.so_far;  // once, above the pictures: on a phone the table is far down
     list($("scores"), s.scores);
     list($("text"), s.text);
     for (const [id, t] of [["r-first", ui.first], ["r-back", ui.back], ["r-forward", ui.forward], ["r-last", ui.last]]) $(id).textContent = t;
@@ -124,6 +124,7 @@
       pictureStyle.replaceSync(s.css);
       $("table").innerHTML = s.table;
       drawCloseUp();
+      drawWholeView();
     }
     drawWhole();
     if (moved) chosen = null;
@@ -135,14 +136,17 @@
   // so the same spaces glow and take taps).  By default the viewer's own studio, else the
   // player on turn's; any other part is a tap away, with a way back.
   function ownSeat() { return me.seat !== null ? me.seat : state.current; }
+  function partLabel(which) {
+    return which in WHOLE ? state.ui[which] : fill(state.ui.studio_of, { name: state.names[which] });
+  }
   function drawCloseUp() {
     const ui = state.ui, own = ownSeat();
     if (large !== null && !(large in WHOLE) && !(large < state.names.length)) large = null;
     const shown = large === null ? own : large;
-    const label = shown in WHOLE ? ui[shown] : fill(ui.studio_of, { name: state.names[shown] });
+    const label = partLabel(shown);
     $("studio-title").textContent = label;
     $("parts").setAttribute("aria-label", ui.see_large);
-    $("parts").replaceChildren(...[...state.names.keys(), ...Object.keys(WHOLE)].map((which) => {
+    $("parts").replaceChildren(...partsOrder().map((which) => {
       const b = button(which in WHOLE ? ui[which] : state.names[which], () => showLarge(which === own ? null : which));
       b.setAttribute("aria-pressed", String(which === shown));
       b.dataset.part = String(which);
@@ -150,7 +154,40 @@
     }));
     $("back-to").hidden = large === null;
     $("back-to").textContent = fill(ui.back_to, { name: state.names[own] });
-    const box = $("studio");
+    drawPart($("studio"), shown, label, true);
+  }
+  function partsOrder() { return [...state.names.keys(), ...Object.keys(WHOLE)]; }
+
+  // On a phone the whole table is every part one under another, each as wide as the page
+  // (the table itself, as wide as the page, would have words 4 px high); a tap on one shows
+  // it in the close-up.  Drawn in the live view when opened, and in the replay.
+  function drawWholeView() {
+    const box = $("whole-view");
+    const wanted = PHONE.matches && state && (mode === "replay" || document.body.classList.contains("whole"));
+    if (!wanted) { box.replaceChildren(); return; }
+    box.replaceChildren(...partsOrder().map((which) => {
+      const section = document.createElement("section");
+      section.dataset.part = String(which);
+      const title = document.createElement("h3");
+      title.textContent = partLabel(which);
+      const drawing = document.createElement("div");
+      section.append(title, drawing);
+      return section;
+    }));
+    for (const section of box.children) {
+      const which = section.dataset.part;
+      drawPart(section.lastChild, which in WHOLE ? which : Number(which), partLabel(which in WHOLE ? which : Number(which)), false);
+    }
+  }
+  $("whole-view").addEventListener("click", (e) => {
+    const section = mode === "live" && e.target.closest("#whole-view section[data-part]");
+    if (section) showLarge(section.dataset.part in WHOLE ? section.dataset.part : Number(section.dataset.part));
+  });
+
+  // One part of the table ("museum", "cards" or a seat) drawn apart into ``box``, as wide as
+  // it; on a phone a studio is cut in pieces.  ``tappable``: on a phone its spaces are drawn
+  // a finger's size both ways, and what is wider than the page scrolls sideways.
+  function drawPart(box, shown, label, tappable) {
     box.replaceChildren();
     const table = $("table").querySelector("svg");
     if (shown === "cards" && table) { drawCards(box, table, label); return; }
@@ -169,33 +206,86 @@
       const svg = view(bb.x - 4, bb.y - 4, bb.width + 8, bb.height + 8);
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", label);
-      box.appendChild(svg);
+      const least = tappable && PHONE.matches ? fingerScale(part) : 0;
+      const scale = box.clientWidth / (bb.width + 8);
+      if (least <= scale) { box.appendChild(svg); return; }
+      svg.classList.add("piece");
+      sized(svg, bb.width + 8, bb.height + 8, least);
+      box.appendChild(scroller(svg, label));
+      middle(box);
       return;
     }
-    // On a phone a studio is cut in three, one above the other at one scale (the panel, then
-    // each workroom, as wide as the page): side by side its words and spaces would be tiny.
+    // On a phone a studio is cut in three, one above the other (the panel, then each
+    // workroom, as wide as the page): side by side its words and spaces would be tiny.  A
+    // workroom whose spaces would be smaller than a finger is drawn larger, and scrolls.
     const left = Math.min(...rooms.map((r) => r.x)) + 5;  // short of the first column name
     // the panel: what is drawn wholly left of the workrooms (the name, score, storeroom...)
-    const beside = [...part.children].map((c) => c.getBBox()).filter((b) => b.width > 0 && b.x + b.width <= left);
+    const panel = [...part.children].map((c, i) => ({ i, b: c.getBBox() })).filter(({ b }) => b.width > 0 && b.x + b.width <= left);
+    const beside = panel.map(({ b }) => b);
     const top = Math.min(...beside.map((b) => b.y)), bottom = Math.max(...beside.map((b) => b.y + b.height));
     const pieces = beside.length ? [{ x: bb.x, y: top - 4, width: left - bb.x, height: bottom - top + 8, room: null }] : [];
     pieces.push(...rooms);
     const scale = box.clientWidth / Math.max(...pieces.map((r) => r.width));
+    const roomScale = Math.max(scale, tappable ? fingerScale(part) : 0);
     const group = document.createElement("div");
     group.setAttribute("role", "img");
     group.setAttribute("aria-label", label);
     for (const r of pieces) {
       const svg = view(r.x, r.y, r.width, r.height);
       svg.classList.add("piece");
-      svg.setAttribute("width", String(Math.floor(r.width * scale)));
-      svg.setAttribute("height", String(Math.floor(r.height * scale)));
+      sized(svg, r.width, r.height, r.room === null ? scale : roomScale);
       // each space in one piece only: the one it is seen in
       svg.querySelectorAll("[data-cell]").forEach((c) => {
         if (r.room === null || !c.dataset.cell.startsWith(`p${shown}.w${r.room}.`)) c.remove();
       });
-      group.appendChild(svg);
+      if (r.room !== null) {  // the panel's words and dice, where they reach into a workroom's area
+        const children = [...svg.firstChild.children];
+        for (const { i } of panel) children[i].remove();
+      }
+      if (r.room !== null && roomScale > scale) {
+        // scrolled to its middle, the room's number in the drawing is out of sight: said above
+        const title = document.createElement("p");
+        title.className = "room-title";
+        title.textContent = fill(state.ui.room_title, { room: r.room + 1 });
+        group.append(title, scroller(svg, title.textContent));
+      } else group.appendChild(svg);
     }
     box.appendChild(group);
+    middle(box);
+  }
+  function middle(box) {
+    for (const s of box.querySelectorAll(".scroller")) s.scrollLeft = (s.scrollWidth - s.clientWidth) / 2;
+  }
+  function sized(svg, width, height, scale) {
+    svg.setAttribute("width", String(Math.floor(width * scale)));
+    svg.setAttribute("height", String(Math.floor(height * scale)));
+  }
+  function scroller(svg, label) {  // a Tab stop of its own (the browser's): named
+    const div = document.createElement("div");
+    div.className = "scroller";
+    div.setAttribute("role", "group");
+    div.setAttribute("aria-label", label);
+    div.appendChild(svg);
+    return div;
+  }
+  // The scale at which each of the part's spaces is a finger's size both ways (a floor space,
+  // seen from a corner, is half as high as wide: its height decides).
+  const FINGER_PX = 46;  // 44 px and a little, as sizes are rounded down
+  function fingerScale(part) {
+    const boxes = [...part.querySelectorAll("[data-cell]")].map((c) => c.getBBox()).filter((b) => b.width > 0);
+    if (boxes.length === 0) return 0;
+    return FINGER_PX / Math.min(...boxes.map((b) => Math.min(b.width, b.height)));
+  }
+  // A close-up wider than the page shows its glowing spaces: each scroller is scrolled so that
+  // they are in the middle.
+  function showGlowing() {
+    for (const s of $("studio").querySelectorAll(".scroller")) {
+      const lit = [...s.querySelectorAll(".glow")].map((g) => g.getBoundingClientRect());
+      if (lit.length === 0) continue;
+      const box = s.getBoundingClientRect();
+      const middle = (Math.min(...lit.map((r) => r.left)) + Math.max(...lit.map((r) => r.right))) / 2;
+      s.scrollLeft += middle - (box.left + box.width / 2);
+    }
   }
   // The cards (artists, then installations on offer), two a row: each drawn apart.
   function drawCards(box, table, label) {
@@ -219,7 +309,12 @@
     box.appendChild(group);
   }
   const PHONE = matchMedia("(max-width: 599px)");
-  PHONE.addEventListener("change", () => { if (state && mode === "live") { drawCloseUp(); glow(); } });
+  PHONE.addEventListener("change", () => {
+    if (!state) return;
+    if (mode === "live") drawCloseUp();
+    drawWholeView();
+    glow();
+  });
   // Each workroom's area in a player's part: its spaces (with their columns), and room around
   // them for the row and column names and the room's number.
   function roomsOf(part, seat, bb) {
@@ -245,7 +340,13 @@
     $("whole").textContent = open ? state.ui.hide_table : state.ui.show_table;
     $("whole").setAttribute("aria-expanded", String(open));
   }
-  $("whole").addEventListener("click", () => { document.body.classList.toggle("whole"); if (state) drawWhole(); });
+  $("whole").addEventListener("click", () => {
+    document.body.classList.toggle("whole");
+    if (!state) return;
+    drawWhole();
+    drawWholeView();
+    glow();
+  });
 
   function targetsOf(die) {
     const d = play && play.dice.find((x) => x.die === die);
@@ -253,16 +354,18 @@
   }
 
   // The chosen die's spaces glow in the close-up and in the table alike (both take taps), but
-  // each is one stop in the tab order and one button for a screen reader: the first drawn.
-  // On a phone each is also a button of its own, in words (a space on the table is small).
+  // each is one stop in the tab order and one button for a screen reader: on a wide screen the
+  // first drawn; on a phone the button of its own, in words, that each also gets there.
   function glow() {
     document.querySelectorAll(".svg .glow").forEach((g) => {
       g.classList.remove("glow"); g.removeAttribute("tabindex"); g.removeAttribute("role"); g.removeAttribute("aria-label");
     });
     const targets = mode === "live" ? targetsOf(chosen) : [];
+    const inWords = PHONE.matches;  // #targets is shown on a phone only
     for (const t of targets) {
       document.querySelectorAll(`.svg [data-cell="${t.cell}"]`).forEach((g, k) => {
         g.classList.add("glow");
+        if (inWords) return;
         g.setAttribute("tabindex", k === 0 ? "0" : "-1");
         if (k === 0) { g.setAttribute("role", "button"); g.setAttribute("aria-label", t.label); }
       });
@@ -272,6 +375,7 @@
       b.dataset.cell = t.cell;
       return b;
     }));
+    showGlowing();
   }
 
   function drawPlay() {
@@ -375,6 +479,7 @@
     ply = body.ply;
     pictureStyle.replaceSync(body.css);
     $("table").innerHTML = body.table;
+    drawWholeView();
     $("r-story").textContent = body.story;
     $("r-step").textContent = fill(state.ui.step, { ply: body.ply, total: body.total });
     list($("text"), body.text);
