@@ -43,20 +43,24 @@ from .cubes import (
     floor_layer,
     value_font,
 )
-from .fonts import Font, fit, font, text_width, wrap
+from .fonts import Font, fit, fit_words, font, text_width, wrap
 from .highlight import Highlights, highlights
 from .labels import Labels
 from .model import phone_scale, preview_scale
 from .names import _fitting, _initials, fit_name, plain_name
 from .pieces import Marks
 from .recap import recap
-from .words import last_turn_line, player_name, status_line
+from .words import brief_line, last_turn_line, player_name, status_line
 
 RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, where, dice (key, value, height)
 
 MIN_GLYPH = 10.0  # px: a die's value at the laptop preview, 2 and 3 players
 MIN_GLYPH_4P = 9.0  # ... 4 players
 PHONE_GLYPH = 9.5  # the header's whose-turn line and last turn's dice at 360 px wide
+RECAP_FLOOR = 9.0  # ... the least for those dice and where they went, when a turn is long
+RECAP_AIM = 9.2  # what they are sized for: an ink box rounds to whole pixels
+GAP = {False: 24, True: 12}  # between one place's words and the next place's dice
+CLOSE_STEP = 0.72  # a long turn's dice of one place: each this much of a cube's width from the last
 TABLE_UNIT = 24  # iso: half a cell's width on the table (px)
 STUDIO_UNIT = 40
 MUSEUM_UNIT = 40
@@ -453,22 +457,170 @@ def bonus_sizes(u: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=64)
 def header_height(width: int, u: int, over: bool = False) -> tuple[int, int, int]:
-    """(height, recap unit, status size): the recap's numerals and the whose-turn line
-    PHONE_GLYPH px tall once the picture is shrunk to a phone's width; ``over``: room for
-    the game-over line on two lines (who won, in full, that large, takes more than one)."""
-    scale = phone_scale(width)
-    need = PHONE_GLYPH / scale
-    ru = u
-    while (
-        value_font(camera(True, ru)).getbbox("4", anchor="mm")[3]
-        - value_font(camera(True, ru)).getbbox("4", anchor="mm")[1]
-        < need
-    ):
-        ru += 1
+    """(height, recap unit, status size) of a header with one row of dice and one line of
+    words: the recap's numerals and the whose-turn line PHONE_GLYPH px tall once the picture
+    is shrunk to a phone's width; ``over``: room for the game-over line on two lines (who
+    won, in full, that large, takes more than one)."""
+    need = PHONE_GLYPH / phone_scale(width)
+    ru = _recap_unit(need, u)
     size = max(text_size(u) + 4, math.ceil(need / 0.72) + 1)
     dh = camera(True, ru).die_size()[1]
     p = pad(u)
     return (p + max(dh, round(size * (2.5 if over else 1.3))) + round(0.75 * u) + p, ru, size)
+
+
+@lru_cache(maxsize=256)
+def _recap_unit(need: float, u: int) -> int:
+    """The smallest cube unit whose numerals are ``need`` px tall."""
+    ru = u
+    while True:
+        box = value_font(camera(True, ru)).getbbox("4", anchor="mm")
+        if box[3] - box[1] >= need:
+            return ru
+        ru += 1
+
+
+@lru_cache(maxsize=64)
+def _mark_font(width: int, size: int) -> Font:
+    """The destinations' type ("→ ①", "→ Museum"): its numbers and capitals RECAP_FLOOR px
+    tall on a phone (they are what says where the dice went)."""
+    need = RECAP_AIM / phone_scale(width)
+    s = round(size * 0.8)
+    while min(_ink_height(font(s, bold=True), t) for t in ("→ ①", "→ M")) < need:
+        s += 1
+    return font(s, bold=True)
+
+
+def _ink_height(f: Font, text: str) -> int:
+    box = f.getbbox(text, anchor="lm")
+    return int(box[3] - box[1])
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderPlan:
+    """What the header holds and how tall it is: its whose-turn line (one, or two when the
+    game is over), the last turn's dice beside it (in more rows when one is not enough) and
+    the last turn in words (on more lines when one would cut it).  A header grows only for a
+    turn that needs it."""
+
+    height: int
+    size: int  # the whose-turn line's type
+    status: tuple[str, ...]
+    row: int  # the whose-turn line's and the dice's height
+    ru: int  # the recap's cube unit
+    step: int  # from one of its dice to the next
+    tight: bool  # the places' words closer to their dice and to each other
+    who: str  # the player's name before the dice ("" when left out)
+    rows: tuple[tuple[RecapItem, ...], ...]
+    lines: tuple[str, ...]
+    line_size: int
+
+
+def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> HeaderPlan:
+    """The header of a picture ``width`` wide."""
+    s = game.state
+    p = pad(u)
+    _h, ru, size = header_height(width, u, s.over)
+    room = width - 4 * p  # the header stands ``p`` in from the picture's sides, its contents ``p`` more
+    dw, dh = camera(True, ru).die_size()
+    most = room - 2 * (dw + 4) - 3 * p
+    f = font(size, bold=True)
+    if s.over:
+        options = [_game_over_lines(game, names, labels, most, size)]
+    else:
+        text, sf = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
+        options = [(fit_words(text, sf, most),)]
+        if names:  # a long turn's dice before the later words of a long name ("Bartholomew t. M.")
+            firsts = [" ".join(w for w in _initials(n).split() if not w.endswith(".")) for n in names]
+            options.append((fit_words(status_line(game, firsts, labels), f, most),))
+            # then the name alone after the arrow, in the player's colour, as their band shows it
+            options.append((fit_words(labels.text("next_short", who=firsts[s.current]), f, most),))
+    for status in options:
+        status_w = max(text_width(f, line) for line in status)
+        recap_w = round(room - status_w - 2 * p)
+        who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, recap_w)
+        if len(rows) < 2:
+            break
+    # the whose-turn line and the dice's rows beside it (a game-over line's two lines hold two rows)
+    row = max(dh, round(size * (2.5 if s.over else 1.3)), _rows_height(len(rows), ru_, u))
+    lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
+    height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
+    return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
+
+
+def _rows_height(n: int, ru: int, u: int) -> int:
+    return n * camera(True, ru).die_size()[1] + (n - 1) * round(0.2 * u)
+
+
+def _turn_lines(game: Game, names: list[str] | None, labels: Labels, room: int, ts: int) -> tuple[tuple[str, ...], int]:
+    """The last turn in words, never cut: told in full on one line; else in fewer words
+    (each die and where it went, then the rest) on one line; else those on as many lines as
+    they take."""
+    sizes = (ts, ts - 2, ts - 3)
+    for make in (last_turn_line, brief_line):
+        line, lf = _fitting(_told(make, game, labels), names, sizes, room, bold=False)
+        if text_width(lf, line) <= room:
+            return (line,), int(lf.size)
+    short = [_initials(n) for n in names] if names else None
+    lf = font(sizes[-1])
+    return wrap(brief_line(game, short, labels), lf, room, 99), int(lf.size)
+
+
+def _told(
+    make: Callable[[Game, list[str] | None, Labels], str], game: Game, labels: Labels
+) -> Callable[[list[str] | None], str]:
+    return lambda names: make(game, names, labels)
+
+
+def _recap_rows(
+    game: Game, names: list[str] | None, labels: Labels, width: int, size: int, ru: int, first: int
+) -> tuple[str, tuple[tuple[RecapItem, ...], ...], int, int, bool]:
+    """(name, rows, cube unit, a die's step) of the last turn's dice: every die with where it
+    went, always.  In one row beside the whose-turn line with the player's name, then with
+    initials, then without it; then with smaller dice (their numerals RECAP_FLOOR px on a
+    phone, not PHONE_GLYPH); then with the dice of one place closer, each over the right face
+    of the one before, whose value stays clear; else in more rows, one under another, each
+    ``first`` wide."""
+    items = recap(game, labels)
+    if not items:
+        return "", (), ru, 0, False
+    mf = _mark_font(width, size)
+    name = player_name(items[0][0], names)
+    small = _recap_unit(RECAP_AIM / phone_scale(width), TABLE_UNIT)
+    dw = camera(True, small).die_size()[0]
+    tries = [(unit, camera(True, unit).die_size()[0] + 4, False) for unit in dict.fromkeys((ru, small))]
+    for unit, step, tight in [*tries, (small, math.ceil(CLOSE_STEP * dw), True)]:
+        dw = camera(True, unit).die_size()[0]
+        for who in dict.fromkeys((f"{plain_name(name)}:", f"{_initials(name)}:", "")):
+            if _row_width(items, who, mf, dw, step, tight) <= first:
+                return who, (tuple(items),), unit, step, tight
+    rows: list[list[RecapItem]] = [[]]  # as close as in the last try
+    for seat, where, dice_ in items:
+        left = dice_
+        while left:
+            k = len(left)
+            while k > 0 and _row_width([*rows[-1], (seat, where, left[:k])], "", mf, dw, step, True) > first:
+                k -= 1
+            if rows[-1] and k < len(left):  # a place's dice together on the next row, when they fit there
+                rows.append([])
+                continue
+            k = max(k, 1)  # on a row of their own: as many as fit, at least one
+            rows[-1].append((seat, where, left[:k]))
+            left = left[k:]
+    return "", tuple(tuple(r) for r in rows if r), small, step, True
+
+
+def _row_width(items: list[RecapItem], who: str, mf: Font, dw: int, step: int, tight: bool = False) -> float:
+    """A recap row's width: the name, then each place's dice ``step`` apart and its words."""
+    w = text_width(mf, who) + 10 if who else 0.0
+    gap = GAP[tight]
+    for _seat, where, dice_ in items:
+        w += (len(dice_) - 1) * step + dw + 6 + text_width(mf, _mark(where, tight)) + gap
+    return w - gap
+
+
+def _mark(where: str, tight: bool) -> str:
+    return f"→{where}" if tight else f"→ {where}"
 
 
 def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: int, labels: Labels) -> None:
@@ -476,35 +628,38 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: 
     s = game.state
     p = pad(u)
     cv.panel("header", rect, fill=BOARD, outline=BOARD_EDGE)
-    _h, ru, size = header_height(cv.size[0], u, s.over)
-    rc = camera(True, ru)
-    dw, dh = rc.die_size()
+    plan = plan_header(game, names, labels, cv.size[0], u)
     row_top = y0 + p // 2
-    row = max(dh, round(size * (2.5 if s.over else 1.3)))
-    mid = row_top + row // 2
+    mid = row_top + plan.row // 2
     ink = pal.INK if s.over else pal.player_ink(s.current)
-    room = x1 - x0 - 2 * p
-    most = room - 2 * (dw + 4) - 3 * p
-    if s.over:
-        cv.status = _game_over(cv, game, names, labels, (x0 + p, mid), most, size)
-    else:
-        status, f = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
-        cv.status = cv.text((x0 + p, mid), status, f, ink, anchor="lm", max_width=most, parent="header")
-    _recap(cv, game, names, labels, (cv.status[2] + 2 * p, row_top, x1 - p, row_top + row), rc, size)
-    ts = text_size(u)
-    line, lf = _fitting(lambda n: last_turn_line(game, n, labels), names, (ts, ts - 2, ts - 3), room, bold=False)
+    f = font(plan.size, bold=True)
+    step = round(plan.size * 1.15)
+    top = mid - (len(plan.status) - 1) * step // 2
+    boxes = [cv.text((x0 + p, top + k * step), line, f, ink, anchor="lm", parent="header")
+             for k, line in enumerate(plan.status)]  # fmt: skip
+    cv.status = (min(b[0] for b in boxes), boxes[0][1], max(b[2] for b in boxes), boxes[-1][3])
+    rc = camera(True, plan.ru)
+    mf = _mark_font(cv.size[0], plan.size)
+    dh = rc.die_size()[1]
+    g = round(0.2 * u)
+    top = row_top + (plan.row - _rows_height(len(plan.rows), plan.ru, u)) // 2
+    for k, items in enumerate(plan.rows):
+        rmid = mid if len(plan.rows) == 1 else top + k * (dh + g) + dh // 2
+        _recap_row(cv, items, plan.who if k == 0 else "", (x1 - p, rmid), rc, mf, plan.step, plan.tight)
+    lf = font(plan.line_size)
+    lstep = round(plan.line_size * 1.25)
+    n = len(plan.lines)
+    for k, line in enumerate(plan.lines):
+        lr = cv.text((x0 + p, y1 - p // 2 - (n - 1 - k) * lstep), line, lf, pal.INK, anchor="ld", parent="header")
     info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
     inf = font(small_size(u))
-    lr = cv.text((x0 + p, y1 - p // 2), line, lf, pal.INK, anchor="ld", max_width=room, parent="header")
     if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
         cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
 
 
-def _game_over(
-    cv: Canvas, game: Game, names: list[str] | None, labels: Labels, left_mid: tuple[int, int], width: int, size: int
-) -> Rect:
+def _game_over_lines(game: Game, names: list[str] | None, labels: Labels, width: int, size: int) -> tuple[str, ...]:
     """Who won, never cut: on two lines, the names in full when they fit, else shortened
-    (initials for the later words); returns the lines' box."""
+    (initials for the later words)."""
     f = font(size, bold=True)
     lines: tuple[str, ...] = ()
     shorter = [[plain_name(n) for n in names], [_initials(n) for n in names]] if names else []
@@ -514,10 +669,7 @@ def _game_over(
             break
     if not lines:  # not even with initials: cut the end (the points), never the start
         lines = wrap(status_line(game, shorter[-1] if shorter else names, labels), f, width, 2)
-    step = round(size * 1.15)
-    x, y = left_mid[0], left_mid[1] - (len(lines) - 1) * step // 2
-    boxes = [cv.text((x, y + k * step), line, f, pal.INK, anchor="lm", parent="header") for k, line in enumerate(lines)]
-    return (min(b[0] for b in boxes), boxes[0][1], max(b[2] for b in boxes), boxes[-1][3])
+    return lines
 
 
 def _two_lines(text: str, f: Font, width: int) -> tuple[str, ...]:
@@ -531,58 +683,35 @@ def _two_lines(text: str, f: Font, width: int) -> tuple[str, ...]:
     return min(fits, key=lambda pair: max(text_width(f, part) for part in pair), default=())
 
 
-def _recap(cv: Canvas, game: Game, names: list[str] | None, labels: Labels, box: Rect, rc: Camera, size: int) -> None:
-    """The last turn's dice, large, right-aligned in ``box``: "Bruno: [4][4] → ①  [5] → Museum"."""
-    items = recap(game, labels)
+def _recap_row(
+    cv: Canvas,
+    items: tuple[RecapItem, ...],
+    who: str,
+    right_mid: tuple[int, int],
+    rc: Camera,
+    mf: Font,
+    step: int,
+    tight: bool,
+) -> None:
+    """A row of the last turn's dice, right-aligned at ``right_mid``: "Bruno: [4][4] → ①  [5] → Museum"."""
     if not items:
         return
-    bx0, by0, bx1, by1 = box
-    f = font(round(size * 0.8), bold=True)
-    seat = items[0][0]
-    # The seat's own name, as the posts write it ("Computer 2", never the first word alone,
-    # which two computers share), then with initials, then left out.
-    name = player_name(seat, names)
-    whos = list(dict.fromkeys(f"{n}:" for n in (plain_name(name), _initials(name))))
-    who = whos[0]
     dw, dh = rc.die_size()
-
-    def width_of(its: list[RecapItem], with_name: bool, words: bool) -> float:
-        w = text_width(f, who) + 10 if with_name else 0.0
-        for _seat, where, dice_ in its:
-            w += len(dice_) * (dw + 4) + (text_width(f, f"→ {where}") + 24 if words else 12)
-        return w
-
-    shown = list(items)
-    with_name, words = True, True
-    while shown and width_of(shown, with_name, words) > bx1 - bx0:
-        if with_name and who != whos[-1]:
-            who = whos[whos.index(who) + 1]
-        elif with_name:
-            with_name = False
-        elif words:
-            words = False
-        else:
-            shown = shown[1:]
-    if not shown:
-        return
-    mid = (by0 + by1) // 2
-    x = bx1 - width_of(shown, with_name, words)
-    if with_name:
-        r = cv.text((x, mid), who, f, pal.player_ink(seat), anchor="lm", parent="header")
+    x: float = right_mid[0] - _row_width(list(items), who, mf, dw, step, tight)
+    mid = right_mid[1]
+    if who:
+        r = cv.text((x, mid), who, mf, pal.player_ink(items[0][0]), anchor="lm", parent="header")
         x = r[2] + 10
-    for _seat, where, dice_ in shown:
-        for key, value, height in dice_:
+    for _seat, where, dice_ in items:
+        for i, (key, value, height) in enumerate(dice_):
             draw_die(cv, rc, (round(x), mid - dh // 2), pieces.Die(key, value, f"recap {where}", True), cv.recap)
             if height >= 2:
                 last = cv.recap[-1]
                 cv.recap[-1] = type(last)(last.where, last.value, height, last.glyph, last.cell, body=last.body,
                                           lit=True)  # fmt: skip
-            x += dw + 4
-        if words:
-            r = cv.text((x + 2, mid), f"→ {where}", f, pal.INK, anchor="lm", parent="header")
-            x = r[2] + 24
-        else:
-            x += 12
+            x += step if i < len(dice_) - 1 else dw + 4
+        r = cv.text((x + 2, mid), _mark(where, tight), mf, pal.INK, anchor="lm", parent="header")
+        x = r[2] + GAP[tight]
 
 
 # --- compositions ------------------------------------------------------------------------
@@ -607,12 +736,16 @@ def layout(
     cards_below: bool = False,
     sizes: tuple[tuple[Band, ...], tuple[int, int, int, int]] | None = None,
     all_below: bool = False,
+    head: Callable[[int], int] | None = None,
 ) -> Layout:
     """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
     column holds the museum alone and the artist cards and the offer stand in a row under
     everything (fewer bands than the column is tall); with ``all_below`` nothing stands
     beside the bands: under them the museum, and beside it the artist cards in a row over
-    the offer (from above, whose boards are squarer, this keeps the picture wide)."""
+    the offer (from above, whose boards are squarer, this keeps the picture wide).  ``head``:
+    the header's height for a picture's width (by default one row of dice, one line of words)."""
+    if head is None:
+        head = lambda w: header_height(w, u, game.state.over)[0]  # noqa: E731
     n = game.num_players
     p = pad(u)
     g = round(0.3 * u)
@@ -630,7 +763,7 @@ def layout(
     width = p + body_w + g + cw + p
     if cards_below:
         width = max(width, p + 4 * (aw + g) + 3 * (ow + g) - g + p)
-    head_h = header_height(width, u, game.state.over)[0]
+    head_h = head(width)
     top = p + head_h + g
     row_tops = [top + sum(b.height + g for b in row_bands[:r]) for r in range(rows)]
     bands = tuple((p + (i % per_row) * (band.width + g), row_tops[i // per_row]) for i in range(n))
@@ -640,7 +773,7 @@ def layout(
     bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
     if all_below:
         width = max(p + body_w + p, p + cw + g + 4 * (aw + g) - g + p)
-        head_h = header_height(width, u, game.state.over)[0]
+        head_h = head(width)
         shift = p + head_h + g - top  # the header's height follows the picture's width
         top += shift
         bands = tuple((x, y + shift) for x, y in bands)
@@ -679,9 +812,9 @@ def glyph_px(cam: Camera) -> int:
     return int(box[3] - box[1])
 
 
-def best_layout(game: Game, cam: Camera, u: int) -> Layout:
+def best_layout(game: Game, cam: Camera, u: int, head: Callable[[int], int] | None = None) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
-    are largest at the laptop preview."""
+    are largest at the laptop preview; ``head`` as ``layout`` takes it."""
     options: list[Layout] = []
     column = column_sizes(game, cam, u)
     goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
@@ -690,11 +823,14 @@ def best_layout(game: Game, cam: Camera, u: int) -> Layout:
         if options and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
             break
         sizes = (seat_bands(game, cam, u, dice_wide), column)
-        options += [layout(game, cam, u, 1, sizes=sizes), layout(game, cam, u, 1, cards_below=True, sizes=sizes)]
+        options += [
+            layout(game, cam, u, 1, sizes=sizes, head=head),
+            layout(game, cam, u, 1, cards_below=True, sizes=sizes, head=head),
+        ]
         if game.num_players > 2:
-            options.append(layout(game, cam, u, 2, sizes=sizes))
+            options.append(layout(game, cam, u, 2, sizes=sizes, head=head))
             if not cam.iso:
-                options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True))
+                options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True, head=head))
     # the largest dice at the preview; of two alike (within 2%), the smaller picture
     best = max(preview_scale(*lay.size) for lay in options)
     return min(
@@ -731,7 +867,8 @@ def table_canvas(
     draw (the web board's: the turn as it began)."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
-    lay = best_layout(game, cam, u)
+    told = header or game
+    lay = best_layout(game, cam, u, lambda width: plan_header(told, names, labels, width, u).height)
     hl = highlights(game)
     museum = pieces.museum(game, hl)
     mcam, mxy = museum_place(game, museum, lay.museum, cam, u)
@@ -748,7 +885,7 @@ def table_canvas(
         cv = surface(*lay.size)
     # each part a group: the web page's hooks (and the pieces a move's update sends)
     cv.open(lay.header[:2], class_="header")
-    draw_header(cv, header or game, lay.header, names, u, labels)
+    draw_header(cv, told, lay.header, names, u, labels)
     cv.close()
     cv.open(lay.museum[:2], class_="museum")
     draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=framed)

@@ -6,7 +6,10 @@ in its slot."""
 
 from __future__ import annotations
 
-from engine import Game
+from collections.abc import Sequence
+
+from engine import Game, Played
+from engine.moves import Complete, EndTurn, Place, ToArtist, ToMuseum, UseArtist
 
 from .labels import Labels
 
@@ -48,3 +51,78 @@ def this_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     """This turn's moves so far in words ("This turn: ..."), or "" before the first."""
     plays = game.state.this_turn.plays
     return labels.text("this_turn", moves=labels.tell(plays, game.deck, _names(game, names))) if plays else ""
+
+
+def brief_line(game: Game, names: list[str] | None, labels: Labels) -> str:
+    """The last turn in fewer words, for a header too narrow for ``last_turn_line``: each
+    die's value and where it went, the dice placed one after another grouped by place ("5,
+    5 and 6 in workroom 2; 6 in the museum"), and what else happened in between, in order
+    (installations completed, artists used, dice kept)."""
+    s = game.state
+    parts = []
+    if s.last_turn is not None:
+        told = brief_moves(s.last_turn.plays, game, names, labels)
+        parts.append(labels.text("brief_turn", who=player_name(s.last_turn.seat, names), moves=told))
+    if s.this_turn.plays:
+        parts.append(labels.text("this_turn", moves=brief_moves(s.this_turn.plays, game, names, labels)))
+    return "   ".join(parts) if parts else labels.text("first_turn")
+
+
+Where = tuple[str, int | str]  # ("room", 2), ("museum", 0), ("artist", "Malevich")
+
+
+def brief_moves(plays: Sequence[Played], game: Game, names: list[str] | None, labels: Labels) -> str:
+    deck = game.deck
+    told: list[str | tuple[Where, list[int]]] = []  # phrases, and dice placed (told once grouped)
+    run: dict[Where, list[int]] = {}  # this run of placements' dice by place (any other move ends it)
+
+    def put(place: Where, values: list[int]) -> None:
+        if place not in run:
+            run[place] = []
+            told.append((place, run[place]))
+        run[place].extend(values)
+
+    for p in plays:
+        m = p.move
+        if isinstance(m, Place):
+            put(("room", m.room + 1), [p.value if p.value is not None else m.die.value])
+        elif isinstance(m, ToMuseum):
+            put(("museum", 0), [p.value if p.value is not None else m.die.value])
+        elif isinstance(m, ToArtist) and p.artist is not None and p.value is not None:
+            put(("artist", labels.artist_short(deck.artist(p.artist))), [p.value] * len(m.dice))
+        elif isinstance(m, UseArtist) and p.artist is not None:
+            run = {}
+            told.append(labels.text("brief_used", artists=labels.artist_short(deck.artist(p.artist))))
+            took = p.to if p.to is not None else p.value
+            if m.target is not None and took is not None:  # the die it took or moved went there
+                put(("room", m.target[0] + 1), [took])
+        elif isinstance(m, Complete):
+            run = {}
+            name = labels.installation(deck.installation(p.installation or m.card))
+            told.append(labels.text("brief_completed", names=name))
+        elif isinstance(m, EndTurn):
+            if m.keep:
+                told.append(labels.text("brief_kept", dice=_joined([str(v) for v in m.keep], labels)))
+        else:
+            run = {}
+            told.append(labels.tell([p], deck, _names(game, names)))
+    return labels.text("brief_sep").join(_placed(item, labels) for item in told) if told else labels.text("nothing")
+
+
+def _placed(item: str | tuple[Where, list[int]], labels: Labels) -> str:
+    if isinstance(item, str):
+        return item
+    (kind, place), values = item
+    dice = _joined([str(v) for v in values], labels)
+    if kind == "room":
+        return labels.text("brief_room", dice=dice, room=place)
+    if kind == "museum":
+        return labels.text("brief_museum", dice=dice)
+    return labels.text("brief_artist", dice=dice, artist=place)
+
+
+def _joined(items: list[str], labels: Labels) -> str:
+    """ "5, 5 and 6" """
+    if len(items) < 2:
+        return "".join(items)
+    return labels.text("sep").join(items[:-1]) + labels.text("and") + items[-1]

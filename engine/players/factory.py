@@ -27,7 +27,7 @@ def make_player(level: str, seed: int) -> Player:
     if key == "random":
         return RandomPlayer(seed)
     if key == "greedy":
-        return GreedyPlayer(seed)
+        return GreedyPlayer(seed, nearest=True)
     if key == "strong":
         return StrongPlayer(seed)
     if key == "master":

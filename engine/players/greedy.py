@@ -6,6 +6,13 @@ It looks one action ahead only: a giver's value is the one a workroom can take, 
 onto the artist card that can give a value a workroom waits for, dice on completed cards
 are kept for the museum (a two-value die is switched when that lets the museum take it).
 It uses only the engine's public API.
+
+``nearest=True`` is the greedy level (``make_player("greedy")``): a workroom is worth the
+dice its nearest card still lacks, so a die that trades a card two dice away for one five
+away is not placed, and among placements it prefers the one that leaves the workroom able
+to take more values (a room of 1s and 6s waits turns for the one value that fits). Without
+it the player makes the choices it always made: the pictures, goldens and benchmarks are
+positions played by it, and they should not move each time the level is tuned.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ _GRID = 8  # plans are checked on a roomier grid so that shifts never fall off i
 _START_CELL = 2 * W + 2  # c3: a new structure starts near the middle of the workroom
 _GIVERS = (ArtistKind.MALEVICH, ArtistKind.BOCCIONI, ArtistKind.MARC, ArtistKind.ROZANOVA)
 
+OPEN_WEIGHT = 0.03  # per value the workroom can take, against a die of progress (0.03-0.5) and a point (0.02)
+
 PlanRot = tuple[tuple[tuple[int, int], int], ...]
 
 
@@ -64,11 +73,25 @@ def fits(cols: dict[int, tuple[int, int]], plan_rots: tuple[dict[tuple[int, int]
     return False
 
 
+def _openness(cols: dict[int, tuple[int, int]]) -> int:
+    """How many values the workroom can still take somewhere (on a column of its own value,
+    or beside dice that all differ from it by 1): a room built from 1s and 6s takes few."""
+    if not cols:
+        return 6
+    nb = neighbour_table(W)
+    values = {v for v, _h in cols.values()}
+    for cell in set().union(*(nb[c] for c in cols)) - set(cols):
+        around = {cols[n][0] for n in nb[cell] if n in cols}
+        values.update(v for v in range(1, 7) if all(abs(v - a) == 1 for a in around))
+    return len(values)
+
+
 class GreedyPlayer:
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, nearest: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.nearest = nearest
         self._kept: tuple[int, ...] = ()  # the dice this player stored at the end of its last turn
 
     # Scores a workroom: progress toward the best offered plan it can still become.
@@ -83,7 +106,8 @@ class GreedyPlayer:
                 continue
             plan = game.deck.installation(card)
             if dice <= plan.dice and fits(cols, plans[card]):
-                best = max(best, dice / plan.dice + 0.02 * plan.points)
+                progress = 1 / (1 + plan.dice - dice) if self.nearest else dice / plan.dice
+                best = max(best, progress + 0.02 * plan.points)
         return best
 
     def choose(self, game: Game) -> Move:
@@ -238,6 +262,8 @@ class GreedyPlayer:
             col = new.get(m.cell)
             new[m.cell] = (value, 1 if col is None else col[1] + 1)
             gain = self._fit(game, new) - base[m.room]
+            if self.nearest:
+                gain += OPEN_WEIGHT * (_openness(new) - _openness(cols))
             if not cols and any(me.workrooms[1 - m.room]) and base[1 - m.room] >= 0:
                 gain -= 0.05  # prefer finishing the structure already started
             if m.die.kind != "s":

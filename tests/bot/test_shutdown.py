@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from standin import StandIn
+from standin.clock import HANG_GUARD_S
 
 from .asyncplay import start_game, wait_until
 from .conftest import Table
@@ -44,6 +45,24 @@ def bad_lines(records: list[logging.LogRecord]) -> list[str]:
     return found
 
 
+async def closed_down(standin: StandIn) -> None:
+    """Waits until the close left nothing behind: the stand-in saw the bot's socket close and
+    no task is pending but the test's own, so whatever the close left running has finished
+    (and logged its failure, if it was to fail) before the log is read."""
+    me = asyncio.current_task()
+
+    def left() -> list[str]:
+        tasks = [t.get_name() for t in asyncio.all_tasks() if t is not me]
+        return tasks + ["the bot's gateway socket"] * len(standin.gateway.connections)
+
+    loop = asyncio.get_running_loop()
+    hang_guard = loop.time() + HANG_GUARD_S
+    while left():
+        assert loop.time() < hang_guard, f"still running after the close: {left()}"
+        await asyncio.sleep(0.01)
+    gc.collect()
+
+
 def outbox_left(db: Path) -> int:
     with sqlite3.connect(db) as conn:
         return int(conn.execute("SELECT count(*) FROM jobs WHERE slot IS NULL AND done_at IS NULL").fetchone()[0])
@@ -66,8 +85,7 @@ async def test_closing_while_commands_are_answered_logs_no_error(
         await asyncio.sleep(0.001)
     assert await table.moves_logged() > moves, "the turn's end was not stored"
     await table.bot.close()
-    await asyncio.sleep(0.1)  # anything the close left running fails now, if at all
-    gc.collect()
+    await closed_down(standin)
     assert bad_lines(caplog.records) == []
     # The turn's post went out before the session closed, or it waits in the outbox.
     posted = any("table" in m.content.lower() or m.attachments for m in standin.channel_messages(table.channel))
@@ -91,6 +109,5 @@ async def test_closing_while_a_computer_plays_logs_no_error(
     assert not r.failed, r.content
     await wait_until(lambda: bot.computers.playing, timeout=60)
     await bot.close()
-    await asyncio.sleep(0.1)
-    gc.collect()
+    await closed_down(standin)
     assert bad_lines(caplog.records) == []

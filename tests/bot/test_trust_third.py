@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat.shutdown import in_flight
 from bot.refusal_words import said
 from bot.service.game import Limits
 from bot.service.refusals import UserError
@@ -123,10 +124,13 @@ async def test_a_turn_is_posted_once_when_discord_does_not_confirm_the_answer(ta
 
     loop = asyncio.get_running_loop()
     hang_guard = loop.time() + 120
-    while not await outbox_settled():
-        assert loop.time() < hang_guard, await table.bot.store.posts.counts()
+    while in_flight() or not await outbox_settled():
+        assert loop.time() < hang_guard, (in_flight(), await table.bot.store.posts.counts())
         await asyncio.sleep(0.05)
-    await asyncio.sleep(1.5)  # a second post would come from the worker by now
+    # The answers are done and the outbox is empty: a round of the worker now runs whatever
+    # is due, so a second post would be in the channel once it returns.
+    await table.bot.jobs.poll_once()
+    assert await outbox_settled() and not in_flight()
     posts = table.standin.channel_messages(table.channel)[before:]
     told = [m for m in posts if "ended the turn" in m.content]
     assert len(told) == 1, [m.content[:60] for m in posts]

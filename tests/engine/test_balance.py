@@ -26,6 +26,7 @@ from engine.balance import (
     rate_upper,
     run_balance,
 )
+from engine.players.tournament import parallel_map
 
 
 def test_report_counts_add_up_and_name_every_figure() -> None:
@@ -192,14 +193,18 @@ def _replayed_figures(
     return longest, bare, chosen, abandons
 
 
+def _replayed_job(job: tuple[int, int, str]) -> tuple[int, list[int], list[int], list[tuple[int, int, int, bool]]]:
+    return _replayed_figures(*job)
+
+
 def test_report_measures_dead_stretches_abandons_and_bare_ends() -> None:
     """Issue 31: per game the longest stretch without a score change (reported in rounds),
     abandons with the dice they throw away, and turns whose only action was ``end``; the
     figures agree with a count made by hand over the same games."""
-    rep = run_balance(2, 3, [FAST_STRONG], seed=31, workers=1)
+    rep = run_balance(2, 3, [FAST_STRONG], seed=31)  # in up to two processes
     seen_abandon = False
-    for g in rep.stats:
-        longest, bare, chosen, abandons = _replayed_figures(2, g.seed, FAST_STRONG)
+    replayed = parallel_map(_replayed_job, [(2, g.seed, FAST_STRONG) for g in rep.stats])
+    for g, (longest, bare, chosen, abandons) in zip(rep.stats, replayed, strict=True):
         assert g.longest_still == longest and g.bare_ends == bare and g.abandons == abandons
         assert g.bare_chosen == chosen and all(c <= b for c, b in zip(chosen, bare, strict=True))
         assert 0 < g.longest_still_end <= sum(g.turns) and g.longest_still <= g.longest_still_end
