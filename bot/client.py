@@ -87,6 +87,7 @@ class CubistBot(Bot):
         clock: Callable[[], float] = time.time,
         timer_poll_seconds: float | None = 30.0,
         computer_pause: float = 1.0,
+        hint_seconds: float = 2.0,
         limits: Limits | None = None,
         force_sync: bool = False,
         invalid_request_limit: int = DEFAULT_LIMIT,
@@ -143,6 +144,7 @@ class CubistBot(Bot):
         self.old_posts = OldPosts(self)  # takes the buttons off replaced turn posts
         self.dms = DirectMessages(self, lambda: self.service, self.invalid_requests, lambda: self.clock())
         self.computers = Computers(self, pause=computer_pause)
+        self.hint_seconds = hint_seconds  # 0: hints come from the strong player alone
         self.reminders.subscribe(self.events)
         self.computers.subscribe(self.events)
         self.events.subscribe(ev.TURN_POST_DUE, functools.partial(send_turn_row, self))

@@ -34,3 +34,4 @@ class Bot(commands.AutoShardedBot):
     limits: Limits
     seed: int | None
     links: Links | None = None  # the web board's signed links (None: the board is off)
+    hint_seconds: float = 2.0  # how long a hint waits for the master's suggestion (then: strong's)

@@ -43,6 +43,7 @@ LEVEL_CHOICES = [
     app_commands.Choice(name="random (easy)", value="random"),
     app_commands.Choice(name="greedy (medium)", value="greedy"),
     app_commands.Choice(name="strong (hard)", value="strong"),
+    app_commands.Choice(name="master (expert)", value="master"),
 ]
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 from discord import app_commands
 
@@ -16,7 +14,6 @@ from bot.service.refusals import UserError
 from bot.store import Status
 from bot.turn import hints
 from bot.turn import panel as turnpanel
-from bot.turn.computer import advise
 from bot.turn.hints import hint_view
 from bot.turn.moves import play_move
 from bot.words.story import plan_plays, turn_words
@@ -65,13 +62,16 @@ class PlayCommands(Feature):
             raise UserError(Message("hints.not_your_turn", name=playing))
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = user_language(interaction)
-        moves, reason = await asyncio.to_thread(advise, game, (record.seed or 0) + game.state.turn)
+        got = await hints.suggest(game, (record.seed or 0) + game.state.turn, self.bot.hint_seconds)
+        moves = got.moves
         if not moves:
             await answer(interaction, t("hints.none", mine))
             return
         plays = plan_plays(game, moves)  # what the moves would do from here, told as a suggestion
         plan = turn_words(plays, game.deck, mine, self.service.names(record), suggest=True)
-        text = t("hints.turn", mine, plan=plan, reason=reasons_text(reason, mine, self.service.names(record)))
+        why = reasons_text(got.reasons, mine, self.service.names(record))
+        words = "hints.turn_master" if got.level == "master" else "hints.turn_strong"
+        text = t(words, mine, plan=plan, reason=why)
         hints.remember(record.id, record.version, interaction.user.id, list(moves))
         await interaction.edit_original_response(content=clip(text), view=hint_view(record.id, record.version, mine))
 

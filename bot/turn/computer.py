@@ -6,7 +6,8 @@ hands it the turn runs it at once, and like every job it is claimed with a lease
 process plays it, and a turn cut short by a crash or a restart is taken over from the stored
 position once the lease has run out (each move is stored on its own, so nothing is played
 twice).  The engine players (``engine.players``) decide; they run in a thread because a
-strong decision can take most of a second.
+strong decision can take most of a second, and the master's in a process of its own
+(``bot.turn.thinker``): it thinks for up to a second or two.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from bot.service.game import in_play, level_of
 from bot.service.gate import Entry
 from bot.service.refusals import UserError
 from bot.store import GameRecord
+from bot.turn.thinker import thinker
 from engine import Game
 from engine.moves import Move
-from engine.players import Player, StrongPlayer, make_player
+from engine.players import MasterPlayer, Player, StrongPlayer, make_player
 from engine.players.reasons import Reason, reasons
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ class Computers:
         self._idle = asyncio.Event()
         self._idle.set()
         self._stopped = False
+        self.thinker = thinker
 
     def subscribe(self, events: ev.Events) -> None:
         events.subscribe(ev.COMPUTER_TURN_DUE, self.play_turn)
@@ -83,6 +86,7 @@ class Computers:
         """Plays no more moves (the bot is closing): a turn under way stops after its current
         move, and the next start takes it over."""
         self._stopped = True
+        self.thinker.close()
 
     def _player(self, record: GameRecord, seat: int) -> Player:
         level = level_of(record.seats[seat].ai_level)
@@ -116,6 +120,15 @@ class Computers:
             if not self._playing:
                 self._idle.set()
 
+    async def _choose(self, game_id: int, seat: int, player: Player, game: Game) -> Move:
+        if isinstance(player, MasterPlayer):
+            move, thought = await self.thinker.choose(player, game)
+            known = self._players.get((game_id, seat))
+            if known is not None and known[1] is player:  # the player as it left the worker
+                self._players[(game_id, seat)] = (known[0], thought)
+            return move
+        return await asyncio.to_thread(player.choose, game)
+
     async def _play(self, game_id: int) -> None:
         failures = 0
         while not self._stopped:
@@ -126,7 +139,7 @@ class Computers:
                 return
             seat = game.current_player
             player = self._player(record, seat)
-            move: Move = await asyncio.to_thread(player.choose, game.clone())
+            move = await self._choose(game_id, seat, player, game.clone())
             try:
                 outcome = await self.bot.service.play_in(game_id, None, move, entry=Entry.JOB, as_seat=seat)
             except UserError as e:

@@ -2,13 +2,18 @@
 the normal service path (all but the end, so every step stays undoable and ending the turn
 remains the player's confirmed choice) and "Show me" draws the studio as it would be.
 
-The suggestion is remembered in memory per (game, version, player), so the buttons play
-exactly what was shown; after a restart or a move they say so instead.
+The suggestion comes from the master player when it answers within the bot's
+``hint_seconds`` (it thinks in a process of its own, ``bot.turn.thinker``), else from the
+strong player, and its words say which.  It is remembered in memory per (game, version,
+player), so the buttons play exactly what was shown; after a restart or a move they say so
+instead.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import discord
 
@@ -21,12 +26,33 @@ from bot.refusal_words import said
 from bot.service.gate import Entry
 from bot.service.refusals import StaleChoice, UserError
 from bot.turn import faces
+from bot.turn.computer import advise
 from bot.turn.panel import in_place, show
+from bot.turn.thinker import thinker
 from engine import Game
 from engine.moves import EndTurn, Move
+from engine.players.reasons import Reason
 
 KEPT = 256
 _plans: OrderedDict[tuple[int, int, int], list[Move]] = OrderedDict()
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    moves: list[Move]
+    reasons: list[Reason]
+    level: str  # the computer level that made it: "master" or "strong"
+
+
+async def suggest(game: Game, seed: int, seconds: float) -> Suggestion:
+    """The master's suggestion for the player in turn if it comes within ``seconds``, else
+    the strong player's (a fraction of a second)."""
+    if seconds > 0:
+        got = await thinker.advise(game, seed, seconds)
+        if got is not None:
+            return Suggestion(got[0], got[1], "master")
+    moves, why = await asyncio.to_thread(advise, game, seed)
+    return Suggestion(moves, why, "strong")
 
 
 def remember(game_id: int, version: int, user_id: int, moves: list[Move]) -> None:

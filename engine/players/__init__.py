@@ -2,7 +2,8 @@
 
 from .factory import LEVELS, Player, make_player
 from .greedy import GreedyPlayer
+from .master import MasterPlayer
 from .random_player import RandomPlayer
 from .strong import StrongPlayer
 
-__all__ = ["LEVELS", "GreedyPlayer", "Player", "RandomPlayer", "StrongPlayer", "make_player"]
+__all__ = ["LEVELS", "GreedyPlayer", "MasterPlayer", "Player", "RandomPlayer", "StrongPlayer", "make_player"]

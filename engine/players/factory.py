@@ -7,10 +7,11 @@ from typing import Protocol
 from ..game import Game
 from ..moves import Move
 from .greedy import GreedyPlayer
+from .master import MasterPlayer
 from .random_player import RandomPlayer
 from .strong import StrongPlayer
 
-LEVELS = ("random", "greedy", "strong")
+LEVELS = ("random", "greedy", "strong", "master")
 
 
 class Player(Protocol):
@@ -20,7 +21,8 @@ class Player(Protocol):
 
 
 def make_player(level: str, seed: int) -> Player:
-    """A computer player of ``level`` ("random", "greedy" or "strong"), deterministic for ``seed``."""
+    """A computer player of ``level`` ("random", "greedy", "strong" or "master"), deterministic
+    for ``seed``."""
     key = level.strip().lower()
     if key == "random":
         return RandomPlayer(seed)
@@ -28,4 +30,6 @@ def make_player(level: str, seed: int) -> Player:
         return GreedyPlayer(seed, nearest=True)
     if key == "strong":
         return StrongPlayer(seed)
+    if key == "master":
+        return MasterPlayer(seed)
     raise ValueError(f"unknown player level {level!r}: choose from {', '.join(LEVELS)}")

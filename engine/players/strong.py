@@ -425,6 +425,11 @@ class StrongPlayer:
         self._at: tuple[int, int, int] | None = None  # (seat, turn, log length) where _plan[0] applies
         self._fallback = GreedyPlayer(seed)
         self._last_spent = 0
+        # With ``keep_ends``, every place the last search could stop at (end the turn, or
+        # reach the roll), with its value: the master player weighs the best few further.
+        # Off by default: they hold hundreds of copies of the game.
+        self.keep_ends = False
+        self._ends: list[_Node] = []
 
     # --- public API -------------------------------------------------------------------
 
@@ -493,6 +498,7 @@ class StrongPlayer:
     def _beam_search(self, game: Game, budget: int | None) -> tuple[list[Move], list[bool]]:
         budget = self.budget if budget is None else budget
         self._last_spent = 0
+        self._ends = []
         if game.is_over:
             return [], []
         root_game = self._hidden_shuffled(game)
@@ -500,6 +506,7 @@ class StrongPlayer:
         root = _Node(root_game, [])
         self._value(root, ctx)
         best: _Node | None = root if root.can_end else None
+        ends = self._ends = [root] if root.can_end and self.keep_ends else []
         beam = [root]
         seen: set[tuple[object, ...]] = {self._key(root_game)}
         spent = 0
@@ -510,8 +517,11 @@ class StrongPlayer:
                     self._value(child, ctx)
                     spent += 1
                     children.append(child)
-                    if (child.can_end or child.stop) and (best is None or child.value > best.value):
-                        best = child
+                    if child.can_end or child.stop:
+                        if self.keep_ends:
+                            ends.append(child)
+                        if best is None or child.value > best.value:
+                            best = child
                     # The first level is always seen whole (every first move is weighed);
                     # deeper ones stop at the budget, which bounds the time.
                     if level and spent >= budget:

@@ -66,7 +66,9 @@ class Table:
 
 
 def make_bot(db: Path) -> CubistBot:
-    return CubistBot(db, guild_ready_timeout=0.05, seed=1, computer_pause=0, limits=TEST_LIMITS)
+    # Hints from the strong player alone: the same suggestion on any machine, however loaded
+    # (the master's, which must come within a time, are test_master_level's).
+    return CubistBot(db, guild_ready_timeout=0.05, seed=1, computer_pause=0, limits=TEST_LIMITS, hint_seconds=0)
 
 
 @pytest.fixture

@@ -99,7 +99,7 @@ async def test_hint_in_words_with_play_this_and_show_me(table: Table) -> None:
     before = await t.snapshot()
     r = await me.slash(t.channel, "cubist hint")
     assert not r.failed and r.ephemeral, r.content
-    assert r.content.startswith("💡 Suggestion: ") and "\nWhy: " in r.content, r.content
+    assert r.content.startswith("💡 A strong suggestion: ") and "\nWhy: " in r.content, r.content
     plan = r.content.split("\nWhy")[0]
     # In the present, as a suggestion (issue 27 item 4), not in hindsight.
     assert not any(w in plan for w in ("would have", "placed", "gave ", "ended")), plan
