@@ -16,7 +16,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 from PIL import Image
 
@@ -527,10 +526,7 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
     most = room - 2 * (dw + 4) - 3 * p
     f = font(size, bold=True)
     if s.over:
-        # who won on its fewest lines, then split narrower: more room beside it for the dice
-        first = _game_over_lines(game, names, labels, most, size)
-        options = [first, *(_split(" ".join(first), f, most, k) for k in (len(first) + 1, len(first) + 2))]
-        options = [o for o in dict.fromkeys(options) if o and len(o) <= 3]
+        options = [_game_over_lines(game, names, labels, most, size)]
     else:
         text, sf = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
         options = [(fit_words(text, sf, most),)]
@@ -539,18 +535,14 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
             options.append((fit_words(status_line(game, firsts, labels), f, most),))
             # then the name alone after the arrow, in the player's colour, as their band shows it
             options.append((fit_words(labels.text("next_short", who=firsts[s.current]), f, most),))
-    plans = []
     for status in options:
         status_w = max(text_width(f, line) for line in status)
         recap_w = round(room - status_w - 2 * p)
         who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, recap_w)
-        # the whose-turn line and the dice's rows beside it (a game-over line's two lines hold two rows)
-        row = max(dh, round(size * _status_rows(len(status), s.over)), _rows_height(len(rows), ru_, u))
-        plans.append((row, status, who, rows, ru_, step, tight))
-        if len(rows) < 2 and not s.over:
+        if len(rows) < 2:
             break
-    # the game over: the lowest header (of two alike, who won on fewer lines); else the last tried
-    row, status, who, rows, ru_, step, tight = min(plans, key=lambda plan: plan[0]) if s.over else plans[-1]
+    # the whose-turn line and the dice's rows beside it (a game-over line's two lines hold two rows)
+    row = max(dh, round(size * (2.5 if s.over else 1.3)), _rows_height(len(rows), ru_, u))
     lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
     height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
     return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
@@ -680,33 +672,15 @@ def _game_over_lines(game: Game, names: list[str] | None, labels: Labels, width:
     return lines
 
 
-def _status_rows(lines: int, over: bool) -> float:
-    """The whose-turn line's height in its type's size: one line, the game over's two (room
-    kept for them), or three."""
-    return 3.65 if lines > 2 else 2.5 if over else 1.3
-
-
 def _two_lines(text: str, f: Font, width: int) -> tuple[str, ...]:
     """``text`` on one line if it fits, else on two of about equal width (no short last
     word alone), or () when it does not fit on two."""
     if text_width(f, text) <= width:
         return (text,)
-    return _split(text, f, width, 2)
-
-
-def _split(text: str, f: Font, width: int, lines: int) -> tuple[str, ...]:
-    """``text`` on exactly ``lines`` lines, the widest as narrow as can be, or () when they
-    do not fit ``width`` (or there are too few words)."""
     words = text.split()
-    if len(words) < lines:
-        return ()
-    best: tuple[str, ...] = ()
-    for cuts in combinations(range(1, len(words)), lines - 1):
-        parts = tuple(" ".join(words[a:b]) for a, b in zip((0, *cuts), (*cuts, len(words)), strict=True))
-        widest = max(text_width(f, part) for part in parts)
-        if widest <= width and (not best or widest < max(text_width(f, part) for part in best)):
-            best = parts
-    return best
+    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
+    fits = [pair for pair in splits if max(text_width(f, part) for part in pair) <= width]
+    return min(fits, key=lambda pair: max(text_width(f, part) for part in pair), default=())
 
 
 def _recap_row(

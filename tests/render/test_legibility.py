@@ -272,9 +272,7 @@ def smallest_value(cv: render.Canvas) -> float:
 
 
 @pytest.mark.parametrize("style", ["iso", "flat"])
-@pytest.mark.parametrize(
-    "level,players,seed", [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1), ("greedy", 3, 5)]
-)
+@pytest.mark.parametrize("level,players,seed", [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1)])
 def test_every_turn_of_a_full_game_reads_at_discords_sizes(level: str, players: int, seed: int, style: str) -> None:
     """A whole self-play game, its table after every turn, seen from a corner and from
     above: every die drawn, no value hidden or under a tag, values 10 px (9 with four
@@ -312,9 +310,8 @@ def test_the_studio_is_posted_exactly_when_the_table_falls_short(players: int, s
     the laptop preview (a long turn's header is taller, and shrinks them), and that studio
     reads at 10 px."""
     names = DEMO_NAMES[:players]
-    turns = 0
+    studios = 0
     for game in self_play(players, seed, "greedy"):
-        turns += 1
         cv = render.table_canvas(game, names, labels=EN, style=style)
         smallest = smallest_value(cv)
         where = f"greedy {players}p {style} turn {game.state.turn}: {smallest:.2f} px"
@@ -324,7 +321,8 @@ def test_the_studio_is_posted_exactly_when_the_table_falls_short(players: int, s
             st = render.studio_canvas(game, game.current_player, names, labels=EN, style=style)
             assert smallest_value(st) >= MIN_GLYPH, where
             assert not hidden_values(st.dice), where
-    assert turns > 20
+            studios += 1
+    assert studios > 0
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
