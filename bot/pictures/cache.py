@@ -101,7 +101,7 @@ class Pictures:
         table, and with a table too large to read at Discord's preview (4 players) the current
         player's studio as well."""
         files = [(await self.table(game_id, version, game, names, lang), "table.png")]
-        if not game.is_over and render.table_needs_studio(game):
+        if not game.is_over and render.table_needs_studio(game, "iso", names, labels=render_labels(lang)):
             seat = game.current_player
             files.append((await self.studio(game_id, version, game, names, seat, lang), "studio.png"))
         return files
