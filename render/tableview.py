@@ -591,7 +591,8 @@ def _recap_rows(
     tries = [(unit, camera(True, unit).die_size()[0] + 4, False) for unit in dict.fromkeys((ru, small))]
     for unit, step, tight in [*tries, (small, math.ceil(CLOSE_STEP * dw), True)]:
         dw = camera(True, unit).die_size()[0]
-        for who in dict.fromkeys((f"{plain_name(name)}:", f"{_initials(name)}:", "")):
+        names_said = (labels.text("recap_who", who=n) for n in (plain_name(name), _initials(name)))
+        for who in dict.fromkeys((*names_said, "")):
             if _row_width(items, who, mf, dw, step, tight) <= first:
                 return who, (tuple(items),), unit, step, tight
     rows: list[list[RecapItem]] = [[]]  # as close as in the last try

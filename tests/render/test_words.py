@@ -115,6 +115,9 @@ def test_the_headers_last_turn_names_the_seat_that_played_as_the_posts_do(lang: 
         if not cv.recap:
             continue
         # The name, shortened on purpose, or left out where the dice need the room.
-        assert said in ([], [f"{plain_name(names[seat])}:"], [f"{_initials(names[seat])}:"]), (seat, said)
+        whole, initials = (labels.text("recap_who", who=n) for n in (plain_name(names[seat]), _initials(names[seat])))
+        assert said in ([], [whole], [initials]), (seat, said)
         seen.update(said)
-    assert {f"{plain_name(names[0])}:", f"{plain_name(names[2])}:"} <= seen, seen
+    assert {labels.text("recap_who", who=plain_name(names[k])) for k in (0, 2)} <= seen, seen
+    # French sets a space before the colon, English none.
+    assert all(s.endswith(" :") == (lang == "fr") for s in seen), seen
