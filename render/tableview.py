@@ -589,10 +589,10 @@ def _recap_rows(
     small = _recap_unit(RECAP_AIM / phone_scale(width), TABLE_UNIT)
     dw = camera(True, small).die_size()[0]
     tries = [(unit, camera(True, unit).die_size()[0] + 4, False) for unit in dict.fromkeys((ru, small))]
+    whos = dict.fromkeys((*(labels.text("recap_who", who=n) for n in (plain_name(name), _initials(name))), ""))
     for unit, step, tight in [*tries, (small, math.ceil(CLOSE_STEP * dw), True)]:
         dw = camera(True, unit).die_size()[0]
-        names_said = (labels.text("recap_who", who=n) for n in (plain_name(name), _initials(name)))
-        for who in dict.fromkeys((*names_said, "")):
+        for who in whos:
             if _row_width(items, who, mf, dw, step, tight) <= first:
                 return who, (tuple(items),), unit, step, tight
     rows: list[list[RecapItem]] = [[]]  # as close as in the last try
