@@ -842,7 +842,8 @@ def best_layout(game: Game, cam: Camera, u: int, head: Callable[[int], int] | No
     options: list[Layout] = []
     column = column_sizes(game, cam, u)
     goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
-    # the info columns three dice wide, or four when many dice and cards make them too tall
+    # the info columns three dice wide, or up to six when many dice and cards make them too tall
+    # (a 4-player table is short of height, not width: a wider band costs it less)
     for dice_wide in (3, 4, 5, 6):
         if options and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
             break
