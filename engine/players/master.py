@@ -2,13 +2,18 @@
 worlds, and the one that does best on average is played.
 
 The strong player values the position its plan reaches with a static estimate.  The
-master plays each of the strong player's top ``candidates`` plans forward: in each of
-``worlds`` sampled worlds (the hidden parts, the decks' order and the dice still to be
-rolled, drawn again from the master's own generator: no peeking) the plan is played, the
-opponents play their turns with a cheaper strong player, and the master's position is then
-valued at the start of its next turn, with its next roll known (the best plan a cheaper
-strong player finds for it).  Every plan meets the same worlds, so the comparison is fair
-and a few worlds suffice; a game that ends inside a world is valued exactly.
+master plays each of the strong player's top ``candidates`` plans forward in sampled worlds
+(the hidden parts, the decks' order and the dice still to be rolled, drawn again from the
+master's own generator: no peeking): the plan is played, the opponents play their turns
+with a cheaper strong player, and the master's position is then valued at the start of its
+next turn, with its next roll known (the best plan a cheaper strong player finds for it).
+A game that ends inside a world is valued exactly.
+
+The dice's noise is of the order of the differences between strong's top plans, so the
+worlds go where the choice is still open (successive halving): every plan meets
+``worlds`` worlds, the better half meets twice as many more, and so on until two are left
+that have met ``duel_worlds`` each.  Plans still in contention always meet the same
+worlds, so they are compared on the same dice.
 
 Decisions are deterministic for a seed and bounded without a clock: the worlds are drawn
 from a generator seeded by the seed and the position, and a turn plays at most
