@@ -2,13 +2,18 @@
 worlds, and the one that does best on average is played.
 
 The strong player values the position its plan reaches with a static estimate.  The
-master plays each of the strong player's top ``candidates`` plans forward: in each of
-``worlds`` sampled worlds (the hidden parts, the decks' order and the dice still to be
-rolled, drawn again from the master's own generator: no peeking) the plan is played, the
-opponents play their turns with a cheaper strong player, and the master's position is then
-valued at the start of its next turn, with its next roll known (the best plan a cheaper
-strong player finds for it).  Every plan meets the same worlds, so the comparison is fair
-and a few worlds suffice; a game that ends inside a world is valued exactly.
+master plays each of the strong player's top ``candidates`` plans forward in sampled worlds
+(the hidden parts, the decks' order and the dice still to be rolled, drawn again from the
+master's own generator: no peeking): the plan is played, the opponents play their turns
+with a cheaper strong player, and the master's position is then valued at the start of its
+next turn, with its next roll known (the best plan a cheaper strong player finds for it).
+A game that ends inside a world is valued exactly.
+
+The dice's noise is of the order of the differences between strong's top plans, so the
+worlds go where the choice is still open (successive halving): every plan meets
+``worlds`` worlds, the better half meets twice as many more, and so on until two are left
+that have met ``duel_worlds`` each.  Plans still in contention always meet the same
+worlds, so they are compared on the same dice.
 
 Decisions are deterministic for a seed and bounded without a clock: the worlds are drawn
 from a generator seeded by the seed and the position, and a turn plays at most
@@ -19,29 +24,13 @@ without looking further.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from ..game import Game
 from ..moves import EndTurn, Move
-from .strong import StrongPlayer, _Context, _final_value, _Node, evaluate, still_rounds
+from .strong import Plan, StrongPlayer, final_value, position_value
 
 # Actions a rollout may take in one turn before it is cut short (no real turn takes as many).
 _ROLLOUT_ACTIONS = 60
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    moves: tuple[Move, ...]
-    draws: tuple[bool, ...]
-    value: float  # the strong player's estimate
-
-
-def _plan_of(node: _Node) -> _Plan:
-    moves, draws = list(node.moves), list(node.draws)
-    if node.can_end:
-        moves.append(EndTurn(node.keep))
-        draws.append(True)
-    return _Plan(tuple(moves), tuple(draws), node.value)
 
 
 class MasterPlayer(StrongPlayer):
@@ -55,13 +44,15 @@ class MasterPlayer(StrongPlayer):
         candidates: int = 4,
         worlds: int = 4,
         rollout_budget: int = 120,
+        duel_worlds: int = 12,
         turn_rollouts: int = 24,
         clear_margin: float = 2.0,
     ) -> None:
         super().__init__(seed)
         self.keep_ends = True
         self.candidates = candidates
-        self.worlds = worlds
+        self.worlds = worlds  # the first round's, per plan
+        self.duel_worlds = duel_worlds
         # Positions the cheaper strong players of a rollout value per plan (strong: 500).
         self.rollout_budget = rollout_budget
         # Worlds played per turn, every plan of every search counted: the time limit.
@@ -74,35 +65,43 @@ class MasterPlayer(StrongPlayer):
         moves, draws = super()._beam_search(game, budget)
         if game.is_over or not self._ends:
             return moves, draws
-        plans = self._distinct_plans()
+        plans = self.ranked_plans(self.candidates)
         self._ends = []  # copies of the game, no longer needed (and not to be pickled)
         this_turn = (game.current_player, game.state.turn)
         used = self._rollouts[1] if self._rollouts[0] == this_turn else 0
         worlds = min(self.worlds, (self.turn_rollouts - used) // max(1, len(plans)))
         if len(plans) < 2 or worlds < 1 or plans[0].value - plans[1].value > self.clear_margin:
             return moves, draws
-        self._rollouts = (this_turn, used + worlds * len(plans))
-        seeds = [self._world_seed(game, w) for w in range(worlds)]
-        best, best_value = plans[0], float("-inf")
-        for plan in plans:
-            value = sum(self._rollout(game, plan, s) for s in seeds) / len(seeds)
-            if value > best_value:
-                best, best_value = plan, value
+        self._rollouts = (this_turn, used)
+        best = self._halving(game, plans, worlds)
         return list(best.moves), list(best.draws)
 
-    def _distinct_plans(self) -> list[_Plan]:
-        """The best ``candidates`` plans of the last search that end in different positions."""
-        out: list[_Plan] = []
-        seen: set[tuple[object, ...]] = set()
-        for node in sorted(self._ends, key=lambda n: n.value, reverse=True):
-            key = (self._key(node.game), node.keep)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(_plan_of(node))
-            if len(out) >= self.candidates:
+    def _halving(self, game: Game, plans: list[Plan], worlds: int) -> Plan:
+        """Successive halving: the plans still in contention meet the same new worlds, then
+        the worse half is dropped and the rest meet twice as many more, until two are left
+        that have met ``duel_worlds`` worlds, or the turn's budget is spent.  The dice's noise
+        is of the order of the differences between strong's top plans: the worlds go where
+        the choice is still open."""
+        this_turn, used = self._rollouts
+        alive = list(range(len(plans)))
+        totals = [0.0] * len(plans)
+        played = 0  # worlds met by each plan still in contention
+        while True:
+            seeds = [self._world_seed(game, w) for w in range(played, played + worlds)]
+            for i in alive:
+                totals[i] += sum(self._rollout(game, plans[i], s) for s in seeds)
+            used += worlds * len(alive)
+            played += worlds
+            alive.sort(key=lambda i: (-totals[i], i))  # ties: strong's order
+            if len(alive) == 1 or (len(alive) == 2 and played >= self.duel_worlds):
                 break
-        return out
+            if len(alive) > 2:
+                alive, worlds = alive[: (len(alive) + 1) // 2], worlds * 2
+            worlds = min(worlds, max(1, self.duel_worlds - played), (self.turn_rollouts - used) // len(alive))
+            if worlds < 1:
+                break
+        self._rollouts = (this_turn, used)
+        return plans[alive[0]]
 
     def _world_seed(self, game: Game, world: int) -> int:
         key = f"master:{self.seed}:{game.current_player}:{game.state.turn}:{len(game.log)}:{world}"
@@ -117,7 +116,7 @@ class MasterPlayer(StrongPlayer):
         g.state.rng = rng.getrandbits(64)
         return g
 
-    def _rollout(self, game: Game, plan: _Plan, seed: int) -> float:
+    def _rollout(self, game: Game, plan: Plan, seed: int) -> float:
         """The master's value of ``plan`` in the world drawn from ``seed``: the plan played,
         then the opponents' turns, valued at the start of the master's next turn."""
         me = game.current_player
@@ -135,13 +134,12 @@ class MasterPlayer(StrongPlayer):
         while not g.is_over and (g.state.turn == turn or g.current_player != me):
             self._play_turn(g, players[g.current_player])
         if g.is_over:
-            return _final_value(g, me)
+            return final_value(g, me)
         leaf = players[me]
         leaf.keep_ends = True
-        leaf._search(g, self.rollout_budget)
-        if leaf._ends:
-            return max(n.value for n in leaf._ends)
-        return evaluate(g, _Context(g, me, still_rounds(g)), frozenset())[0]
+        leaf.plan_turn(g)
+        best = leaf.ranked_plans(1)
+        return best[0].value if best else position_value(g, me)
 
     @staticmethod
     def _play_turn(g: Game, player: StrongPlayer) -> None:

@@ -103,6 +103,16 @@ class _Node:
     thrown: int = 0  # dice of abandoned workrooms sent back to the supply during the plan
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A whole-turn plan a search found: its moves, whether each brings new information (a
+    card drawn, the roll: the plan is made again after it) and the search's value of it."""
+
+    moves: tuple[Move, ...]
+    draws: tuple[bool, ...]
+    value: float
+
+
 class _Context:
     """What stays fixed during one search: who plans, what was visible at the start."""
 
@@ -324,6 +334,16 @@ def _final_value(game: Game, seat: int) -> float:
     return -WIN + margin
 
 
+def final_value(game: Game, seat: int) -> float:
+    """A finished game's value for ``seat``: win, share or lose, plus the margin."""
+    return _final_value(game, seat)
+
+
+def position_value(game: Game, seat: int) -> float:
+    """The static estimate of ``game`` for ``seat``, as if its turn ended now."""
+    return evaluate(game, _Context(game, seat, still_rounds(game)), frozenset())[0]
+
+
 def evaluate(game: Game, ctx: _Context, forbidden: frozenset[int]) -> tuple[float, tuple[int, ...]]:
     """Value of ending the turn now (for ``ctx.seat``) and the dice to keep in storage."""
     s = game.state
@@ -462,6 +482,25 @@ class StrongPlayer:
         if game.is_over:
             return []
         return reasons(game, self.plan_turn(game))
+
+    def ranked_plans(self, limit: int) -> list[Plan]:
+        """The best ``limit`` plans of the last search (with ``keep_ends``) that end in
+        different positions, best first."""
+        out: list[Plan] = []
+        seen: set[tuple[object, ...]] = set()
+        for node in sorted(self._ends, key=lambda n: n.value, reverse=True):
+            key = (self._key(node.game), node.keep)
+            if key in seen:
+                continue
+            seen.add(key)
+            moves, draws = list(node.moves), list(node.draws)
+            if node.can_end:
+                moves.append(EndTurn(node.keep))
+                draws.append(True)
+            out.append(Plan(tuple(moves), tuple(draws), node.value))
+            if len(out) >= limit:
+                break
+        return out
 
     # --- internals --------------------------------------------------------------------
 

@@ -63,6 +63,21 @@ def test_worlds_played_in_a_turn_stay_within_the_budget() -> None:
     assert 0 < most <= master.turn_rollouts
 
 
+def test_the_worlds_go_to_the_plans_still_in_contention() -> None:
+    # One world each at first, then the better half meets twice as many more until two
+    # plans have met three: four plans 4 + 2 * 2 worlds, three 3 + 2 * 2, two 2 * 3.
+    game = Game.new(2, 8)
+    strong = StrongPlayer(9, budget=80, turn_budget=120)
+    played = set()
+    while game.state.turn < 12:
+        if game.current_player == 0:
+            master = MasterPlayer(4, candidates=4, worlds=1, duel_worlds=3, rollout_budget=20, turn_rollouts=100)
+            master.plan_turn(game)
+            played.add(master._rollouts[1])
+        _play(game, {0: StrongPlayer(4), 1: strong}, turns=game.state.turn + 1)
+    assert played <= {0, 6, 7, 8} and 8 in played, played
+
+
 def test_the_worlds_can_overrule_the_strong_players_first_choice() -> None:
     # Same seed, same search: where master's plan differs from strong's, it was the worlds.
     differ = 0
@@ -71,7 +86,7 @@ def test_the_worlds_can_overrule_the_strong_players_first_choice() -> None:
     while game.state.turn < 16:
         if game.current_player == 0:
             plain = StrongPlayer(4).plan_turn(game)
-            weighed = MasterPlayer(4, candidates=3, worlds=2, rollout_budget=40).plan_turn(game)
+            weighed = MasterPlayer(4, candidates=3, worlds=2, rollout_budget=40, duel_worlds=4).plan_turn(game)
             differ += plain != weighed
         _play(game, {0: StrongPlayer(4), 1: strong}, turns=game.state.turn + 1)
     assert differ > 0
