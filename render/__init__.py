@@ -21,6 +21,9 @@ What each style guarantees at Discord's sizes (tests/render/test_legibility.py):
 - laptop preview, "flat": the same values, and every column's height as a figure (a small
   "×" over it, just right of its value) 7 px tall; a finished game's table, whose header
   names the winners on two lines, half a pixel less;
+- not yet: a finished game's table whose header holds who won and many last-turn dice
+  (some 4-player games, either style; 3-player ones from above) falls short of those
+  values by up to a pixel, the header's type being sized for a phone;
 - phone (360 px wide), "iso": the header shows the last turn's dice again, large (numerals
   9 px there), with where they went, and whose turn it is; the whole table is one tap away.
 """

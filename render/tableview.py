@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 from PIL import Image
 
@@ -191,11 +192,9 @@ def _flow(
             word, f = _small_fitting(labels.text("storage"), u, width)
             cv.text((x0, y + 2), word, f, pal.MUTED, anchor="lt", parent=pname)
         y += round(0.62 * u) + 2
-    if x > x0:
-        y += row_h
-    x = x0
+    # the completed cards go on after the last dice, on their row when they fit there
     chip_f = font(max(10, round(0.42 * u)), bold=True)
-    line_h = 0
+    line_h = row_h if x > x0 else 0
     for i, points, on_card in chips:
         lw = chip_label_width(chip_f, points)
         left = [v for v in on_card if v is not None]
@@ -526,7 +525,10 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
     most = room - 2 * (dw + 4) - 3 * p
     f = font(size, bold=True)
     if s.over:
-        options = [_game_over_lines(game, names, labels, most, size)]
+        # who won on its fewest lines, then split narrower: more room beside it for the dice
+        first = _game_over_lines(game, names, labels, most, size)
+        options = [first, *(_split(" ".join(first), f, most, k) for k in (len(first) + 1, len(first) + 2))]
+        options = [o for o in dict.fromkeys(options) if o and len(o) <= 3]
     else:
         text, sf = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
         options = [(fit_words(text, sf, most),)]
@@ -535,14 +537,18 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
             options.append((fit_words(status_line(game, firsts, labels), f, most),))
             # then the name alone after the arrow, in the player's colour, as their band shows it
             options.append((fit_words(labels.text("next_short", who=firsts[s.current]), f, most),))
+    plans = []
     for status in options:
         status_w = max(text_width(f, line) for line in status)
         recap_w = round(room - status_w - 2 * p)
         who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, recap_w)
-        if len(rows) < 2:
+        # the whose-turn line and the dice's rows beside it (a game-over line's two lines hold two rows)
+        row = max(dh, round(size * _status_rows(len(status))), _rows_height(len(rows), ru_, u))
+        plans.append((row, status, who, rows, ru_, step, tight))
+        if len(rows) < 2 and not s.over:
             break
-    # the whose-turn line and the dice's rows beside it (a game-over line's two lines hold two rows)
-    row = max(dh, round(size * (2.5 if s.over else 1.3)), _rows_height(len(rows), ru_, u))
+    # the game over: the lowest header (of two alike, who won on fewer lines); else the last tried
+    row, status, who, rows, ru_, step, tight = min(plans, key=lambda plan: plan[0]) if s.over else plans[-1]
     lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
     height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
     return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
@@ -673,15 +679,32 @@ def _game_over_lines(game: Game, names: list[str] | None, labels: Labels, width:
     return lines
 
 
+def _status_rows(lines: int) -> float:
+    """The whose-turn line's height in its type's size: one line, two or three (who won)."""
+    return 3.65 if lines > 2 else 2.5 if lines == 2 else 1.3
+
+
 def _two_lines(text: str, f: Font, width: int) -> tuple[str, ...]:
     """``text`` on one line if it fits, else on two of about equal width (no short last
     word alone), or () when it does not fit on two."""
     if text_width(f, text) <= width:
         return (text,)
+    return _split(text, f, width, 2)
+
+
+def _split(text: str, f: Font, width: int, lines: int) -> tuple[str, ...]:
+    """``text`` on exactly ``lines`` lines, the widest as narrow as can be, or () when they
+    do not fit ``width`` (or there are too few words)."""
     words = text.split()
-    splits = [(" ".join(words[:k]), " ".join(words[k:])) for k in range(1, len(words))]
-    fits = [pair for pair in splits if max(text_width(f, part) for part in pair) <= width]
-    return min(fits, key=lambda pair: max(text_width(f, part) for part in pair), default=())
+    if len(words) < lines:
+        return ()
+    best: tuple[str, ...] = ()
+    for cuts in combinations(range(1, len(words)), lines - 1):
+        parts = tuple(" ".join(words[a:b]) for a, b in zip((0, *cuts), (*cuts, len(words)), strict=True))
+        widest = max(text_width(f, part) for part in parts)
+        if widest <= width and (not best or widest < max(text_width(f, part) for part in best)):
+            best = parts
+    return best
 
 
 def _recap_row(
@@ -819,8 +842,9 @@ def best_layout(game: Game, cam: Camera, u: int, head: Callable[[int], int] | No
     options: list[Layout] = []
     column = column_sizes(game, cam, u)
     goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
-    # the info columns three dice wide, or four when many dice and cards make them too tall
-    for dice_wide in (3, 4):
+    # the info columns three dice wide, or up to six when many dice and cards make them too tall
+    # (a 4-player table is short of height, not width: a wider band costs it less)
+    for dice_wide in (3, 4, 5, 6):
         if options and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
             break
         sizes = (seat_bands(game, cam, u, dice_wide), column)
@@ -832,10 +856,12 @@ def best_layout(game: Game, cam: Camera, u: int, head: Callable[[int], int] | No
             options.append(layout(game, cam, u, 2, sizes=sizes, head=head))
             if not cam.iso:
                 options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True, head=head))
-    # the largest dice at the preview; of two alike (within 2%), the smaller picture
-    best = max(preview_scale(*lay.size) for lay in options)
+    # of those that reach the goal (else of all), the largest dice at the preview; of two
+    # alike (within 2%), the smaller picture
+    pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal] or options
+    best = max(preview_scale(*lay.size) for lay in pool)
     return min(
-        (lay for lay in options if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
+        (lay for lay in pool if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
     )
 
 

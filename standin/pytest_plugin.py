@@ -116,6 +116,19 @@ def standin_report(request: pytest.FixtureRequest) -> Callable[[str], None]:
     return request.config.stash.setdefault(REPORT_LINES, []).append
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # Under pytest-xdist a worker's lines travel to the controller, which prints the summary.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["standin_report"] = session.config.stash.get(REPORT_LINES, [])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    lines = getattr(node, "workeroutput", {}).get("standin_report", [])
+    node.config.stash.setdefault(REPORT_LINES, []).extend(lines)
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     lines = config.stash.get(REPORT_LINES, [])
     if lines:

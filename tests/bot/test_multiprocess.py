@@ -261,6 +261,9 @@ async def test_reminders_once_across_processes(standin: StandIn, postgres_url: s
                 assert loop.time() < hang_guard, what
                 await asyncio.sleep(0.05)
 
+        # The process that sent a turn-start DM holds its nudge until it records the first
+        # reminder's time: moving the reminder to now before that would be written over.
+        await settled("the turn-start DMs recorded")
         for step in (1, 2, 3, 4):  # three reminders, then the channel note
             assert await store.db.write(make_due_now) == 2
             if step == 4:
