@@ -123,6 +123,10 @@ OTHERS = (
     Setting("--web-turns", "WEB_TURNS", "N", "web: turns played in each game (2)", _positive),
     Setting("--web-rate", "WEB_RATE", "R", "web: moves per second over all games (10)", _seconds),
     Setting(
+        "--ai-workers", "CUBIST_AI_WORKERS", "N",
+        "ai: processes playing the games, at most 2 (1; CPU per turn is each process's own)", _positive,
+    ),
+    Setting(
         "--quick", "CUBIST_AI_BENCH_QUICK", None,
         "ai and balance: a tenth of the games (a smoke run; balance 60 games a table)", flag=True,
     ),

@@ -9,7 +9,7 @@ time per whole turn
 runs on the machine), and, on tables where every seat plays that level, the games with a
 stretch of 6+ rounds without a score change, the longest stretch and the museum endings.
 
-Every game is played in this one process, through ``engine.balance`` (the same games as
+Every game is played through ``engine.balance`` (the same games as
 ``python -m engine balance --seats strong,greedy``).  Targets: greedy beats random in
 >= 95% of 2-player games; strong beats greedy in >= 65%; master beats strong in >= 60%
 (its 95% interval above 55%) and wins >= 35% of 3-player games against two strong players;
@@ -17,13 +17,15 @@ a strong turn <= 1 s of CPU (median <= 200 ms), a master turn <= 2 s at p95; all
 tables stretch 6+ rounds in <= 2% of games and never 10, and the museum ends >= 20% of
 all-greedy 3-player games.
 
-``CUBIST_AI_BENCH_QUICK=1`` plays a tenth of the games (a smoke run).
+``CUBIST_AI_BENCH_QUICK=1`` plays a tenth of the games (a smoke run); ``CUBIST_AI_WORKERS=2``
+plays them in two processes (the same games and figures, in half the time on a free machine).
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import sys
 
 from engine.balance import STILL_MAX, STILL_ROUNDS, STILL_SHARE, BalanceReport, run_balance
 from engine.players.tournament import time_figures, wilson
@@ -59,6 +61,16 @@ def _games(n: int) -> int:
     return n
 
 
+def _workers() -> int:
+    return int(os.environ.get("CUBIST_AI_WORKERS", "1"))
+
+
+def _progress(*rows: tuple[str, str]) -> None:
+    """Each figure on stderr as soon as it is known: the full run takes an hour or more."""
+    for name, value in rows:
+        print(f"ai: {name}: {value}", file=sys.stderr, flush=True)
+
+
 def _verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
@@ -77,16 +89,17 @@ def run() -> list[tuple[str, str]]:
     cpu: dict[str, list[float]] = {}
     shares: dict[tuple[str, str, int], tuple[float, int]] = {}
     for level, other, players, n in MATCHES:
-        rep = run_balance(players, _games(n), [level, other], seed=SEED, workers=1)
+        rep = run_balance(players, _games(n), [level, other], seed=SEED, workers=_workers())
         wins, held = rep.level_wins().get(level, (0.0, 0))
         shares[(level, other, players)] = (wins, held)
         against = other if players == 2 else f"{players - 1} {other}"
         rows.append((f"{level} vs {against}, {players} players: {level}'s win share", _share(wins, held)))
         for lv in (level, other):
             cpu.setdefault(lv, []).extend(rep.cpu_times(lv))
+        _progress(rows[-1])
     tables: dict[tuple[str, int], BalanceReport] = {}
     for level, players, n in TABLES:
-        rep = tables[(level, players)] = run_balance(players, _games(n), [level], seed=SEED + 1000, workers=1)
+        rep = tables[(level, players)] = run_balance(players, _games(n), [level], seed=SEED + 1000, workers=_workers())
         dead = rep.dead_games()
         longest = max(rep.still_rounds(), default=0.0)
         museum = round(rep.museum_end_share() * rep.games)
@@ -98,6 +111,7 @@ def run() -> list[tuple[str, str]]:
         )
         rows.append((f"all-{level}, {players} players: museum endings", _share(museum, rep.games)))
         cpu.setdefault(level, []).extend(rep.cpu_times(level))
+        _progress(*rows[-2:])
     for level in sorted(cpu):
         times = sorted(cpu[level])
         if times:
