@@ -51,7 +51,7 @@ from .model import phone_scale, preview_scale
 from .names import _fitting, _initials, fit_name, plain_name
 from .pieces import Marks
 from .recap import recap
-from .words import brief_line, last_turn_line, player_name, status_line
+from .words import brief_line, last_turn_line, player_name, status_line, winner_line
 
 RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, where, dice (key, value, height)
 
@@ -172,11 +172,11 @@ def _flow(
     dw, dh = cam.die_size()
     line = round(0.85 * u)
     y = y0 + line * 2 + p  # name and points
-    y += 2 * round(0.62 * u)  # supply, "storeroom"
+    items, chips = _extras_items(game, seat)
+    y += round(0.62 * u) * (2 if _storeroom_word(items) else 1)  # supply, "storeroom"
     x = x0
     row_h = dh + 2
     pname = f"player p{seat + 1}"
-    items, chips = _extras_items(game, seat)
     for where, value in items:
         if value:
             if x + dw > x0 + width and x > x0:
@@ -221,6 +221,12 @@ def _flow(
     if x > x0:
         y += line_h + 3
     return y - y0 + p
+
+
+def _storeroom_word(items: list[tuple[str, int]]) -> bool:
+    """The word "storeroom" stands over its dice, and only when there are some (an empty
+    storeroom's word, mostly at the game's end, made every band a line taller)."""
+    return any(where != "storage" for where, _v in items)
 
 
 def chip_label_width(f: Font, points: int) -> int:
@@ -301,7 +307,8 @@ def draw_band(
         (ix0, sy), labels.text("supply", count=pl.supply), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname
     )
     sy += round(0.62 * u)
-    cv.text((ix0, sy), labels.text("storeroom"), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname)
+    if _storeroom_word(_extras_items(game, seat)[0]):
+        cv.text((ix0, sy), labels.text("storeroom"), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname)
     _flow(game, seat, cam, u, iw, cv, (ix0, iy0), labels, hl)
     # the workrooms, side by side
     for room in range(2):
@@ -513,10 +520,27 @@ class HeaderPlan:
     rows: tuple[tuple[RecapItem, ...], ...]
     lines: tuple[str, ...]
     line_size: int
+    corner: bool = False  # the dice in the picture's empty corner, not beside the whose-turn line
+    heading: str = ""  # ... under the name of whose turn it was
 
 
-def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> HeaderPlan:
-    """The header of a picture ``width`` wide."""
+Corner = tuple[int, int]  # (width, height) of the empty corner a layout leaves under the column
+
+
+def plan_header(
+    game: Game, names: list[str] | None, labels: Labels, width: int, u: int, corner: Corner | None = None
+) -> HeaderPlan:
+    """The header of a picture ``width`` wide; ``corner``: room the layout leaves empty, where
+    the last turn's dice may go when beside the whose-turn line they would make the header
+    taller (a long turn's rows of dice, who won on three lines)."""
+    beside = _beside_plan(game, names, labels, width, u)
+    if corner is None or not game.state.last_turn:
+        return beside
+    low = _corner_plan(game, names, labels, width, u, corner)
+    return low if low is not None and low.height <= beside.height - beside.size // 2 else beside
+
+
+def _beside_plan(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> HeaderPlan:
     s = game.state
     p = pad(u)
     _h, ru, size = header_height(width, u, s.over)
@@ -528,6 +552,7 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
         # who won on its fewest lines, then split narrower: more room beside it for the dice
         first = _game_over_lines(game, names, labels, most, size)
         options = [first, *(_split(" ".join(first), f, most, k) for k in (len(first) + 1, len(first) + 2))]
+        options.append(_status_across(game, names, labels, f, most))  # on one line, in fewer words
         options = [o for o in dict.fromkeys(options) if o and len(o) <= 3]
     else:
         text, sf = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
@@ -552,6 +577,67 @@ def plan_header(game: Game, names: list[str] | None, labels: Labels, width: int,
     lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
     height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
     return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
+
+
+def _corner_plan(
+    game: Game, names: list[str] | None, labels: Labels, width: int, u: int, corner: Corner
+) -> HeaderPlan | None:
+    """The whose-turn line across the header (who won on one line, the winner's name
+    shortened, before two) and the last turn's dice in the corner, under the name of whose
+    turn it was; None when they do not fit there."""
+    s = game.state
+    p = pad(u)
+    _h, ru, size = header_height(width, u, s.over)
+    room = width - 4 * p
+    f = font(size, bold=True)
+    status = _status_across(game, names, labels, f, room)
+    if not status:
+        return None
+    cw, ch = corner
+    _who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, cw - 2 * p)
+    heading = _corner_heading(game, names, labels, cw - 2 * p, u)
+    if not rows or not heading or _corner_height(len(rows), ru_, u) > ch:
+        return None
+    row = round(size * _status_rows(len(status)))
+    lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
+    height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
+    return HeaderPlan(height, size, status, row, ru_, step, tight, "", rows, lines, line_size, True, heading)
+
+
+def _status_across(game: Game, names: list[str] | None, labels: Labels, f: Font, room: int) -> tuple[str, ...]:
+    """The whose-turn line on one line ``room`` wide; who won: "Game over: Ada wins with
+    28 pts", else without "Game over" ("Bartholomew t. M. wins with 25 pts": the winner's
+    band says so too), the names shortened before two lines."""
+    if not game.state.over:
+        text, sf = _fitting(lambda n: status_line(game, n, labels), names, (int(f.size),), room)
+        return (text,) if text_width(sf, text) <= room else ()
+    shorter = [[plain_name(n) for n in names], [_initials(n) for n in names]] if names else []
+    for make in (status_line, winner_line):
+        for candidate in dict.fromkeys(tuple(c) if c else None for c in (names, *shorter)):
+            text = make(game, list(candidate) if candidate else None, labels)
+            if text_width(f, text) <= room:
+                return (text,)
+    return _game_over_lines(game, names, labels, room, int(f.size))
+
+
+def _corner_heading(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> str:
+    """Whose turn the corner's dice were ("Last turn, Bartholomew t. M."), shortened to fit."""
+    last = game.state.last_turn
+    if last is None:
+        return ""
+    name = player_name(last.seat, names)
+    f = font(text_size(u), bold=True)
+    for who in dict.fromkeys((plain_name(name), _initials(name))):
+        text = labels.text("recap_title", who=who)
+        if text_width(f, text) <= width:
+            return text
+    return ""
+
+
+def _corner_height(rows: int, ru: int, u: int) -> int:
+    """The corner panel's height: its heading, then the rows of dice."""
+    p = pad(u)
+    return p // 2 + round(text_size(u) * 1.3) + _rows_height(rows, ru, u) + p
 
 
 def _rows_height(n: int, ru: int, u: int) -> int:
@@ -630,12 +716,11 @@ def _mark(where: str, tight: bool) -> str:
     return f"→{where}" if tight else f"→ {where}"
 
 
-def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: int, labels: Labels) -> None:
+def draw_header(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, labels: Labels) -> None:
     x0, y0, x1, y1 = rect
     s = game.state
     p = pad(u)
     cv.panel("header", rect, fill=BOARD, outline=BOARD_EDGE)
-    plan = plan_header(game, names, labels, cv.size[0], u)
     row_top = y0 + p // 2
     mid = row_top + plan.row // 2
     ink = pal.INK if s.over else pal.player_ink(s.current)
@@ -650,7 +735,7 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: 
     dh = rc.die_size()[1]
     g = round(0.2 * u)
     top = row_top + (plan.row - _rows_height(len(plan.rows), plan.ru, u)) // 2
-    for k, items in enumerate(plan.rows):
+    for k, items in enumerate(() if plan.corner else plan.rows):
         rmid = mid if len(plan.rows) == 1 else top + k * (dh + g) + dh // 2
         _recap_row(cv, items, plan.who if k == 0 else "", (x1 - p, rmid), rc, mf, plan.step, plan.tight)
     lf = font(plan.line_size)
@@ -662,6 +747,28 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, names: list[str] | None, u: 
     inf = font(small_size(u))
     if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
         cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
+
+
+def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int) -> None:
+    """The last turn's dice in the picture's empty corner, left-aligned under the name of
+    whose turn it was."""
+    x0, y0, _x1, _y1 = rect
+    p = pad(u)
+    last = game.state.last_turn
+    cv.panel("last turn", rect, fill=BOARD, outline=BOARD_EDGE)
+    ts = text_size(u)
+    seat = last.seat if last is not None else 0
+    cv.text((x0 + p, y0 + p // 2), plan.heading, font(ts, bold=True), pal.player_ink(seat), anchor="lt",
+            parent="last turn")  # fmt: skip
+    rc = camera(True, plan.ru)
+    mf = _mark_font(cv.size[0], plan.size)
+    dw, dh = rc.die_size()
+    g = round(0.2 * u)
+    top = y0 + p // 2 + round(ts * 1.3)
+    for k, items in enumerate(plan.rows):
+        w = _row_width(list(items), "", mf, dw, plan.step, plan.tight)
+        right_mid = (round(x0 + p + w), top + k * (dh + g) + dh // 2)
+        _recap_row(cv, items, "", right_mid, rc, mf, plan.step, plan.tight, "last turn")
 
 
 def _game_over_lines(game: Game, names: list[str] | None, labels: Labels, width: int, size: int) -> tuple[str, ...]:
@@ -716,6 +823,7 @@ def _recap_row(
     mf: Font,
     step: int,
     tight: bool,
+    parent: str = "header",
 ) -> None:
     """A row of the last turn's dice, right-aligned at ``right_mid``: "Bruno: [4][4] → ①  [5] → Museum"."""
     if not items:
@@ -724,7 +832,7 @@ def _recap_row(
     x: float = right_mid[0] - _row_width(list(items), who, mf, dw, step, tight)
     mid = right_mid[1]
     if who:
-        r = cv.text((x, mid), who, mf, pal.player_ink(items[0][0]), anchor="lm", parent="header")
+        r = cv.text((x, mid), who, mf, pal.player_ink(items[0][0]), anchor="lm", parent=parent)
         x = r[2] + 10
     for _seat, where, dice_ in items:
         for i, (key, value, height) in enumerate(dice_):
@@ -734,7 +842,7 @@ def _recap_row(
                 cv.recap[-1] = type(last)(last.where, last.value, height, last.glyph, last.cell, body=last.body,
                                           lit=True)  # fmt: skip
             x += step if i < len(dice_) - 1 else dw + 4
-        r = cv.text((x + 2, mid), _mark(where, tight), mf, pal.INK, anchor="lm", parent="header")
+        r = cv.text((x + 2, mid), _mark(where, tight), mf, pal.INK, anchor="lm", parent=parent)
         x = r[2] + GAP[tight]
 
 
@@ -750,6 +858,12 @@ class Layout:
     museum: Rect
     artists: tuple[Rect, ...]
     offers: tuple[Rect, ...]
+    corner: Rect | None = None  # the last turn's dice, when the header put them there
+
+
+# A header's height for a picture's width and the empty corner its layout leaves (None:
+# none), and whether it puts the last turn's dice there.
+Head = Callable[[int, Corner | None], tuple[int, bool]]
 
 
 def layout(
@@ -760,16 +874,17 @@ def layout(
     cards_below: bool = False,
     sizes: tuple[tuple[Band, ...], tuple[int, int, int, int]] | None = None,
     all_below: bool = False,
-    head: Callable[[int], int] | None = None,
+    head: Head | None = None,
 ) -> Layout:
     """The bands ``per_row`` side by side, the column beside them; with ``cards_below`` the
     column holds the museum alone and the artist cards and the offer stand in a row under
     everything (fewer bands than the column is tall); with ``all_below`` nothing stands
     beside the bands: under them the museum, and beside it the artist cards in a row over
     the offer (from above, whose boards are squarer, this keeps the picture wide).  ``head``:
-    the header's height for a picture's width (by default one row of dice, one line of words)."""
+    the header's height for a picture's width and the corner left empty (by default one row
+    of dice, one line of words, no corner)."""
     if head is None:
-        head = lambda w: header_height(w, u, game.state.over)[0]  # noqa: E731
+        head = lambda w, _c: (header_height(w, u, game.state.over)[0], False)  # noqa: E731
     n = game.num_players
     p = pad(u)
     g = round(0.3 * u)
@@ -787,17 +902,24 @@ def layout(
     width = p + body_w + g + cw + p
     if cards_below:
         width = max(width, p + 4 * (aw + g) + 3 * (ow + g) - g + p)
-    head_h = head(width)
+    bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
+    col_h = museum_h + (0 if cards_below else 2 * (artist_h + g) + g + offer_h)
+    # under the column, beside the bands' last rows: room for the last turn's dice
+    room = (cw, bands_h - col_h - g) if not all_below and bands_h - col_h - g > 4 * u else None
+    head_h, used = head(width, room)
     top = p + head_h + g
     row_tops = [top + sum(b.height + g for b in row_bands[:r]) for r in range(rows)]
     bands = tuple((p + (i % per_row) * (band.width + g), row_tops[i // per_row]) for i in range(n))
     placed = tuple(row_bands[i // per_row] for i in range(n))
     x = p + body_w + g
     museum = (x, top, x + cw, top + museum_h)
-    bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
+    corner = (x, top + bands_h - room[1], x + cw, top + bands_h) if room and used else None
     if all_below:
         width = max(p + body_w + p, p + cw + g + 4 * (aw + g) - g + p)
-        head_h = head(width)
+        # beside the artist cards, under the bands: room for the last turn's dice
+        cx, below_h = p + cw + g + 4 * (aw + g), max(museum_h, artist_h + g + offer_h)
+        room = (width - p - cx, below_h) if width - p - cx > 4 * u else None
+        head_h, used = head(width, room)
         shift = p + head_h + g - top  # the header's height follows the picture's width
         top += shift
         bands = tuple((x, y + shift) for x, y in bands)
@@ -807,8 +929,9 @@ def layout(
         artists = tuple((x + i * (aw + g), y, x + i * (aw + g) + aw, y + artist_h) for i in range(4))
         y2 = y + artist_h + g
         offers = tuple((x + i * (ow + g), y2, x + i * (ow + g) + ow, y2 + offer_h) for i in range(3))
-        height = y + max(museum_h, artist_h + g + offer_h) + p
-        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
+        height = y + below_h + p
+        corner = (cx, y, width - p, y + below_h) if room and used else None
+        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers, corner)
     if cards_below:
         y = top + max(bands_h, museum_h) + g
         cards_h = max(artist_h, offer_h)
@@ -816,8 +939,7 @@ def layout(
         x = p + 4 * (aw + g)
         offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + cards_h) for i in range(3))
         height = y + cards_h + p
-        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
-    col_h = museum_h + 2 * (artist_h + g) + g + offer_h
+        return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers, corner)
     y = top + museum_h + g
     artists = tuple(
         (x + (i % 2) * (aw + g), y + (i // 2) * (artist_h + g), x + (i % 2) * (aw + g) + aw,
@@ -827,7 +949,7 @@ def layout(
     y += 2 * (artist_h + g)
     offers = tuple((x + i * (ow + g), y, x + i * (ow + g) + ow, y + offer_h) for i in range(3))
     height = top + max(bands_h, col_h) + p
-    return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers)
+    return Layout((width, height), (p, p, width - p, p + head_h), bands, placed, museum, artists, offers, corner)
 
 
 def glyph_px(cam: Camera) -> int:
@@ -836,7 +958,7 @@ def glyph_px(cam: Camera) -> int:
     return int(box[3] - box[1])
 
 
-def best_layout(game: Game, cam: Camera, u: int, head: Callable[[int], int] | None = None) -> Layout:
+def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
     are largest at the laptop preview; ``head`` as ``layout`` takes it."""
     options: list[Layout] = []
@@ -895,7 +1017,8 @@ def table_canvas(
     u = TABLE_UNIT
     cam = cam_for(iso, u)
     told = header or game
-    lay = best_layout(game, cam, u, lambda width: plan_header(told, names, labels, width, u).height)
+    lay = best_layout(game, cam, u, _head(told, names, labels, u))
+    plan = plan_header(told, names, labels, lay.size[0], u, _size(lay.corner))
     hl = highlights(game)
     museum = pieces.museum(game, hl)
     mcam, mxy = museum_place(game, museum, lay.museum, cam, u)
@@ -905,6 +1028,8 @@ def table_canvas(
         band = lay.sizes[seat]
         panels.append((f"player p{seat + 1}", (x0, y0, x0 + band.width, y0 + band.height)))
         floors += band_floors(band, (x0, y0), cam, f"player p{seat + 1}")
+    if lay.corner is not None:
+        panels.append(("last turn", lay.corner))
     framed = surface is None
     if surface is None:
         cv = Canvas(0, 0, TABLE, base=frame(lay.size, tuple(panels), tuple(floors)))
@@ -912,8 +1037,12 @@ def table_canvas(
         cv = surface(*lay.size)
     # each part a group: the web page's hooks (and the pieces a move's update sends)
     cv.open(lay.header[:2], class_="header")
-    draw_header(cv, told, lay.header, names, u, labels)
+    draw_header(cv, told, lay.header, plan, u, labels)
     cv.close()
+    if lay.corner is not None and plan.corner:
+        cv.open(lay.corner[:2], class_="last-turn")
+        draw_corner(cv, told, lay.corner, plan, u)
+        cv.close()
     cv.open(lay.museum[:2], class_="museum")
     draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=framed)
     cv.close()
@@ -932,6 +1061,18 @@ def table_canvas(
     return cv
 
 
+def _head(game: Game, names: list[str] | None, labels: Labels, u: int) -> Head:
+    def head(width: int, corner: Corner | None) -> tuple[int, bool]:
+        plan = plan_header(game, names, labels, width, u, corner)
+        return plan.height, plan.corner
+
+    return head
+
+
+def _size(rect: Rect | None) -> Corner | None:
+    return None if rect is None else (rect[2] - rect[0], rect[3] - rect[1])
+
+
 def needs_studio(game: Game, iso: bool = True, names: list[str] | None = None, labels: Labels | None = None) -> bool:
     """True when the table's values fall short of MIN_GLYPH at the laptop preview: the bot
     posts the current player's studio beside it.  With ``labels`` the header is planned as
@@ -939,7 +1080,7 @@ def needs_studio(game: Game, iso: bool = True, names: list[str] | None = None, l
     without, it is the one-row header."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
-    head = None if labels is None else (lambda width: plan_header(game, names, labels, width, u).height)
+    head = None if labels is None else _head(game, names, labels, u)
     small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u, head).size) < MIN_GLYPH
     return small or game.num_players >= 4
 

@@ -36,6 +36,15 @@ def status_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     return labels.text("next", who=player_name(s.current, names))
 
 
+def winner_line(game: Game, names: list[str] | None, labels: Labels) -> str:
+    """Who won, without "Game over" ("Ada wins with 28 pts"): for a picture whose whose-turn
+    line has no room for more."""
+    win = game.winners()
+    who = labels.text("and").join(player_name(w, names) for w in win)
+    pts = game.score(win[0]) if win else 0
+    return labels.count("winner_title", max(len(win), 1), who=who, points=pts)
+
+
 def last_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     s = game.state
     parts = []

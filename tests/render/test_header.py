@@ -43,12 +43,14 @@ def _place(where: str, game: Game, labels: Labels) -> str:
 
 def check_header(cv: Canvas, game: Game, labels: Labels, where: str) -> int:
     """The header's promises for one picture; returns how many dice its recap shows."""
-    texts = [b for b in cv.boxes if b.kind == "text" and b.parent == "header"]
-    panel = next(b.rect for b in cv.boxes if b.kind == "panel" and b.name == "header")
+    # the header, and the empty corner where a long turn's dice may go instead
+    texts = [b for b in cv.boxes if b.kind == "text" and b.parent in ("header", "last turn")]
+    panels = {b.name: b.rect for b in cv.boxes if b.kind == "panel" and b.name in ("header", "last turn")}
     assert not [b.name for b in texts if "…" in b.name], f"{where}: a header text is cut"
-    for b in texts:  # inside the header, which grew for what it holds
-        assert panel[0] <= b.rect[0] and b.rect[2] <= panel[2], f"{where}: {b.name!r} leaves the header"
-        assert panel[1] <= b.rect[1] and b.rect[3] <= panel[3], f"{where}: {b.name!r} leaves the header"
+    for b in texts:  # inside its panel, which grew for what it holds
+        panel = panels[b.parent]
+        assert panel[0] <= b.rect[0] and b.rect[2] <= panel[2], f"{where}: {b.name!r} leaves the {b.parent}"
+        assert panel[1] <= b.rect[1] and b.rect[3] <= panel[3], f"{where}: {b.name!r} leaves the {b.parent}"
     # every die ringed on the table (placed by the last turn, still there) is in the header,
     # with its value and its place
     ringed = Counter((d.value, _place(d.where, game, labels)) for d in cv.dice if d.lit)

@@ -27,6 +27,7 @@ from engine.players import GreedyPlayer, Player, make_player
 from render.camera import camera
 from render.demo import DEMO_NAMES, busy_late_game, play
 from render.model import DieGlyph, phone_scale, preview_scale
+from render.names import _initials
 from render.tableview import MIN_GLYPH, MIN_GLYPH_4P
 
 EN = render_labels("en")
@@ -278,16 +279,10 @@ def smallest_value(cv: render.Canvas) -> float:
     return min((_px(d.glyph, scale) for d in cv.dice), default=math.inf)
 
 
-WALKS = [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1), ("greedy", 4, 5)]
-# the bot's own level with three players, from a corner only: seen from above its finished
-# table (and a long turn's two rows of dice in the header) leaves the values at 9.6-9.8 px
-WALKS_ISO = [("greedy", 3, 1)]
+WALKS = [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1), ("greedy", 3, 1), ("greedy", 4, 5)]
 
 
-@pytest.mark.parametrize(
-    "level,players,seed,style",
-    [(*walk, style) for walk in WALKS for style in ("iso", "flat")] + [(*walk, "iso") for walk in WALKS_ISO],
-)
+@pytest.mark.parametrize("level,players,seed,style", [(*walk, style) for walk in WALKS for style in ("iso", "flat")])
 def test_every_turn_of_a_full_game_reads_at_discords_sizes(level: str, players: int, seed: int, style: str) -> None:
     """A whole self-play game, its table after every turn, seen from a corner and from
     above: every die drawn, no value hidden or under a tag, values 10 px (9 with four
@@ -302,12 +297,9 @@ def test_every_turn_of_a_full_game_reads_at_discords_sizes(level: str, players: 
         assert len(cv.dice) == dice_in_game(game), where
         assert not hidden_values(cv.dice) and not tags_on_values(cv.dice), where
         scale = preview_scale(*cv.size)
-        # Seen from above, the finished table falls half a pixel short: its header holds who
-        # won on two lines, which leaves the boards less of the preview's height.
-        short = 0.5 if style == "flat" and game.is_over else 0.0
         smallest = smallest_value(cv)
-        assert smallest >= goal - short, f"{where}: {smallest:.2f} px"
-        check_heights(where, cv, scale, style == "iso", FIGURE_PX - short)
+        assert smallest >= goal, f"{where}: {smallest:.2f} px"
+        check_heights(where, cv, scale, style == "iso", FIGURE_PX)
         ph = phone_scale(cv.size[0])
         assert all(_px(r.glyph, ph) >= 9.0 for r in cv.recap), where
         assert cv.status is not None and _px(cv.status, ph) >= 9.5, where
@@ -315,6 +307,46 @@ def test_every_turn_of_a_full_game_reads_at_discords_sizes(level: str, players: 
         assert needs == (players == 4 or smallest < MIN_GLYPH), f"{where}: {smallest:.2f} px, studio {needs}"
         turns += 1
     assert turns > 20
+
+
+@lru_cache(maxsize=64)
+def finished(players: int, seed: int) -> Game:
+    """The last position of a game of the bot's default computer level."""
+    game = Game.new(players=players, seed=seed)
+    bots = [make_player("greedy", seed * 10 + i) for i in range(players)]
+    while not game.is_over:
+        game.apply(bots[game.current_player].choose(game))
+    return game
+
+
+# Finished 4-player tables seen from a corner that fall short of 9 px at the laptop preview:
+# four boards' worth of bands leave no room for a header taller than one row, and these
+# last turns' dice fit neither beside who won nor in the corner under the cards.
+SHORT_FINISHED = {(4, "iso"): {3, 11, 17}}
+
+
+@pytest.mark.parametrize("style", ["iso", "flat"])
+@pytest.mark.parametrize("players,seeds", [(3, range(1, 11)), (4, range(1, 21))])
+def test_finished_tables_read_at_discords_sizes(players: int, seeds: range, style: str) -> None:
+    """The last picture of a game, the fullest (every completed card in its band, who won
+    in the header): over games of the bot's default level, values at the goal and height
+    figures 7 px at the laptop preview, the last turn's dice 9 px on a phone, except the
+    few named in SHORT_FINISHED, which miss by less than a pixel."""
+    names = DEMO_NAMES[:players]
+    goal = MIN_GLYPH_4P if players == 4 else MIN_GLYPH
+    short = {}
+    for seed in seeds:
+        game = finished(players, seed)
+        cv = render.table_canvas(game, names, labels=EN, style=style)
+        scale, ph = preview_scale(*cv.size), phone_scale(cv.size[0])
+        where = f"{players}p {style} seed {seed}"
+        assert len(cv.dice) == dice_in_game(game) and not hidden_values(cv.dice), where
+        check_heights(where, cv, scale, style == "iso")
+        assert all(_px(r.glyph, ph) >= 9.0 for r in cv.recap), where
+        if smallest_value(cv) < goal:
+            short[seed] = smallest_value(cv)
+    assert set(short) == SHORT_FINISHED.get((players, style), set()), short
+    assert all(px > goal - 1 for px in short.values()), short
 
 
 @pytest.mark.parametrize("style", ["iso", "flat"])
@@ -341,11 +373,12 @@ def test_the_studio_is_posted_exactly_when_the_table_falls_short(players: int, s
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("players,seed", [(2, 8), (4, 3)])
-def test_the_game_over_line_says_who_won_in_full(lang: str, players: int, seed: int) -> None:
-    """A finished game's header names the winners in full (on two lines when one is not
-    enough), large enough to read on a phone; nothing of it is cut."""
-    game = play(players, seed)
+@pytest.mark.parametrize("players,seed,level", [(2, 8, "plain"), (4, 3, "plain"), (4, 3, "greedy"), (4, 2, "greedy")])
+def test_the_game_over_line_says_who_won(lang: str, players: int, seed: int, level: str) -> None:
+    """A finished game's header names the winners, in full or as their bands do
+    ("Bartholomew t. M.") when the full name would take it another line, with their points,
+    large enough to read on a phone; nothing of it is cut."""
+    game = played(players, seed, level)[-1]
     assert game.is_over
     labels = render_labels(lang)
     names = DEMO_NAMES[:players]
@@ -356,7 +389,7 @@ def test_the_game_over_line_says_who_won_in_full(lang: str, players: int, seed: 
     said = " ".join(b.name for b in lines if _overlap(b.rect, cv.status))
     winners = [names[w] for w in game.winners()]
     assert "…" not in said
-    assert all(w in said for w in winners), said
+    assert all(w in said or _initials(w) in said for w in winners), said
     assert said.endswith(labels.text("points", points=game.score(game.winners()[0])))
     assert all(header[0] <= b.rect[0] and b.rect[2] <= header[2] for b in lines)
     ph = phone_scale(cv.size[0])
