@@ -534,9 +534,18 @@ def plan_header(
     the last turn's dice may go when beside the whose-turn line they would make the header
     taller (a long turn's rows of dice, who won on three lines)."""
     beside = _beside_plan(game, names, labels, width, u)
-    if corner is None or not game.state.last_turn:
+    if corner is None:
         return beside
-    low = _corner_plan(game, names, labels, width, u, corner)
+    return _lower(
+        game,
+        beside,
+        lambda: _corner_plan(game, names, labels, width, u, corner, beside, _across(game, names, labels, width, u)),
+    )
+
+
+def _lower(game: Game, beside: HeaderPlan, in_corner: Callable[[], HeaderPlan | None]) -> HeaderPlan:
+    """The dice in the corner when that makes the header lower by half a line or more."""
+    low = in_corner() if game.state.last_turn else None
     return low if low is not None and low.height <= beside.height - beside.size // 2 else beside
 
 
@@ -579,27 +588,37 @@ def _beside_plan(game: Game, names: list[str] | None, labels: Labels, width: int
     return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
 
 
+def _across(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> tuple[str, ...]:
+    """The whose-turn line across a header ``width`` wide, nothing beside it."""
+    _h, _ru, size = header_height(width, u, game.state.over)
+    return _status_across(game, names, labels, font(size, bold=True), width - 4 * pad(u))
+
+
 def _corner_plan(
-    game: Game, names: list[str] | None, labels: Labels, width: int, u: int, corner: Corner
+    game: Game,
+    names: list[str] | None,
+    labels: Labels,
+    width: int,
+    u: int,
+    corner: Corner,
+    beside: HeaderPlan,
+    status: tuple[str, ...],
 ) -> HeaderPlan | None:
-    """The whose-turn line across the header (who won on one line, the winner's name
-    shortened, before two) and the last turn's dice in the corner, under the name of whose
-    turn it was; None when they do not fit there."""
-    s = game.state
+    """The whose-turn line ``status`` across the header (who won on one line, the winner's
+    name shortened, before two) and the last turn's dice in the corner, under the name of
+    whose turn it was; None when they do not fit there.  The turn in words as ``beside``
+    has it."""
     p = pad(u)
-    _h, ru, size = header_height(width, u, s.over)
-    room = width - 4 * p
-    f = font(size, bold=True)
-    status = _status_across(game, names, labels, f, room)
     if not status:
         return None
+    _h, ru, size = header_height(width, u, game.state.over)
     cw, ch = corner
     _who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, cw - 2 * p)
     heading = _corner_heading(game, names, labels, cw - 2 * p, u)
     if not rows or not heading or _corner_height(len(rows), ru_, u) > ch:
         return None
     row = round(size * _status_rows(len(status)))
-    lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
+    lines, line_size = beside.lines, beside.line_size
     height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
     return HeaderPlan(height, size, status, row, ru_, step, tight, "", rows, lines, line_size, True, heading)
 
@@ -966,9 +985,13 @@ def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None) -> La
     goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
     # the info columns three dice wide, or up to six when many dice and cards make them too tall
     # (a 4-player table is short of height, not width: a wider band costs it less)
+    by_width: list[float] = []  # each width's largest preview scale
     for dice_wide in (3, 4, 5, 6):
-        if options and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
+        # a wider info column (fewer rows of dice and cards) while it helps: past the goal,
+        # until a width does no better than the one before
+        if len(by_width) >= 2 and glyph_px(cam) * max(by_width) >= goal and by_width[-1] <= by_width[-2]:
             break
+        tried = len(options)
         sizes = (seat_bands(game, cam, u, dice_wide), column)
         options += [
             layout(game, cam, u, 1, sizes=sizes, head=head),
@@ -978,6 +1001,7 @@ def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None) -> La
             options.append(layout(game, cam, u, 2, sizes=sizes, head=head))
             if not cam.iso:
                 options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True, head=head))
+        by_width.append(max(preview_scale(*lay.size) for lay in options[tried:]))
     # of those that reach the goal (else of all), the largest dice at the preview; of two
     # alike (within 2%), the smaller picture
     pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal] or options
@@ -1062,8 +1086,15 @@ def table_canvas(
 
 
 def _head(game: Game, names: list[str] | None, labels: Labels, u: int) -> Head:
+    # the layouts ask for a few widths, each with several corners: the plan beside the
+    # whose-turn line once a width
+    beside = lru_cache(maxsize=None)(lambda width: _beside_plan(game, names, labels, width, u))
+    across = lru_cache(maxsize=None)(lambda width: _across(game, names, labels, width, u))
+
     def head(width: int, corner: Corner | None) -> tuple[int, bool]:
-        plan = plan_header(game, names, labels, width, u, corner)
+        plan = b = beside(width)
+        if corner is not None:
+            plan = _lower(game, b, lambda: _corner_plan(game, names, labels, width, u, corner, b, across(width)))
         return plan.height, plan.corner
 
     return head
