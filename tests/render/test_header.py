@@ -1,6 +1,7 @@
 """The table's header on a long turn: every die the last turn placed is drawn again with
-where it went (numerals and places 9 px on a 360 px phone), and the turn in words is never
-cut; over every turn of self-play games, in English and French, from both cameras."""
+where it went (numerals and places 9 px on a 360 px phone), in the header or in the empty
+corner the layout leaves, and the turn in words is never cut; over every turn of self-play
+games, in English and French, from both cameras."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from render.demo import DEMO_NAMES
 from render.labels import Labels
 from render.model import phone_scale
 from render.names import circled
-from render.tableview import RECAP_FLOOR
+from render.tableview import RECAP_FLOOR, TABLE_UNIT, plan_header
 from render.words import brief_line, last_turn_line
 
 from .test_legibility import hidden_values, self_play
@@ -131,3 +132,24 @@ def test_a_long_turn_in_fewer_words_names_every_die_and_its_place() -> None:
         "a terminé l'installation Colonne solitaire n° 9 ; 1 dans l'atelier 2 ; "
     )
     assert len(brief_line(game, DEMO_NAMES, en)) < len(last_turn_line(game, DEMO_NAMES, en)) / 2
+
+
+def test_a_long_turns_dice_stand_in_the_empty_corner_when_that_lowers_the_header() -> None:
+    """Seen from above, 4 players (the bot's default level): on the turns whose dice stand in
+    the corner beside the cards, the header is lower by half a line or more than with them
+    beside whose turn it is, and everything check_header asks of the dice still holds."""
+    names = DEMO_NAMES[:4]
+    labels = render_labels("en")
+    cornered = 0
+    for game in self_play(4, 3, "greedy"):
+        cv = render.table_canvas(game, names, labels=labels, style="flat")
+        corner = next((b.rect for b in cv.boxes if b.kind == "panel" and b.name == "last turn"), None)
+        if corner is None:
+            continue
+        cornered += 1
+        header = next(b.rect for b in cv.boxes if b.kind == "panel" and b.name == "header")
+        beside = plan_header(game, names, labels, cv.size[0], TABLE_UNIT)
+        assert not beside.corner and header[3] - header[1] <= beside.height - beside.size // 2
+        assert all(corner[1] <= r.glyph[1] and r.glyph[3] <= corner[3] for r in cv.recap)
+        check_header(cv, game, labels, f"turn {game.state.turn}")
+    assert cornered >= 1
