@@ -522,31 +522,58 @@ class HeaderPlan:
     line_size: int
     corner: bool = False  # the dice in the picture's empty corner, not beside the whose-turn line
     heading: str = ""  # ... under the name of whose turn it was
+    words_apart: bool = False  # the turn in words in the corner instead (the dice stay in the header)
+
+    @property
+    def dice_apart(self) -> bool:
+        return self.corner and not self.words_apart
 
 
 Corner = tuple[int, int]  # (width, height) of the empty corner a layout leaves under the column
 
 
 def plan_header(
-    game: Game, names: list[str] | None, labels: Labels, width: int, u: int, corner: Corner | None = None
+    game: Game,
+    names: list[str] | None,
+    labels: Labels,
+    width: int,
+    u: int,
+    corner: Corner | None = None,
+    squeeze: bool = False,
 ) -> HeaderPlan:
     """The header of a picture ``width`` wide; ``corner``: room the layout leaves empty, where
     the last turn's dice may go when beside the whose-turn line they would make the header
-    taller (a long turn's rows of dice, who won on three lines)."""
+    taller (a long turn's rows of dice, who won on three lines); ``squeeze``: else the turn
+    in words may go there (for a table that falls short of the goal without)."""
     beside = _beside_plan(game, names, labels, width, u)
     if corner is None:
         return beside
+    across = _across(game, names, labels, width, u)
     return _lower(
         game,
         beside,
-        lambda: _corner_plan(game, names, labels, width, u, corner, beside, _across(game, names, labels, width, u)),
+        squeeze,
+        lambda: _corner_plan(game, names, labels, width, u, corner, beside, across),
+        lambda: _words_plan(game, names, labels, u, corner, beside),
     )
 
 
-def _lower(game: Game, beside: HeaderPlan, in_corner: Callable[[], HeaderPlan | None]) -> HeaderPlan:
-    """The dice in the corner when that makes the header lower by half a line or more."""
-    low = in_corner() if game.state.last_turn else None
-    return low if low is not None and low.height <= beside.height - beside.size // 2 else beside
+def _lower(
+    game: Game,
+    beside: HeaderPlan,
+    squeeze: bool,
+    dice: Callable[[], HeaderPlan | None],
+    words: Callable[[], HeaderPlan | None],
+) -> HeaderPlan:
+    """The dice in the corner when that makes the header lower by half a line or more;
+    squeezed, else the turn in words when that makes it lower at all."""
+    if not game.state.last_turn:
+        return beside
+    low = dice()
+    if low is not None and low.height <= beside.height - beside.size // 2:
+        return low
+    low = words() if squeeze else None
+    return low if low is not None and low.height < beside.height else beside
 
 
 def _beside_plan(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> HeaderPlan:
@@ -637,6 +664,27 @@ def _status_across(game: Game, names: list[str] | None, labels: Labels, f: Font,
             if text_width(f, text) <= room:
                 return (text,)
     return _game_over_lines(game, names, labels, room, int(f.size))
+
+
+def _words_plan(
+    game: Game, names: list[str] | None, labels: Labels, u: int, corner: Corner, beside: HeaderPlan
+) -> HeaderPlan | None:
+    """``beside`` with the turn in words in the corner, in full when it fits there, else in
+    fewer words; None when neither fits."""
+    p = pad(u)
+    cw, ch = corner
+    ts = text_size(u)
+    lf = font(ts)
+    for make in (last_turn_line, brief_line):
+        lines = wrap(make(game, names, labels), lf, cw - 2 * p, 99)
+        if not any("…" in line for line in lines) and _words_height(len(lines), ts, u) <= ch:
+            height = p + beside.row + p
+            return dataclasses.replace(beside, height=height, lines=lines, line_size=ts, corner=True, words_apart=True)
+    return None
+
+
+def _words_height(lines: int, size: int, u: int) -> int:
+    return pad(u) + lines * round(size * 1.25) + pad(u)
 
 
 def _corner_heading(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> str:
@@ -754,9 +802,11 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, la
     dh = rc.die_size()[1]
     g = round(0.2 * u)
     top = row_top + (plan.row - _rows_height(len(plan.rows), plan.ru, u)) // 2
-    for k, items in enumerate(() if plan.corner else plan.rows):
+    for k, items in enumerate(() if plan.dice_apart else plan.rows):
         rmid = mid if len(plan.rows) == 1 else top + k * (dh + g) + dh // 2
         _recap_row(cv, items, plan.who if k == 0 else "", (x1 - p, rmid), rc, mf, plan.step, plan.tight)
+    if plan.words_apart:
+        return
     lf = font(plan.line_size)
     lstep = round(plan.line_size * 1.25)
     n = len(plan.lines)
@@ -775,6 +825,11 @@ def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int) ->
     p = pad(u)
     last = game.state.last_turn
     cv.panel("last turn", rect, fill=BOARD, outline=BOARD_EDGE)
+    if plan.words_apart:
+        lf, lstep = font(plan.line_size), round(plan.line_size * 1.25)
+        for k, line in enumerate(plan.lines):
+            cv.text((x0 + p, y0 + p + k * lstep), line, lf, pal.INK, anchor="lt", parent="last turn")
+        return
     ts = text_size(u)
     seat = last.seat if last is not None else 0
     cv.text((x0 + p, y0 + p // 2), plan.heading, font(ts, bold=True), pal.player_ink(seat), anchor="lt",
@@ -877,7 +932,8 @@ class Layout:
     museum: Rect
     artists: tuple[Rect, ...]
     offers: tuple[Rect, ...]
-    corner: Rect | None = None  # the last turn's dice, when the header put them there
+    corner: Rect | None = None  # the last turn's dice or words, when the header put them there
+    squeeze: bool = False  # planned with the turn in words allowed in the corner
 
 
 # A header's height for a picture's width and the empty corner its layout leaves (None:
@@ -977,12 +1033,26 @@ def glyph_px(cam: Camera) -> int:
     return int(box[3] - box[1])
 
 
-def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None) -> Layout:
+def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None, squeezed: Head | None = None) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
-    are largest at the laptop preview; ``head`` as ``layout`` takes it."""
+    are largest at the laptop preview; ``head`` as ``layout`` takes it; ``squeezed``: a
+    lower header, tried when the table falls short of the goal with ``head``."""
+    goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
+    options = _layouts(game, cam, u, head, goal)
+    if squeezed is not None and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) < goal:
+        options += [dataclasses.replace(lay, squeeze=True) for lay in _layouts(game, cam, u, squeezed, goal)]
+    # of those that reach the goal (else of all), the largest dice at the preview; of two
+    # alike (within 2%), the smaller picture
+    pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal] or options
+    best = max(preview_scale(*lay.size) for lay in pool)
+    return min(
+        (lay for lay in pool if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
+    )
+
+
+def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) -> list[Layout]:
     options: list[Layout] = []
     column = column_sizes(game, cam, u)
-    goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
     # the info columns three dice wide, or up to six when many dice and cards make them too tall
     # (a 4-player table is short of height, not width: a wider band costs it less)
     by_width: list[float] = []  # each width's largest preview scale
@@ -1002,13 +1072,7 @@ def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None) -> La
             if not cam.iso:
                 options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True, head=head))
         by_width.append(max(preview_scale(*lay.size) for lay in options[tried:]))
-    # of those that reach the goal (else of all), the largest dice at the preview; of two
-    # alike (within 2%), the smaller picture
-    pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal] or options
-    best = max(preview_scale(*lay.size) for lay in pool)
-    return min(
-        (lay for lay in pool if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
-    )
+    return options
 
 
 @lru_cache(maxsize=32)
@@ -1041,8 +1105,8 @@ def table_canvas(
     u = TABLE_UNIT
     cam = cam_for(iso, u)
     told = header or game
-    lay = best_layout(game, cam, u, _head(told, names, labels, u))
-    plan = plan_header(told, names, labels, lay.size[0], u, _size(lay.corner))
+    lay = best_layout(game, cam, u, _head(told, names, labels, u), _head(told, names, labels, u, squeeze=True))
+    plan = plan_header(told, names, labels, lay.size[0], u, _size(lay.corner), lay.squeeze)
     hl = highlights(game)
     museum = pieces.museum(game, hl)
     mcam, mxy = museum_place(game, museum, lay.museum, cam, u)
@@ -1085,7 +1149,7 @@ def table_canvas(
     return cv
 
 
-def _head(game: Game, names: list[str] | None, labels: Labels, u: int) -> Head:
+def _head(game: Game, names: list[str] | None, labels: Labels, u: int, squeeze: bool = False) -> Head:
     # the layouts ask for a few widths, each with several corners: the plan beside the
     # whose-turn line once a width
     beside = lru_cache(maxsize=None)(lambda width: _beside_plan(game, names, labels, width, u))
@@ -1094,7 +1158,13 @@ def _head(game: Game, names: list[str] | None, labels: Labels, u: int) -> Head:
     def head(width: int, corner: Corner | None) -> tuple[int, bool]:
         plan = b = beside(width)
         if corner is not None:
-            plan = _lower(game, b, lambda: _corner_plan(game, names, labels, width, u, corner, b, across(width)))
+            plan = _lower(
+                game,
+                b,
+                squeeze,
+                lambda: _corner_plan(game, names, labels, width, u, corner, b, across(width)),
+                lambda: _words_plan(game, names, labels, u, corner, b),
+            )
         return plan.height, plan.corner
 
     return head
@@ -1111,8 +1181,10 @@ def needs_studio(game: Game, iso: bool = True, names: list[str] | None = None, l
     without, it is the one-row header."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
-    head = None if labels is None else _head(game, names, labels, u)
-    small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u, head).size) < MIN_GLYPH
+    head = squeezed = None
+    if labels is not None:
+        head, squeezed = _head(game, names, labels, u), _head(game, names, labels, u, squeeze=True)
+    small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u, head, squeezed).size) < MIN_GLYPH
     return small or game.num_players >= 4
 
 

@@ -19,10 +19,10 @@ from render.demo import DEMO_NAMES
 from render.labels import Labels
 from render.model import phone_scale
 from render.names import circled
-from render.tableview import RECAP_FLOOR, TABLE_UNIT, plan_header
+from render.tableview import MIN_GLYPH_4P, RECAP_FLOOR, TABLE_UNIT, plan_header
 from render.words import brief_line, last_turn_line
 
-from .test_legibility import hidden_values, self_play
+from .test_legibility import hidden_values, self_play, smallest_value
 
 
 def _px(box: tuple[int, int, int, int], scale: float) -> float:
@@ -153,3 +153,25 @@ def test_a_long_turns_dice_stand_in_the_empty_corner_when_that_lowers_the_header
         assert all(corner[1] <= r.glyph[1] and r.glyph[3] <= corner[3] for r in cv.recap)
         check_header(cv, game, labels, f"turn {game.state.turn}")
     assert cornered >= 1
+
+
+def test_a_table_short_of_the_goal_puts_the_turn_in_words_in_the_corner() -> None:
+    """4 players from a corner (the bot's default level, a game with long turns): where the
+    header's dice fill two rows and the table would fall short of 9 px, the turn in words
+    stands in the empty corner, whole, and the table reaches the goal."""
+    names = DEMO_NAMES[:4]
+    labels = render_labels("en")
+    moved = 0
+    for game in self_play(4, 10, "greedy"):
+        cv = render.table_canvas(game, names, labels=labels)
+        corner = next((b.rect for b in cv.boxes if b.kind == "panel" and b.name == "last turn"), None)
+        words = [b for b in cv.boxes if b.kind == "text" and b.parent == "last turn" and not b.name.startswith("→")]
+        if corner is None or (cv.recap and corner[1] <= cv.recap[0].glyph[1]):
+            continue  # no corner, or the dice stand there
+        moved += 1
+        told = " ".join(b.name for b in words)
+        assert told in (last_turn_line(game, names, labels), brief_line(game, names, labels)), told
+        assert all(corner[0] <= b.rect[0] and b.rect[2] <= corner[2] and b.rect[3] <= corner[3] for b in words)
+        assert smallest_value(cv) >= MIN_GLYPH_4P, f"turn {game.state.turn}: {smallest_value(cv):.2f} px"
+        check_header(cv, game, labels, f"turn {game.state.turn}")
+    assert moved >= 1
