@@ -529,7 +529,7 @@ class HeaderPlan:
         return self.corner and not self.words_apart
 
 
-Corner = tuple[int, int]  # (width, height) of the empty corner a layout leaves under the column
+Corner = tuple[int, int]  # (width, height) of the room a layout leaves empty (under the column, beside the cards)
 
 
 def plan_header(
@@ -818,10 +818,10 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, la
         cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
 
 
-def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int) -> None:
+def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, labels: Labels) -> None:
     """The last turn's dice in the picture's empty corner, left-aligned under the name of
-    whose turn it was."""
-    x0, y0, _x1, _y1 = rect
+    whose turn it was; or the turn in words."""
+    x0, y0, x1, y1 = rect
     p = pad(u)
     last = game.state.last_turn
     cv.panel("last turn", rect, fill=BOARD, outline=BOARD_EDGE)
@@ -829,6 +829,11 @@ def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int) ->
         lf, lstep = font(plan.line_size), round(plan.line_size * 1.25)
         for k, line in enumerate(plan.lines):
             cv.text((x0 + p, y0 + p + k * lstep), line, lf, pal.INK, anchor="lt", parent="last turn")
+        # the turn's number and the deck, as the header has them, when there is room left
+        s = game.state
+        info, inf = labels.count("header", len(s.installation_deck), turn=s.turn + 1), font(small_size(u))
+        if y0 + p + (len(plan.lines) + 1) * lstep <= y1 - p and text_width(inf, info) <= x1 - x0 - 2 * p:
+            cv.text((x0 + p, y1 - p // 2), info, inf, pal.MUTED, anchor="ld", parent="last turn")
         return
     ts = text_size(u)
     seat = last.seat if last is not None else 0
@@ -937,7 +942,7 @@ class Layout:
 
 
 # A header's height for a picture's width and the empty corner its layout leaves (None:
-# none), and whether it puts the last turn's dice there.
+# none), and whether it puts the last turn's dice, or the turn in words, there.
 Head = Callable[[int, Corner | None], tuple[int, bool]]
 
 
@@ -1129,7 +1134,7 @@ def table_canvas(
     cv.close()
     if lay.corner is not None and plan.corner:
         cv.open(lay.corner[:2], class_="last-turn")
-        draw_corner(cv, told, lay.corner, plan, u)
+        draw_corner(cv, told, lay.corner, plan, u, labels)
         cv.close()
     cv.open(lay.museum[:2], class_="museum")
     draw_museum(cv, game, lay.museum, cam, u, labels, hl, framed=framed)
