@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -589,6 +589,11 @@ def _beside_plan(game: Game, names: list[str] | None, labels: Labels, width: int
         first = _game_over_lines(game, names, labels, most, size)
         options = [first, *(_split(" ".join(first), f, most, k) for k in (len(first) + 1, len(first) + 2))]
         options.append(_status_across(game, names, labels, f, most))  # on one line, in fewer words
+        if names:  # in fewer words on two lines, the winner's name as their band has it
+            short = [_initials(n) for n in names]
+            options += [
+                _split(make(game, short, labels), f, most, 2, keep=short) for make in (status_line, winner_line)
+            ]
         options = [o for o in dict.fromkeys(options) if o and len(o) <= 3]
     else:
         text, sf = _fitting(lambda n: status_line(game, n, labels), names, (size,), min(room * 0.5, most))
@@ -641,8 +646,11 @@ def _corner_plan(
     _h, ru, size = header_height(width, u, game.state.over)
     cw, ch = corner
     _who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, cw - 2 * p)
+    # under "Last turn, Ada" when there is room for it (the turn in words says it too)
     heading = _corner_heading(game, names, labels, cw - 2 * p, u)
-    if not rows or not heading or _corner_height(len(rows), ru_, u) > ch:
+    if heading and _corner_height(len(rows), ru_, u, True) > ch:
+        heading = ""
+    if not rows or _corner_height(len(rows), ru_, u, bool(heading)) > ch:
         return None
     row = round(size * _status_rows(len(status)))
     lines, line_size = beside.lines, beside.line_size
@@ -701,10 +709,10 @@ def _corner_heading(game: Game, names: list[str] | None, labels: Labels, width: 
     return ""
 
 
-def _corner_height(rows: int, ru: int, u: int) -> int:
+def _corner_height(rows: int, ru: int, u: int, heading: bool) -> int:
     """The corner panel's height: its heading, then the rows of dice."""
     p = pad(u)
-    return p // 2 + round(text_size(u) * 1.3) + _rows_height(rows, ru, u) + p
+    return p // 2 + (round(text_size(u) * 1.3) if heading else p // 2) + _rows_height(rows, ru, u) + p
 
 
 def _rows_height(n: int, ru: int, u: int) -> int:
@@ -837,13 +845,14 @@ def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, la
         return
     ts = text_size(u)
     seat = last.seat if last is not None else 0
-    cv.text((x0 + p, y0 + p // 2), plan.heading, font(ts, bold=True), pal.player_ink(seat), anchor="lt",
-            parent="last turn")  # fmt: skip
+    if plan.heading:
+        cv.text((x0 + p, y0 + p // 2), plan.heading, font(ts, bold=True), pal.player_ink(seat), anchor="lt",
+                parent="last turn")  # fmt: skip
     rc = camera(True, plan.ru)
     mf = _mark_font(cv.size[0], plan.size)
     dw, dh = rc.die_size()
     g = round(0.2 * u)
-    top = y0 + p // 2 + round(ts * 1.3)
+    top = y0 + p // 2 + (round(ts * 1.3) if plan.heading else p // 2)
     for k, items in enumerate(plan.rows):
         w = _row_width(list(items), "", mf, dw, plan.step, plan.tight)
         right_mid = (round(x0 + p + w), top + k * (dh + g) + dh // 2)
@@ -878,10 +887,13 @@ def _two_lines(text: str, f: Font, width: int) -> tuple[str, ...]:
     return _split(text, f, width, 2)
 
 
-def _split(text: str, f: Font, width: int, lines: int) -> tuple[str, ...]:
+def _split(text: str, f: Font, width: int, lines: int, keep: Sequence[str] = ()) -> tuple[str, ...]:
     """``text`` on exactly ``lines`` lines, the widest as narrow as can be, or () when they
-    do not fit ``width`` (or there are too few words)."""
-    words = text.split()
+    do not fit ``width`` (or there are too few words); the phrases ``keep`` (short names:
+    "Bartholomew t. M.") never broken."""
+    for phrase in keep:
+        text = text.replace(phrase, phrase.replace(" ", "\0"))
+    words = [w.replace("\0", " ") for w in text.split()]
     if len(words) < lines:
         return ()
     best: tuple[str, ...] = ()

@@ -319,23 +319,14 @@ def finished(players: int, seed: int) -> Game:
     return game
 
 
-# Finished 4-player tables seen from a corner that fall short of 9 px at the laptop preview:
-# four boards' worth of bands leave no room for a header taller than one row, and this last
-# turn's dice (four places, one an artist's name) fit neither beside who won (on three lines)
-# nor in the corner under the cards; the turn in words there is not enough.
-SHORT_FINISHED = {(4, "iso"): {3}}
-
-
 @pytest.mark.parametrize("style", ["iso", "flat"])
-@pytest.mark.parametrize("players,seeds", [(3, range(1, 11)), (4, range(1, 21))])
+@pytest.mark.parametrize("players,seeds", [(2, range(1, 11)), (3, range(1, 11)), (4, range(1, 21))])
 def test_finished_tables_read_at_discords_sizes(players: int, seeds: range, style: str) -> None:
     """The last picture of a game, the fullest (every completed card in its band, who won
     in the header): over games of the bot's default level, values at the goal and height
-    figures 7 px at the laptop preview, the last turn's dice 9 px on a phone, except the
-    few named in SHORT_FINISHED, which miss by less than a pixel."""
+    figures 7 px at the laptop preview, the last turn's dice 9 px on a phone."""
     names = DEMO_NAMES[:players]
     goal = MIN_GLYPH_4P if players == 4 else MIN_GLYPH
-    short = {}
     for seed in seeds:
         game = finished(players, seed)
         cv = render.table_canvas(game, names, labels=EN, style=style)
@@ -344,10 +335,7 @@ def test_finished_tables_read_at_discords_sizes(players: int, seeds: range, styl
         assert len(cv.dice) == dice_in_game(game) and not hidden_values(cv.dice), where
         check_heights(where, cv, scale, style == "iso")
         assert all(_px(r.glyph, ph) >= 9.0 for r in cv.recap), where
-        if smallest_value(cv) < goal:
-            short[seed] = smallest_value(cv)
-    assert set(short) == SHORT_FINISHED.get((players, style), set()), short
-    assert all(px > goal - 1 for px in short.values()), short
+        assert smallest_value(cv) >= goal, f"{where}: {smallest_value(cv):.2f} px"
 
 
 @pytest.mark.parametrize("style", ["iso", "flat"])
