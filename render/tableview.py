@@ -40,6 +40,7 @@ from .cubes import (
     draw_board,
     draw_die,
     draw_slot,
+    figure_font,
     floor_key,
     floor_layer,
     value_font,
@@ -57,6 +58,7 @@ RecapItem = tuple[int, str, tuple[tuple[int | str, int, int], ...]]  # seat, whe
 
 MIN_GLYPH = 10.0  # px: a die's value at the laptop preview, 2 and 3 players
 MIN_GLYPH_4P = 9.0  # ... 4 players
+MIN_FIGURE = 7.0  # px: a column's height figure at the laptop preview (from above)
 PHONE_GLYPH = 9.5  # the header's whose-turn line and last turn's dice at 360 px wide
 RECAP_FLOOR = 9.0  # ... the least for those dice and where they went, when a turn is long
 RECAP_AIM = 9.2  # what they are sized for: an ink box rounds to whole pixels
@@ -1050,11 +1052,21 @@ def glyph_px(cam: Camera) -> int:
     return int(box[3] - box[1])
 
 
+def glyph_goal(game: Game, cam: Camera) -> float:
+    """The values' height the laptop preview needs: MIN_GLYPH (MIN_GLYPH_4P with 4 players),
+    more from above, where the height figures beside the values are smaller and need 7 px."""
+    goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
+    if not cam.iso:
+        box = figure_font(cam).getbbox("4", anchor="mm")
+        goal = max(goal, MIN_FIGURE * glyph_px(cam) / (box[3] - box[1]))
+    return goal
+
+
 def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None, squeezed: Head | None = None) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
     are largest at the laptop preview; ``head`` as ``layout`` takes it; ``squeezed``: a
     lower header, tried when the table falls short of the goal with ``head``."""
-    goal = MIN_GLYPH_4P if game.num_players >= 4 else MIN_GLYPH
+    goal = glyph_goal(game, cam)
     options = _layouts(game, cam, u, head, goal)
     if squeezed is not None and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) < goal:
         options += [dataclasses.replace(lay, squeeze=True) for lay in _layouts(game, cam, u, squeezed, goal)]
