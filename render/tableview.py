@@ -226,8 +226,8 @@ def _flow(
 
 
 def _storeroom_word(items: list[tuple[str, int]]) -> bool:
-    """The word "storeroom" stands over its dice, and only when there are some (an empty
-    storeroom's word, mostly at the game's end, made every band a line taller)."""
+    """The word "storeroom" stands over its dice, and only when there are some (over an
+    empty storeroom it would make the band a line taller for nothing)."""
     return any(where != "storage" for where, _v in items)
 
 
