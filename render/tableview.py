@@ -175,10 +175,19 @@ def _flow(
     line = round(0.85 * u)
     y = y0 + line * 2 + p  # name and points
     items, chips = _extras_items(game, seat)
-    y += round(0.62 * u) * (2 if _storeroom_word(items) else 1)  # supply, "storeroom"
+    pname = f"player p{seat + 1}"
+    # "supply 12", then the word "storeroom" over its dice, only when there are some (over an
+    # empty storeroom it would make the band a line taller for nothing)
+    stocked = any(where != "storage" for where, _v in items)
+    y += round(0.62 * u) * (2 if stocked else 1)
+    if cv is not None and labels is not None:
+        words = [labels.text("supply", count=game.state.players[seat].supply)]
+        words += [labels.text("storeroom")] if stocked else []
+        small, sy = font(small_size(u)), y0 + round(1.7 * u) + p
+        for k, word in enumerate(words):
+            cv.text((x0, sy + k * round(0.62 * u)), word, small, pal.MUTED, anchor="lt", max_width=width, parent=pname)
     x = x0
     row_h = dh + 2
-    pname = f"player p{seat + 1}"
     for where, value in items:
         if value:
             if x + dw > x0 + width and x > x0:
@@ -223,12 +232,6 @@ def _flow(
     if x > x0:
         y += line_h + 3
     return y - y0 + p
-
-
-def _storeroom_word(items: list[tuple[str, int]]) -> bool:
-    """The word "storeroom" stands over its dice, and only when there are some (over an
-    empty storeroom it would make the band a line taller for nothing)."""
-    return any(where != "storage" for where, _v in items)
 
 
 def chip_label_width(f: Font, points: int) -> int:
@@ -303,14 +306,6 @@ def draw_band(
     sr = cv.text((ix0 + row, ly2), points, pf, pal.INK, anchor="rm", parent=pname)
     if tag:
         cv.text((ix0, ly2), tag, tf, pal.INK, anchor="lm", max_width=sr[0] - ix0 - 3, parent=pname)
-    small = font(small_size(u))
-    sy = iy0 + round(1.7 * u) + p
-    cv.text(
-        (ix0, sy), labels.text("supply", count=pl.supply), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname
-    )
-    sy += round(0.62 * u)
-    if _storeroom_word(_extras_items(game, seat)[0]):
-        cv.text((ix0, sy), labels.text("storeroom"), small, pal.MUTED, anchor="lt", max_width=iw, parent=pname)
     _flow(game, seat, cam, u, iw, cv, (ix0, iy0), labels, hl)
     # the workrooms, side by side
     for room in range(2):
@@ -534,6 +529,45 @@ class HeaderPlan:
 Corner = tuple[int, int]  # (width, height) of the room a layout leaves empty (under the column, beside the cards)
 
 
+class HeaderPlanner:
+    """The headers of one game's table for the widths and corners its layouts try, each
+    planned once (the layouts ask for a few widths, each with several corners): as a layout's
+    ``Head``, the header's height and whether it takes the corner; ``plan`` the header
+    itself.  A corner is room the layout leaves empty, where the last turn's dice may go when
+    beside the whose-turn line they would make the header taller (a long turn's rows of
+    dice, who won on three lines); ``squeeze``: else the turn in words may go there (for a
+    table that falls short of the goal without)."""
+
+    def __init__(self, game: Game, names: list[str] | None, labels: Labels, u: int, squeeze: bool = False) -> None:
+        self.game, self.names, self.labels, self.u, self.squeeze = game, names, labels, u, squeeze
+        self._beside: dict[int, HeaderPlan] = {}
+        self._plans: dict[tuple[int, Corner | None], HeaderPlan] = {}
+
+    def __call__(self, width: int, corner: Corner | None) -> tuple[int, bool]:
+        plan = self.plan(width, corner)
+        return plan.height, plan.corner
+
+    def plan(self, width: int, corner: Corner | None = None) -> HeaderPlan:
+        if (width, corner) not in self._plans:
+            self._plans[width, corner] = self._make(width, corner)
+        return self._plans[width, corner]
+
+    def _make(self, width: int, corner: Corner | None) -> HeaderPlan:
+        game, names, labels, u = self.game, self.names, self.labels, self.u
+        if width not in self._beside:
+            self._beside[width] = _beside_plan(game, names, labels, width, u)
+        beside = self._beside[width]
+        if corner is None:
+            return beside
+        return _lower(
+            game,
+            beside,
+            self.squeeze,
+            lambda: _corner_plan(game, names, labels, width, u, corner, beside),
+            lambda: _words_plan(game, names, labels, u, corner, beside),
+        )
+
+
 def plan_header(
     game: Game,
     names: list[str] | None,
@@ -543,21 +577,8 @@ def plan_header(
     corner: Corner | None = None,
     squeeze: bool = False,
 ) -> HeaderPlan:
-    """The header of a picture ``width`` wide; ``corner``: room the layout leaves empty, where
-    the last turn's dice may go when beside the whose-turn line they would make the header
-    taller (a long turn's rows of dice, who won on three lines); ``squeeze``: else the turn
-    in words may go there (for a table that falls short of the goal without)."""
-    beside = _beside_plan(game, names, labels, width, u)
-    if corner is None:
-        return beside
-    across = _across(game, names, labels, width, u)
-    return _lower(
-        game,
-        beside,
-        squeeze,
-        lambda: _corner_plan(game, names, labels, width, u, corner, beside, across),
-        lambda: _words_plan(game, names, labels, u, corner, beside),
-    )
+    """The header of a picture ``width`` wide (``corner``, ``squeeze``: as HeaderPlanner)."""
+    return HeaderPlanner(game, names, labels, u, squeeze).plan(width, corner)
 
 
 def _lower(
@@ -618,14 +639,13 @@ def _beside_plan(game: Game, names: list[str] | None, labels: Labels, width: int
     # the game over: the lowest header (of two alike, who won on fewer lines); else the last tried
     row, status, who, rows, ru_, step, tight = min(plans, key=lambda plan: plan[0]) if s.over else plans[-1]
     lines, line_size = _turn_lines(game, names, labels, room, text_size(u))
-    height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
+    height = _header_height(row, lines, line_size, u)
     return HeaderPlan(height, size, status, row, ru_, step, tight, who, rows, lines, line_size)
 
 
-def _across(game: Game, names: list[str] | None, labels: Labels, width: int, u: int) -> tuple[str, ...]:
-    """The whose-turn line across a header ``width`` wide, nothing beside it."""
-    _h, _ru, size = header_height(width, u, game.state.over)
-    return _status_across(game, names, labels, font(size, bold=True), width - 4 * pad(u))
+def _header_height(row: int, lines: tuple[str, ...], line_size: int, u: int) -> int:
+    """The whose-turn line's row (and the dice beside it), then the turn in words."""
+    return pad(u) + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + pad(u)
 
 
 def _corner_plan(
@@ -636,16 +656,16 @@ def _corner_plan(
     u: int,
     corner: Corner,
     beside: HeaderPlan,
-    status: tuple[str, ...],
 ) -> HeaderPlan | None:
     """The whose-turn line ``status`` across the header (who won on one line, the winner's
     name shortened, before two) and the last turn's dice in the corner, under the name of
     whose turn it was; None when they do not fit there.  The turn in words as ``beside``
     has it."""
     p = pad(u)
+    _h, ru, size = header_height(width, u, game.state.over)
+    status = _status_across(game, names, labels, font(size, bold=True), width - 4 * p)
     if not status:
         return None
-    _h, ru, size = header_height(width, u, game.state.over)
     cw, ch = corner
     _who, rows, ru_, step, tight = _recap_rows(game, names, labels, width, size, ru, cw - 2 * p)
     # under "Last turn, Ada" when there is room for it (the turn in words says it too)
@@ -655,25 +675,21 @@ def _corner_plan(
     if not rows or _corner_height(len(rows), ru_, u, bool(heading)) > ch:
         return None
     row = round(size * _status_rows(len(status)))
-    lines, line_size = beside.lines, beside.line_size
-    height = p + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + p
-    return HeaderPlan(height, size, status, row, ru_, step, tight, "", rows, lines, line_size, True, heading)
+    height = _header_height(row, beside.lines, beside.line_size, u)
+    return HeaderPlan(
+        height, size, status, row, ru_, step, tight, "", rows, beside.lines, beside.line_size, True, heading
+    )
 
 
 def _status_across(game: Game, names: list[str] | None, labels: Labels, f: Font, room: int) -> tuple[str, ...]:
     """The whose-turn line on one line ``room`` wide; who won: "Game over: Ada wins with
     28 pts", else without "Game over" ("Bartholomew t. M. wins with 25 pts": the winner's
     band says so too), the names shortened before two lines."""
-    if not game.state.over:
-        text, sf = _fitting(lambda n: status_line(game, n, labels), names, (int(f.size),), room)
-        return (text,) if text_width(sf, text) <= room else ()
-    shorter = [[plain_name(n) for n in names], [_initials(n) for n in names]] if names else []
-    for make in (status_line, winner_line):
-        for candidate in dict.fromkeys(tuple(c) if c else None for c in (names, *shorter)):
-            text = make(game, list(candidate) if candidate else None, labels)
-            if text_width(f, text) <= room:
-                return (text,)
-    return _game_over_lines(game, names, labels, room, int(f.size))
+    for make in (status_line, winner_line) if game.state.over else (status_line,):
+        text, sf = _fitting(_told(make, game, labels), names, (int(f.size),), room)
+        if text_width(sf, text) <= room:
+            return (text,)
+    return _game_over_lines(game, names, labels, room, int(f.size)) if game.state.over else ()
 
 
 def _words_plan(
@@ -822,10 +838,14 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, la
     n = len(plan.lines)
     for k, line in enumerate(plan.lines):
         lr = cv.text((x0 + p, y1 - p // 2 - (n - 1 - k) * lstep), line, lf, pal.INK, anchor="ld", parent="header")
-    info = labels.count("header", len(s.installation_deck), turn=s.turn + 1)
-    inf = font(small_size(u))
+    info, inf = _turn_info(game, labels), font(small_size(u))
     if text_width(inf, info) <= x1 - p - lr[2] - 3 * p:
         cv.text((x1 - p, y1 - p // 2), info, inf, pal.MUTED, anchor="rd", parent="header")
+
+
+def _turn_info(game: Game, labels: Labels) -> str:
+    """ "turn 46 · 10 installations in the deck" """
+    return labels.count("header", len(game.state.installation_deck), turn=game.state.turn + 1)
 
 
 def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, labels: Labels) -> None:
@@ -840,8 +860,7 @@ def draw_corner(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, la
         for k, line in enumerate(plan.lines):
             cv.text((x0 + p, y0 + p + k * lstep), line, lf, pal.INK, anchor="lt", parent="last turn")
         # the turn's number and the deck, as the header has them, when there is room left
-        s = game.state
-        info, inf = labels.count("header", len(s.installation_deck), turn=s.turn + 1), font(small_size(u))
+        info, inf = _turn_info(game, labels), font(small_size(u))
         if y0 + p + (len(plan.lines) + 1) * lstep <= y1 - p and text_width(inf, info) <= x1 - x0 - 2 * p:
             cv.text((x0 + p, y1 - p // 2), info, inf, pal.MUTED, anchor="ld", parent="last turn")
         return
@@ -1134,8 +1153,7 @@ def table_canvas(
     u = TABLE_UNIT
     cam = cam_for(iso, u)
     told = header or game
-    lay = best_layout(game, cam, u, _head(told, names, labels, u), _head(told, names, labels, u, squeeze=True))
-    plan = plan_header(told, names, labels, lay.size[0], u, _size(lay.corner), lay.squeeze)
+    lay, plan = _planned(game, told, cam, names, labels)
     hl = highlights(game)
     museum = pieces.museum(game, hl)
     mcam, mxy = museum_place(game, museum, lay.museum, cam, u)
@@ -1156,7 +1174,7 @@ def table_canvas(
     cv.open(lay.header[:2], class_="header")
     draw_header(cv, told, lay.header, plan, u, labels)
     cv.close()
-    if lay.corner is not None and plan.corner:
+    if lay.corner is not None:
         cv.open(lay.corner[:2], class_="last-turn")
         draw_corner(cv, told, lay.corner, plan, u, labels)
         cv.close()
@@ -1178,25 +1196,13 @@ def table_canvas(
     return cv
 
 
-def _head(game: Game, names: list[str] | None, labels: Labels, u: int, squeeze: bool = False) -> Head:
-    # the layouts ask for a few widths, each with several corners: the plan beside the
-    # whose-turn line once a width
-    beside = lru_cache(maxsize=None)(lambda width: _beside_plan(game, names, labels, width, u))
-    across = lru_cache(maxsize=None)(lambda width: _across(game, names, labels, width, u))
-
-    def head(width: int, corner: Corner | None) -> tuple[int, bool]:
-        plan = b = beside(width)
-        if corner is not None:
-            plan = _lower(
-                game,
-                b,
-                squeeze,
-                lambda: _corner_plan(game, names, labels, width, u, corner, b, across(width)),
-                lambda: _words_plan(game, names, labels, u, corner, b),
-            )
-        return plan.height, plan.corner
-
-    return head
+def _planned(game: Game, told: Game, cam: Camera, names: list[str] | None, labels: Labels) -> tuple[Layout, HeaderPlan]:
+    """The table's layout and the header it was planned with (``told``'s: the web board's
+    is the turn as it began)."""
+    u = TABLE_UNIT
+    head, squeezed = HeaderPlanner(told, names, labels, u), HeaderPlanner(told, names, labels, u, squeeze=True)
+    lay = best_layout(game, cam, u, head, squeezed)
+    return lay, (squeezed if lay.squeeze else head).plan(lay.size[0], _size(lay.corner))
 
 
 def _size(rect: Rect | None) -> Corner | None:
@@ -1210,10 +1216,8 @@ def needs_studio(game: Game, iso: bool = True, names: list[str] | None = None, l
     without, it is the one-row header."""
     u = TABLE_UNIT
     cam = cam_for(iso, u)
-    head = squeezed = None
-    if labels is not None:
-        head, squeezed = _head(game, names, labels, u), _head(game, names, labels, u, squeeze=True)
-    small = glyph_px(cam) * preview_scale(*best_layout(game, cam, u, head, squeezed).size) < MIN_GLYPH
+    lay = best_layout(game, cam, u) if labels is None else _planned(game, game, cam, names, labels)[0]
+    small = glyph_px(cam) * preview_scale(*lay.size) < MIN_GLYPH
     return small or game.num_players >= 4
 
 

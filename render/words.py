@@ -29,20 +29,21 @@ def _names(game: Game, names: list[str] | None) -> list[str]:
 def status_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     s = game.state
     if s.over:
-        win = game.winners()
-        who = labels.text("and").join(player_name(w, names) for w in win)
-        pts = game.score(win[0]) if win else 0
-        return labels.count("game_over", max(len(win), 1), who=who, points=pts)  # the verb agrees with the winners
+        return _who_won(game, names, labels, "game_over")
     return labels.text("next", who=player_name(s.current, names))
 
 
 def winner_line(game: Game, names: list[str] | None, labels: Labels) -> str:
     """Who won, without "Game over" ("Ada wins with 28 pts"): for a picture whose whose-turn
     line has no room for more."""
+    return _who_won(game, names, labels, "winner_title")
+
+
+def _who_won(game: Game, names: list[str] | None, labels: Labels, key: str) -> str:
     win = game.winners()
     who = labels.text("and").join(player_name(w, names) for w in win)
     pts = game.score(win[0]) if win else 0
-    return labels.count("winner_title", max(len(win), 1), who=who, points=pts)
+    return labels.count(key, max(len(win), 1), who=who, points=pts)  # the verb agrees with the winners
 
 
 def last_turn_line(game: Game, names: list[str] | None, labels: Labels) -> str:
