@@ -72,17 +72,17 @@ class MasterPlayer(StrongPlayer):
         worlds = min(self.worlds, (self.turn_rollouts - used) // max(1, len(plans)))
         if len(plans) < 2 or worlds < 1 or plans[0].value - plans[1].value > self.clear_margin:
             return moves, draws
+        best, used = self._halving(game, plans, worlds, used)
         self._rollouts = (this_turn, used)
-        best = self._halving(game, plans, worlds)
         return list(best.moves), list(best.draws)
 
-    def _halving(self, game: Game, plans: list[Plan], worlds: int) -> Plan:
+    def _halving(self, game: Game, plans: list[Plan], worlds: int, used: int) -> tuple[Plan, int]:
         """Successive halving: the plans still in contention meet the same new worlds, then
         the worse half is dropped and the rest meet twice as many more, until two are left
         that have met ``duel_worlds`` worlds, or the turn's budget is spent.  The dice's noise
         is of the order of the differences between strong's top plans: the worlds go where
-        the choice is still open."""
-        this_turn, used = self._rollouts
+        the choice is still open.  ``used``: worlds this turn played before; returns the plan
+        and the worlds played, those included."""
         alive = list(range(len(plans)))
         totals = [0.0] * len(plans)
         played = 0  # worlds met by each plan still in contention
@@ -100,8 +100,7 @@ class MasterPlayer(StrongPlayer):
             worlds = min(worlds, max(1, self.duel_worlds - played), (self.turn_rollouts - used) // len(alive))
             if worlds < 1:
                 break
-        self._rollouts = (this_turn, used)
-        return plans[alive[0]]
+        return plans[alive[0]], used
 
     def _world_seed(self, game: Game, world: int) -> int:
         key = f"master:{self.seed}:{game.current_player}:{game.state.turn}:{len(game.log)}:{world}"
