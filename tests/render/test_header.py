@@ -42,6 +42,10 @@ def _place(where: str, game: Game, labels: Labels) -> str:
     return circled(int(room[1:]))
 
 
+def _panel(cv: Canvas, name: str) -> tuple[int, int, int, int] | None:
+    return next((b.rect for b in cv.boxes if b.kind == "panel" and b.name == name), None)
+
+
 def check_header(cv: Canvas, game: Game, labels: Labels, where: str) -> int:
     """The header's promises for one picture; returns how many dice its recap shows."""
     # the header, and the empty corner where a long turn's dice may go instead
@@ -143,11 +147,11 @@ def test_a_long_turns_dice_stand_in_the_empty_corner_when_that_lowers_the_header
     cornered = 0
     for game in self_play(4, 3, "greedy"):
         cv = render.table_canvas(game, names, labels=labels, style="flat")
-        corner = next((b.rect for b in cv.boxes if b.kind == "panel" and b.name == "last turn"), None)
+        corner, header = _panel(cv, "last turn"), _panel(cv, "header")
         if corner is None:
             continue
         cornered += 1
-        header = next(b.rect for b in cv.boxes if b.kind == "panel" and b.name == "header")
+        assert header is not None
         beside = plan_header(game, names, labels, cv.size[0], TABLE_UNIT)
         assert not beside.corner and header[3] - header[1] <= beside.height - beside.size // 2
         assert all(corner[1] <= r.glyph[1] and r.glyph[3] <= corner[3] for r in cv.recap)
@@ -164,7 +168,7 @@ def test_a_table_short_of_the_goal_puts_the_turn_in_words_in_the_corner() -> Non
     moved = 0
     for game in self_play(4, 10, "greedy"):
         cv = render.table_canvas(game, names, labels=labels)
-        corner = next((b.rect for b in cv.boxes if b.kind == "panel" and b.name == "last turn"), None)
+        corner = _panel(cv, "last turn")
         words = [b for b in cv.boxes if b.kind == "text" and b.parent == "last turn" and not b.name.startswith("→")]
         if corner is None or (cv.recap and corner[1] <= cv.recap[0].glyph[1]):
             continue  # no corner, or the dice stand there

@@ -14,6 +14,7 @@ turn's dice again with where they went (9 px).
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
@@ -312,11 +313,7 @@ def test_every_turn_of_a_full_game_reads_at_discords_sizes(level: str, players: 
 @lru_cache(maxsize=64)
 def finished(players: int, seed: int) -> Game:
     """The last position of a game of the bot's default computer level."""
-    game = Game.new(players=players, seed=seed)
-    bots = [make_player("greedy", seed * 10 + i) for i in range(players)]
-    while not game.is_over:
-        game.apply(bots[game.current_player].choose(game))
-    return game
+    return deque(self_play(players, seed, "greedy"), maxlen=1)[0]
 
 
 @pytest.mark.parametrize("style", ["iso", "flat"])
