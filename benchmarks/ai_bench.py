@@ -4,10 +4,10 @@ the games it plays move along.
 For each level: its win share in seat-rotated 2-player games against each other level, and
 the master's in 3-player games against two strong players (95% Wilson intervals; a shared
 victory counts 1/k of a win; a 3-player share is the share of the master's seats), its CPU
-time per whole turn
-(median, p95, max: the CPU time of the process that played it, so what one core spends
-whatever else runs on the machine), and, on tables where every seat plays that level, the games with a
-stretch of 6+ rounds without a score change, the longest stretch and the museum endings.
+time per whole turn (median, p95, max: the CPU time of the process that played it, so what
+one core spends whatever else runs on the machine), and, on tables where every seat plays
+that level, the games with a stretch of 6+ rounds without a score change, the longest
+stretch and the museum endings.
 
 Every game is played through ``engine.balance`` (the same games as
 ``python -m engine balance --seats strong,greedy``).  Targets: greedy beats random in
