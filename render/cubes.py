@@ -111,8 +111,8 @@ def _margins(board: Board, cam: Camera) -> tuple[int, int]:
     if not board.axes:
         return (2, 2)
     if cam.iso:
-        return (round(0.25 * cam.a), round(0.75 * cam.a))
-    return (round(0.35 * cam.a), round(0.6 * cam.a))
+        return (round(0.25 * cam.a), max(2, round(0.1 * cam.a)))
+    return (round(0.35 * cam.a), round(0.48 * cam.a))
 
 
 def draw_board(

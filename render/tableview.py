@@ -351,12 +351,13 @@ def museum_size(game: Game, cam: Camera, u: int) -> tuple[int, int, int]:
     return w, h, rise
 
 
-def column_sizes(game: Game, cam: Camera, u: int) -> tuple[int, int, int, int]:
-    """(width, museum height, artist card height, offer height) of the table's column."""
+def column_sizes(game: Game, cam: Camera, u: int, wider: int = 0) -> tuple[int, int, int, int]:
+    """(width, museum height, artist card height, offer height) of the table's column;
+    ``wider``: that much wider than it needs (the museum grows with it, a little)."""
     p = pad(u)
     dw, dh = cam.die_size()
     aw = 3 * (dw + 2) + 2 * p
-    cw = max(museum_size(game, cam, u)[0] + 2 * p, 2 * aw + p)
+    cw = max(museum_size(game, cam, u)[0] + 2 * p, 2 * aw + p) + wider
     _mw, mh, mrise = museum_size(game, museum_cam(game, cam, cw - 2 * p), u)
     museum_h = p + round(1.3 * u) + mrise + mh + p
     artist_h = round(0.9 * u) + 2 * round(0.62 * u) + dh + 2 * p
@@ -535,10 +536,11 @@ class HeaderPlanner:
     ``Head``, the header's height and whether it takes the corner; ``plan`` the header
     itself.  A corner is room the layout leaves empty, where the last turn's dice may go when
     beside the whose-turn line they would make the header taller (a long turn's rows of
-    dice, who won on three lines); ``squeeze``: else the turn in words may go there (for a
-    table that falls short of the goal without)."""
+    dice, who won on three lines); ``squeeze``: for a table that falls short of the goal
+    without, 1: else the turn in words may go there; 2: else it may be left out (the post
+    over the picture tells the turn in full)."""
 
-    def __init__(self, game: Game, names: list[str] | None, labels: Labels, u: int, squeeze: bool = False) -> None:
+    def __init__(self, game: Game, names: list[str] | None, labels: Labels, u: int, squeeze: int = 0) -> None:
         self.game, self.names, self.labels, self.u, self.squeeze = game, names, labels, u, squeeze
         self._beside: dict[int, HeaderPlan] = {}
         self._plans: dict[tuple[int, Corner | None], HeaderPlan] = {}
@@ -557,15 +559,18 @@ class HeaderPlanner:
         if width not in self._beside:
             self._beside[width] = _beside_plan(game, names, labels, width, u)
         beside = self._beside[width]
-        if corner is None:
-            return beside
-        return _lower(
-            game,
-            beside,
-            self.squeeze,
-            lambda: _corner_plan(game, names, labels, width, u, corner, beside),
-            lambda: _words_plan(game, names, labels, u, corner, beside),
-        )
+        plan = beside
+        if corner is not None:
+            plan = _lower(
+                game,
+                beside,
+                self.squeeze > 0,
+                lambda: _corner_plan(game, names, labels, width, u, corner, beside),
+                lambda: _words_plan(game, names, labels, u, corner, beside),
+            )
+        if self.squeeze > 1 and plan.lines and not plan.words_apart and game.state.last_turn:
+            plan = dataclasses.replace(plan, height=2 * pad(u) + plan.row, lines=())
+        return plan
 
 
 def plan_header(
@@ -575,7 +580,7 @@ def plan_header(
     width: int,
     u: int,
     corner: Corner | None = None,
-    squeeze: bool = False,
+    squeeze: int = 0,
 ) -> HeaderPlan:
     """The header of a picture ``width`` wide (``corner``, ``squeeze``: as HeaderPlanner)."""
     return HeaderPlanner(game, names, labels, u, squeeze).plan(width, corner)
@@ -831,7 +836,7 @@ def draw_header(cv: Canvas, game: Game, rect: Rect, plan: HeaderPlan, u: int, la
     for k, items in enumerate(() if plan.dice_apart else plan.rows):
         rmid = mid if len(plan.rows) == 1 else top + k * (dh + g) + dh // 2
         _recap_row(cv, items, plan.who if k == 0 else "", (x1 - p, rmid), rc, mf, plan.step, plan.tight)
-    if plan.words_apart:
+    if plan.words_apart or not plan.lines:
         return
     lf = font(plan.line_size)
     lstep = round(plan.line_size * 1.25)
@@ -971,7 +976,7 @@ class Layout:
     artists: tuple[Rect, ...]
     offers: tuple[Rect, ...]
     corner: Rect | None = None  # the last turn's dice or words, when the header put them there
-    squeeze: bool = False  # planned with the turn in words allowed in the corner
+    squeeze: int = 0  # the header planner's (HeaderPlanner.squeeze) it was planned with
 
 
 # A header's height for a picture's width and the empty corner its layout leaves (None:
@@ -1018,7 +1023,7 @@ def layout(
     bands_h = sum(b.height for b in row_bands) + (rows - 1) * g
     col_h = museum_h + (0 if cards_below else 2 * (artist_h + g) + g + offer_h)
     # under the column, beside the bands' last rows: room for the last turn's dice
-    room = (cw, bands_h - col_h - g) if not all_below and bands_h - col_h - g > 4 * u else None
+    room = (cw, bands_h - col_h - g) if not all_below and bands_h - col_h - g > 2 * u else None
     head_h, used = head(width, room)
     top = p + head_h + g
     row_tops = [top + sum(b.height + g for b in row_bands[:r]) for r in range(rows)]
@@ -1031,7 +1036,7 @@ def layout(
         width = max(p + body_w + p, p + cw + g + 4 * (aw + g) - g + p)
         # beside the artist cards, under the bands: room for the last turn's dice
         cx, below_h = p + cw + g + 4 * (aw + g), max(museum_h, artist_h + g + offer_h)
-        room = (width - p - cx, below_h) if width - p - cx > 4 * u else None
+        room = (width - p - cx, below_h) if width - p - cx > 2 * u else None
         head_h, used = head(width, room)
         shift = p + head_h + g - top  # the header's height follows the picture's width
         top += shift
@@ -1081,17 +1086,22 @@ def glyph_goal(game: Game, cam: Camera) -> float:
     return goal
 
 
-def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None, squeezed: Head | None = None) -> Layout:
+def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None, *squeezed: Head) -> Layout:
     """The arrangement of the players' bands (one under another, or two by two) whose dice
-    are largest at the laptop preview; ``head`` as ``layout`` takes it; ``squeezed``: a
-    lower header, tried when the table falls short of the goal with ``head``."""
+    are largest at the laptop preview; ``head`` as ``layout`` takes it; ``squeezed``: lower
+    headers, each tried in turn while the table falls short of the goal (a layout's
+    ``squeeze`` says which it took: 1 for the first)."""
     goal = glyph_goal(game, cam)
     options = _layouts(game, cam, u, head, goal)
-    if squeezed is not None and glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) < goal:
-        options += [dataclasses.replace(lay, squeeze=True) for lay in _layouts(game, cam, u, squeezed, goal)]
+    for k, lower in enumerate(squeezed, 1):
+        if glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
+            break
+        options += [dataclasses.replace(lay, squeeze=k) for lay in _layouts(game, cam, u, lower, goal)]
     # of those that reach the goal (else of all), the largest dice at the preview; of two
     # alike (within 2%), the smaller picture
-    pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal] or options
+    pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal]
+    if not pool:  # none reaches it: the closest
+        return max(options, key=lambda lay: (preview_scale(*lay.size), -lay.size[0] * lay.size[1]))
     best = max(preview_scale(*lay.size) for lay in pool)
     return min(
         (lay for lay in pool if preview_scale(*lay.size) >= 0.98 * best), key=lambda lay: lay.size[0] * lay.size[1]
@@ -1120,6 +1130,12 @@ def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) ->
             if not cam.iso:
                 options.append(layout(game, cam, u, 2, sizes=sizes, all_below=True, head=head))
         by_width.append(max(preview_scale(*lay.size) for lay in options[tried:]))
+    if glyph_px(cam) * max(by_width) < goal and head is not None:
+        # short of the goal: a wider column, whose corner under it may take the last turn's
+        # dice out of the header (a picture limited by its height has width to spare)
+        bands = seat_bands(game, cam, u)
+        for k in (2, 4, 6):
+            options.append(layout(game, cam, u, 1, sizes=(bands, column_sizes(game, cam, u, k * u)), head=head))
     return options
 
 
@@ -1200,9 +1216,9 @@ def _planned(game: Game, told: Game, cam: Camera, names: list[str] | None, label
     """The table's layout and the header it was planned with (``told``'s: the web board's
     is the turn as it began)."""
     u = TABLE_UNIT
-    head, squeezed = HeaderPlanner(told, names, labels, u), HeaderPlanner(told, names, labels, u, squeeze=True)
-    lay = best_layout(game, cam, u, head, squeezed)
-    return lay, (squeezed if lay.squeeze else head).plan(lay.size[0], _size(lay.corner))
+    planners = [HeaderPlanner(told, names, labels, u, squeeze) for squeeze in range(3)]
+    lay = best_layout(game, cam, u, *planners)
+    return lay, planners[lay.squeeze].plan(lay.size[0], _size(lay.corner))
 
 
 def _size(rect: Rect | None) -> Corner | None:

@@ -19,7 +19,7 @@ from render.demo import DEMO_NAMES
 from render.labels import Labels
 from render.model import phone_scale
 from render.names import circled
-from render.tableview import MIN_GLYPH_4P, RECAP_FLOOR, TABLE_UNIT, plan_header
+from render.tableview import MIN_GLYPH, RECAP_FLOOR, TABLE_UNIT, plan_header
 from render.words import brief_line, last_turn_line
 
 from .test_legibility import hidden_values, self_play, smallest_value
@@ -160,22 +160,40 @@ def test_a_long_turns_dice_stand_in_the_empty_corner_when_that_lowers_the_header
 
 
 def test_a_table_short_of_the_goal_puts_the_turn_in_words_in_the_corner() -> None:
-    """4 players from a corner (the bot's default level, a game with long turns): where the
-    header's dice fill two rows and the table would fall short of 9 px, the turn in words
+    """3 players from a corner (the strong level, whose turns are the longest): where the
+    header's dice fill two rows and the table would fall short of 10 px, the turn in words
     stands in the empty corner, whole, and the table reaches the goal."""
-    names = DEMO_NAMES[:4]
+    names = DEMO_NAMES[:3]
     labels = render_labels("en")
     moved = 0
-    for game in self_play(4, 10, "greedy"):
+    for game in self_play(3, 2, "strong"):
         cv = render.table_canvas(game, names, labels=labels)
         corner = _panel(cv, "last turn")
         words = [b for b in cv.boxes if b.kind == "text" and b.parent == "last turn" and not b.name.startswith("→")]
         if corner is None or (cv.recap and corner[1] <= cv.recap[0].glyph[1]):
             continue  # no corner, or the dice stand there
         moved += 1
-        told = " ".join(b.name for b in words)
+        told = " ".join(b.name for b in words if not b.name.startswith("turn "))
         assert told in (last_turn_line(game, names, labels), brief_line(game, names, labels)), told
         assert all(corner[0] <= b.rect[0] and b.rect[2] <= corner[2] and b.rect[3] <= corner[3] for b in words)
-        assert smallest_value(cv) >= MIN_GLYPH_4P, f"turn {game.state.turn}: {smallest_value(cv):.2f} px"
+        assert smallest_value(cv) >= MIN_GLYPH, f"turn {game.state.turn}: {smallest_value(cv):.2f} px"
         check_header(cv, game, labels, f"turn {game.state.turn}")
     assert moved >= 1
+
+
+def test_a_table_still_short_leaves_the_turn_in_words_to_the_post() -> None:
+    """A turn of five places, told in words on two lines, on a table whose bands are tall with
+    completed cards and whose corner is too small for the words: the picture leaves the words
+    out (the post over it tells the turn) and keeps every die of the turn, with where it went,
+    and reaches 10 px; the same turn on a roomier table keeps its words."""
+    names = DEMO_NAMES[:3]
+    labels = render_labels("en")
+    game = next(g for g in self_play(3, 1, "strong") if g.state.turn == 26)
+    cv = render.table_canvas(game, names, labels=labels)
+    texts = [b.name for b in cv.boxes if b.kind == "text" and b.parent in ("header", "last turn")]
+    assert not [t for t in texts if t.startswith(("Last turn", "turn "))], texts
+    assert _panel(cv, "last turn") is None
+    assert check_header(cv, game, labels, "turn 26") >= 6
+    assert smallest_value(cv) >= MIN_GLYPH, f"{smallest_value(cv):.2f} px"
+    wide = plan_header(game, names, labels, 1100, TABLE_UNIT)
+    assert wide.lines and " ".join(wide.lines) == brief_line(game, names, labels)

@@ -280,7 +280,9 @@ def smallest_value(cv: render.Canvas) -> float:
     return min((_px(d.glyph, scale) for d in cv.dice), default=math.inf)
 
 
+# the strong level's games have the longest turns and the most completed cards in the bands
 WALKS = [("plain", 2, 8), ("plain", 3, 5), ("plain", 4, 3), ("greedy", 2, 1), ("greedy", 3, 1), ("greedy", 4, 5)]
+WALKS += [("strong", 3, 1), ("strong", 4, 2)]
 
 
 @pytest.mark.parametrize("level,players,seed,style", [(*walk, style) for walk in WALKS for style in ("iso", "flat")])
