@@ -679,6 +679,8 @@ def _corner_plan(
         heading = ""
     if not rows or _corner_height(len(rows), ru_, u, bool(heading)) > ch:
         return None
+    if sum(len(r) for r in rows) > len(recap(game, labels)):
+        return None  # a place's dice over two rows: in a corner that narrow they read as two places
     row = round(size * _status_rows(len(status)))
     height = _header_height(row, beside.lines, beside.line_size, u)
     return HeaderPlan(
