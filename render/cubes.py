@@ -107,7 +107,8 @@ def board_box(board: Board, cam: Camera) -> tuple[int, int, int]:
 
 
 def _margins(board: Board, cam: Camera) -> tuple[int, int]:
-    """Room beside a board's floor and under it, for the letters and numbers of its front edges."""
+    """Room beside a board's floor and under it, for the letters and numbers of its front edges
+    (from a corner they stand beside those edges: under the front corner is only the slab)."""
     if not board.axes:
         return (2, 2)
     if cam.iso:

@@ -1099,8 +1099,8 @@ def best_layout(game: Game, cam: Camera, u: int, head: Head | None = None, *sque
         if glyph_px(cam) * max(preview_scale(*lay.size) for lay in options) >= goal:
             break
         options += [dataclasses.replace(lay, squeeze=k) for lay in _layouts(game, cam, u, lower, goal)]
-    # of those that reach the goal (else of all), the largest dice at the preview; of two
-    # alike (within 2%), the smaller picture
+    # of those that reach the goal, the largest dice at the preview; of two alike (within
+    # 2%), the smaller picture
     pool = [lay for lay in options if glyph_px(cam) * preview_scale(*lay.size) >= goal]
     if not pool:  # none reaches it: the closest
         return max(options, key=lambda lay: (preview_scale(*lay.size), -lay.size[0] * lay.size[1]))
