@@ -312,9 +312,9 @@ def _seat_value(game: Game, seat: int, ctx: _Context, offer: list[int], horizon:
     return value
 
 
-def _final_value(game: Game, seat: int) -> float:
-    """The game ends after this turn: win, share or lose, plus the margin as a tie-break.
-    Under equal_turns the seats after ours in the round still play a last turn each; they
+def final_value(game: Game, seat: int) -> float:
+    """The game ends after this turn (or has ended): win, share or lose, plus the margin as a
+    tie-break.  Under equal_turns the seats after ours in the round still play a last turn each; they
     are counted as gaining what their position lets them (``ev.last_turn_gain``)."""
     scores = game.scores()
     later = set(game.seats_after_in_round()) if game.options.equal_turns else set()
@@ -334,11 +334,6 @@ def _final_value(game: Game, seat: int) -> float:
     return -WIN + margin
 
 
-def final_value(game: Game, seat: int) -> float:
-    """A finished game's value for ``seat``: win, share or lose, plus the margin."""
-    return _final_value(game, seat)
-
-
 def position_value(game: Game, seat: int) -> float:
     """The static estimate of ``game`` for ``seat``, as if its turn ended now."""
     return evaluate(game, _Context(game, seat, still_rounds(game)), frozenset())[0]
@@ -349,7 +344,7 @@ def evaluate(game: Game, ctx: _Context, forbidden: frozenset[int]) -> tuple[floa
     s = game.state
     seat = ctx.seat
     if any(len(p.completed) >= INSTALLATIONS_TO_END for p in s.players) or game.is_museum_complete():
-        return _final_value(game, seat), _keep_any(game)
+        return final_value(game, seat), _keep_any(game)
     horizon = ev.turns_left(game)
     room_left = ev.museum_room(game)
     offer = ctx.offer(game)

@@ -26,9 +26,9 @@ from engine.players.strong import (
     _bump_chance,
     _Context,
     _enabling,
-    _final_value,
     _Node,
     evaluate,
+    final_value,
     still_rounds,
 )
 from engine.players.tournament import play_table
@@ -325,6 +325,6 @@ def test_ending_with_a_lead_wins_only_if_no_later_seat_can_catch_up() -> None:
     """A 4-point lead ends a game against seats with nothing in reach, not against a seat
     one die from a 5-point card (with a flat 3 points per last turn it did both)."""
     game, _ = _last_round("", [])
-    assert _final_value(game, game.state.current) > WIN / 2
+    assert final_value(game, game.state.current) > WIN / 2
     game, _ = _last_round("3:4", [])
-    assert _final_value(game, game.state.current) < 0
+    assert final_value(game, game.state.current) < 0
