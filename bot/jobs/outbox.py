@@ -34,6 +34,12 @@ def nonce(job_id: int) -> str:
     return f"cubist-o{job_id}"
 
 
+def reminder_nonce(game_id: int, turn: int, step: int) -> str:
+    """The enforced nonce of a turn's reminder ``step``: a reminder tried again after an error
+    that hid its success is not sent twice (a nudge timer is one job for every turn)."""
+    return f"cubist-r{game_id}.{turn}.{step}"
+
+
 class Outbox:
     def __init__(self, host: JobHost, *, job_lease_seconds: float = LEASE_SECONDS) -> None:
         self.host = host

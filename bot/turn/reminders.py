@@ -26,7 +26,7 @@ from bot.chat.lost_channel import find_home
 from bot.chat.replies import channel_lost, clip, pings, png_file
 from bot.i18n import t, time_of_day
 from bot.jobs import events as ev
-from bot.jobs.outbox import nonce
+from bot.jobs.outbox import nonce, reminder_nonce
 from bot.service.game import in_play
 from bot.service.quiet_hours import quiet_until
 from bot.service.schedule import MAX_REMINDERS
@@ -113,7 +113,8 @@ class Reminders:
                 record, t("reminders.mention", lang, user=seat.user_id, text=text), ping=seat.user_id
             )
             return
-        await self.dm(record, game, seat.user_id or 0, text, view=reminder_view(record.id, lang))
+        view, once = reminder_view(record.id, lang), reminder_nonce(record.id, game.state.turn, step)
+        await self.dm(record, game, seat.user_id or 0, text, view=view, nonce=once)
 
     async def channel_note(self, record: GameRecord, game: Game, seat: SeatRecord, waited: float) -> None:
         """After the last reminder: a note in the channel that the player in turn has not

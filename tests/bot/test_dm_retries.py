@@ -106,6 +106,27 @@ async def test_a_reminder_refused_for_now_is_sent_after_the_backoff(ctable: Tabl
     assert len(reminders) == 1 and "Reminder 1/" in reminders[0].content  # the same reminder, counted once
 
 
+async def test_a_reminder_whose_answer_was_lost_is_sent_once(ctable: Table, clock: FakeClock) -> None:
+    """Discord carries the reminder out and answers 503 (its answer lost; discord.py does
+    not retry a 503): the job is tried again after its backoff, and the player still has one
+    reminder (the turn's reminder nonce), not two."""
+    t = ctable
+    _gid, game, seated = await start_game(t)
+    current = seated[game.current_player]
+    route = f"POST /channels/{t.standin.dm_channel(current).id}/messages"
+    lost = t.standin.faults.fail_after(route, status=503)
+    clock.advance(12 * 3600 + 1)
+    await poll(t)
+    assert len(lost.hits) == 1 and job_failures(t, "reminder") == [1]  # the bot cannot know it was sent
+    assert len(dms(t.standin, current, "⏰ Reminder")) == 1
+    clock.advance(retry_delay(1) + 0.1)
+    await poll(t)
+    assert job_failures(t, "reminder") == [0]
+    reminders = dms(t.standin, current, "⏰ Reminder")
+    assert len(reminders) == 1 and "Reminder 1/" in reminders[0].content
+    t.standin.take_violations()
+
+
 async def test_a_turn_start_dm_never_links_to_an_older_post(ctable: Table, clock: FakeClock) -> None:
     """The turn's post is refused twice (by its mover's panel, then by the worker): the next
     player's DM goes out all the same, and says where the table is instead of linking to the
