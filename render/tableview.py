@@ -164,11 +164,17 @@ def _flow(
     xy: tuple[int, int],
     labels: Labels | None,
     hl: Highlights | None = None,
+    tabs: bool | None = None,
 ) -> int:
     """The info column's contents from its top (name, points, supply, dice, completed
     cards), drawn on ``cv`` when given; returns its height.  The height never depends on
     the words (the storage space's word has a line of its own, a card's points a box sized
-    by its figure), so a band is as tall in every language and is measured without them."""
+    by its figure), so a band is as tall in every language and is measured without them.
+    ``tabs``: a completed card's points over its bonus dice, not beside them (narrower, two
+    to a row, a little taller); by default when that makes the column lower."""
+    if tabs is None:
+        low = _flow(game, seat, cam, u, width, None, xy, None, tabs=True)
+        tabs = low < _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
     p = pad(u)
     x0, y0 = xy
     dw, dh = cam.die_size()
@@ -206,11 +212,14 @@ def _flow(
     # the completed cards go on after the last dice, on their row when they fit there
     chip_f = font(max(10, round(0.42 * u)), bold=True)
     line_h = row_h if x > x0 else 0
+    tab_h = round(0.55 * u)
     for i, points, on_card in chips:
         lw = chip_label_width(chip_f, points)
         left = [v for v in on_card if v is not None]
-        cw = lw + len(left) * (dw + 2) + 2
-        ch = dh + 4 if left else round(0.75 * u)  # a card with bonus dice on it holds them
+        over = tabs and bool(left)  # the points over the dice
+        dice_w = len(left) * (dw + 2) + 2
+        cw = max(lw, dice_w) if over else lw + dice_w
+        ch = (dh + 4 + (tab_h if over else 0)) if left else round(0.75 * u)  # a card with bonus dice holds them
         if x + cw > x0 + width and x > x0:
             x, y, line_h = x0, y + line_h + 3, 0
         line_h = max(line_h, ch)
@@ -220,13 +229,13 @@ def _flow(
                 f"{pname} i{i + 1}", (x, y, x + cw, y + ch), fill=pal.CARD,
                 outline=pal.HIGHLIGHT_EDGE if lit else pal.CARD_EDGE, width=3 if lit else 2, radius=6, parent=pname,
             )  # fmt: skip
-            cv.text((x + 4, y + ch // 2), labels.text("points", points=points), chip_f, pal.player_ink(seat),
-                    anchor="lm", max_width=lw - 6, parent=pname)  # fmt: skip
-            dx = x + lw
+            cv.text((x + 4, y + (tab_h // 2 + 2 if over else ch // 2)), labels.text("points", points=points), chip_f,
+                    pal.player_ink(seat), anchor="lm", max_width=cw - 6 if over else lw - 6, parent=pname)  # fmt: skip
+            dx, dy = (x + (cw - dice_w) // 2 + 1, y + tab_h + 2) if over else (x + lw, y + 2)
             for k, v in enumerate(on_card):
                 if v is None:
                     continue
-                draw_die(cv, cam, (dx, y + 2), pieces.Die(seat, v, f"p{seat + 1} i{i + 1}.{k + 1}"))
+                draw_die(cv, cam, (dx, dy), pieces.Die(seat, v, f"p{seat + 1} i{i + 1}.{k + 1}"))
                 dx += dw + 2
         x += cw + 3
     if x > x0:

@@ -160,14 +160,14 @@ def test_a_long_turns_dice_stand_in_the_empty_corner_when_that_lowers_the_header
 
 
 def test_a_table_short_of_the_goal_puts_the_turn_in_words_in_the_corner() -> None:
-    """3 players from a corner (the strong level, whose turns are the longest): where the
+    """3 players from above (the strong level, whose turns are the longest): where the
     header's dice fill two rows and the table would fall short of 10 px, the turn in words
     stands in the empty corner, whole, and the table reaches the goal."""
     names = DEMO_NAMES[:3]
     labels = render_labels("en")
     moved = 0
-    for game in self_play(3, 2, "strong"):
-        cv = render.table_canvas(game, names, labels=labels)
+    for game in self_play(3, 1, "strong"):
+        cv = render.table_canvas(game, names, labels=labels, style="flat")
         corner = _panel(cv, "last turn")
         words = [b for b in cv.boxes if b.kind == "text" and b.parent == "last turn" and not b.name.startswith("→")]
         if corner is None or (cv.recap and corner[1] <= cv.recap[0].glyph[1]):
