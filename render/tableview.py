@@ -574,7 +574,7 @@ class HeaderPlanner:
                 game,
                 beside,
                 self.squeeze > 0,
-                lambda: _corner_plan(game, names, labels, width, u, corner, beside),
+                lambda: _corner_plan(game, names, labels, width, u, corner, beside, split=self.squeeze > 0),
                 lambda: _words_plan(game, names, labels, u, corner, beside),
             )
         if self.squeeze > 1 and plan.lines and not plan.words_apart and game.state.last_turn:
@@ -670,6 +670,7 @@ def _corner_plan(
     u: int,
     corner: Corner,
     beside: HeaderPlan,
+    split: bool = False,
 ) -> HeaderPlan | None:
     """The whose-turn line ``status`` across the header (who won on one line, the winner's
     name shortened, before two) and the last turn's dice in the corner, under the name of
@@ -688,8 +689,8 @@ def _corner_plan(
         heading = ""
     if not rows or _corner_height(len(rows), ru_, u, bool(heading)) > ch:
         return None
-    if sum(len(r) for r in rows) > len(recap(game, labels)):
-        return None  # a place's dice over two rows: in a corner that narrow they read as two places
+    if not split and sum(len(r) for r in rows) > len(recap(game, labels)):
+        return None  # a place's dice over two rows read as two places: only for a table short of the goal
     row = round(size * _status_rows(len(status)))
     height = _header_height(row, beside.lines, beside.line_size, u)
     return HeaderPlan(
