@@ -112,19 +112,37 @@ class Band:
         return self.rise + self.board_h
 
 
-def seat_bands(game: Game, cam: Camera, u: int, dice_wide: int = 3) -> tuple[Band, ...]:
-    """Each player's band, as tall as its own columns and info need."""
-    return tuple(band_of(game, range(seat, seat + 1), cam, u, dice_wide) for seat in range(game.num_players))
+Boxes = tuple[tuple[int, int, int], ...]  # each seat's workrooms' (width, height, headroom)
 
 
-def band_of(game: Game, seats: range, cam: Camera, u: int, dice_wide: int = 3) -> Band:
-    """A band whose info column is ``dice_wide`` dice wide (wider: fewer rows of dice and cards)."""
+def seat_bands(game: Game, cam: Camera, u: int, dice_wide: int = 3, boxes: Boxes | None = None) -> tuple[Band, ...]:
+    """Each player's band, as tall as its own columns and info need (``boxes``: their
+    workrooms', when the caller has them already)."""
+    boxes = boxes or workroom_boxes(game, cam)
+    return tuple(
+        band_of(game, range(seat, seat + 1), cam, u, dice_wide, boxes[seat]) for seat in range(game.num_players)
+    )
+
+
+def workroom_boxes(game: Game, cam: Camera) -> Boxes:
+    return tuple(_boards_box(game, range(seat, seat + 1), cam) for seat in range(game.num_players))
+
+
+def _boards_box(game: Game, seats: range, cam: Camera) -> tuple[int, int, int]:
     hl = Highlights()
     rise, bw, bh = 0, 0, 0
     for seat in seats:
         for room in range(2):
             w, h, r = board_box(pieces.workroom(game, seat, room, hl), cam)
             bw, bh, rise = w, h, max(rise, r)
+    return bw, bh, rise
+
+
+def band_of(
+    game: Game, seats: range, cam: Camera, u: int, dice_wide: int = 3, box: tuple[int, int, int] | None = None
+) -> Band:
+    """A band whose info column is ``dice_wide`` dice wide (wider: fewer rows of dice and cards)."""
+    bw, bh, rise = box or _boards_box(game, seats, cam)
     dw = cam.die_size()[0]
     # three dice wide, and wide enough for "★ winner" beside the points (from above, dice are small)
     info_w = max(dice_wide * (dw + 2), 5 * u) + 2 * pad(u)
@@ -173,8 +191,9 @@ def _flow(
     ``tabs``: a completed card's points over its bonus dice, not beside them (narrower, two
     to a row, a little taller); by default when that makes the column lower."""
     if tabs is None:
-        low = _flow(game, seat, cam, u, width, None, xy, None, tabs=True)
-        tabs = low < _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
+        held = any(v is not None for comp in game.state.players[seat].completed for v in comp.dice)
+        low = _flow(game, seat, cam, u, width, None, xy, None, tabs=True) if held else 0
+        tabs = held and low < _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
     p = pad(u)
     x0, y0 = xy
     dw, dh = cam.die_size()
@@ -450,13 +469,18 @@ def draw_offer(cv: Canvas, game: Game, i: int, rect: Rect, cam: Camera, u: int, 
     # the plan between the title and the bonus spaces (a line, or more on a narrow card)
     bottom = min(y1 - p - round(0.55 * u), offer_bonus(on_card, card, rect, p, u, bonus_sizes(u), labels) - 3)
     board = pieces.plan(card, f"offer {i + 1} plan")
-    # the plan's cubes as large as fit between the title and the bonus line
-    q = cam.a
-    for q in range(cam.a, 3, -1):
+
+    # the plan's cubes as large as fit between the title and the bonus line (a box grows
+    # with the cube: halving finds the largest, at least 4)
+    def fits(q: int) -> bool:
         w, h, rise = board_box(board, camera(cam.iso, q))
-        if w <= x1 - x0 - 2 * p and h + rise <= bottom - top:
-            break
-    pc = camera(cam.iso, q)
+        return w <= x1 - x0 - 2 * p and h + rise <= bottom - top
+
+    lo, hi = 4, cam.a
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+    pc = camera(cam.iso, lo)
     w, h, rise = board_box(board, pc)
     draw_board(cv, board, pc, (x0 + (x1 - x0 - w) // 2, top + rise + max(0, (bottom - top - h - rise) // 2)), record=[])
 
@@ -1126,13 +1150,14 @@ def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) ->
     # the info columns three dice wide, or up to six when many dice and cards make them too tall
     # (a 4-player table is short of height, not width: a wider band costs it less)
     by_width: list[float] = []  # each width's largest preview scale
+    boxes = workroom_boxes(game, cam)
     for dice_wide in (3, 4, 5, 6):
         # a wider info column (fewer rows of dice and cards) while it helps: past the goal,
         # until a width does no better than the one before
         if len(by_width) >= 2 and glyph_px(cam) * max(by_width) >= goal and by_width[-1] <= by_width[-2]:
             break
         tried = len(options)
-        sizes = (seat_bands(game, cam, u, dice_wide), column)
+        sizes = (seat_bands(game, cam, u, dice_wide, boxes), column)
         options += [
             layout(game, cam, u, 1, sizes=sizes, head=head),
             layout(game, cam, u, 1, cards_below=True, sizes=sizes, head=head),
@@ -1145,7 +1170,7 @@ def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) ->
     if glyph_px(cam) * max(by_width) < goal and head is not None:
         # short of the goal: a wider column, whose corner under it may take the last turn's
         # dice out of the header (a picture limited by its height has width to spare)
-        bands = seat_bands(game, cam, u)
+        bands = seat_bands(game, cam, u, 3, boxes)
         for k in (2, 4, 6):
             options.append(layout(game, cam, u, 1, sizes=(bands, column_sizes(game, cam, u, k * u)), head=head))
     return options
