@@ -1,5 +1,11 @@
-"""The master player: the strong player's best few plans, each played forward in sampled
-worlds, and the one that does best on average is played.
+"""The master player: the strong player's best few plans, found by a wider search than
+strong's own, each played forward in sampled worlds, and the one that does best on average
+is played.
+
+Its plans come from strong's beam search kept three times as wide (``beam`` 15 partial
+plans at each step, not 5) and allowed twelve times as many positions (``budget`` 6,000, not
+500): strong's static value then sees plans that its own narrow beam drops early (alone,
+that search wins 58.6% of 400 two-player games against strong).
 
 The strong player values the position its plan reaches with a static estimate.  The
 master plays each of the strong player's top ``candidates`` plans forward in sampled worlds
@@ -41,6 +47,8 @@ class MasterPlayer(StrongPlayer):
     def __init__(
         self,
         seed: int = 0,
+        beam: int = 15,
+        budget: int = 6000,
         candidates: int = 4,
         worlds: int = 4,
         rollout_budget: int = 120,
@@ -48,7 +56,7 @@ class MasterPlayer(StrongPlayer):
         turn_rollouts: int = 24,
         clear_margin: float = 2.0,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(seed, beam=beam, budget=budget, turn_budget=budget * 7 // 5)
         self.keep_ends = True
         self.candidates = candidates
         self.worlds = worlds  # the first round's, per plan

@@ -41,7 +41,7 @@ def test_master_plays_legal_moves_and_is_deterministic_for_a_seed() -> None:
 
 def test_a_game_with_a_master_finishes() -> None:
     game = Game.new(3, 4)
-    fast = MasterPlayer(1, candidates=2, worlds=1, rollout_budget=30, turn_rollouts=2)
+    fast = MasterPlayer(1, beam=5, budget=500, candidates=2, worlds=1, rollout_budget=30, turn_rollouts=2)
     _play(game, {0: fast, 1: StrongPlayer(2, budget=60, turn_budget=90), 2: StrongPlayer(3, budget=60)}, turns=400)
     assert game.is_over and game.winners()
     assert game.check_invariants() == []
