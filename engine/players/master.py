@@ -2,10 +2,12 @@
 strong's own, each played forward in sampled worlds, and the one that does best on average
 is played.
 
-Its plans come from strong's beam search kept three times as wide (``beam`` 15 partial
-plans at each step, not 5) and allowed twelve times as many positions (``budget`` 6,000, not
-500): strong's static value then sees plans that its own narrow beam drops early (alone,
-that search wins 58.6% of 400 two-player games against strong).
+In two-player games its plans come from strong's beam search kept three times as wide
+(``beam`` 15 partial plans at each step, not 5) and allowed twelve times as many positions
+(``budget`` 6,000, not 500): strong's static value then sees plans that its own narrow beam
+drops early (alone, that search wins 58.6% of 400 two-player games against strong).  With
+three or four players it keeps strong's width: there the wider search took a turn's CPU
+past two seconds at p95 (2.46 s).
 
 The strong player values the position its plan reaches with a static estimate.  The
 master plays each of the strong player's top ``candidates`` plans forward in sampled worlds
@@ -56,7 +58,10 @@ class MasterPlayer(StrongPlayer):
         turn_rollouts: int = 24,
         clear_margin: float = 2.0,
     ) -> None:
-        super().__init__(seed, beam=beam, budget=budget, turn_budget=budget * 7 // 5)
+        super().__init__(seed)
+        # the search's width, budget and turn budget by the number of players (else strong's)
+        self._sizes = {2: (beam, budget, budget * 7 // 5)}
+        self._narrow = (self.beam, self.budget, self.turn_budget)
         self.keep_ends = True
         self.candidates = candidates
         self.worlds = worlds  # the first round's, per plan
@@ -67,6 +72,17 @@ class MasterPlayer(StrongPlayer):
         self.turn_rollouts = turn_rollouts
         self.clear_margin = clear_margin
         self._rollouts: tuple[tuple[int, int], int] = ((-1, -1), 0)  # ((seat, turn), worlds played)
+
+    def plan_turn(self, game: Game) -> list[Move]:
+        self._size_for(game)
+        return super().plan_turn(game)
+
+    def choose(self, game: Game) -> Move:
+        self._size_for(game)
+        return super().choose(game)
+
+    def _size_for(self, game: Game) -> None:
+        self.beam, self.budget, self.turn_budget = self._sizes.get(game.num_players, self._narrow)
 
     def _beam_search(self, game: Game, budget: int | None) -> tuple[list[Move], list[bool]]:
         # Runs inside ``_search``, with the cyclic collector paused for the rollouts too.

@@ -103,3 +103,17 @@ def test_a_master_pickled_mid_turn_plays_on_as_before() -> None:
         b = pickle.loads(pickle.dumps(b))
         assert b.choose(game) == move
         game.apply(move)
+
+
+def test_the_master_searches_wider_in_two_player_games_only() -> None:
+    """Two players: strong's beam kept 15 wide over 6,000 positions; three or four: strong's
+    own 5 and 500 (the wider search cost more than the 2-s turn there)."""
+    master = MasterPlayer(1, candidates=2, worlds=1, rollout_budget=30, turn_rollouts=2)
+    strong = StrongPlayer(1)
+    for players, sizes in (
+        (2, (15, 6000, 8400)),
+        (3, (strong.beam, strong.budget, strong.turn_budget)),
+        (2, (15, 6000, 8400)),
+    ):
+        master.plan_turn(Game.new(players, 1))
+        assert (master.beam, master.budget, master.turn_budget) == sizes, players
