@@ -192,8 +192,11 @@ def _flow(
     to a row, a little taller); by default when that makes the column lower."""
     if tabs is None:
         held = any(v is not None for comp in game.state.players[seat].completed for v in comp.dice)
-        low = _flow(game, seat, cam, u, width, None, xy, None, tabs=True) if held else 0
-        tabs = held and low < _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
+        beside = _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
+        over = _flow(game, seat, cam, u, width, None, xy, None, tabs=True) if held else beside
+        if cv is None:  # measured only: the lower of the two
+            return min(over, beside)
+        tabs = over < beside
     p = pad(u)
     x0, y0 = xy
     dw, dh = cam.die_size()
@@ -602,7 +605,7 @@ class HeaderPlanner:
                 lambda: _words_plan(game, names, labels, u, corner, beside),
             )
         if self.squeeze > 1 and plan.lines and not plan.words_apart and game.state.last_turn:
-            plan = dataclasses.replace(plan, height=2 * pad(u) + plan.row, lines=())
+            plan = dataclasses.replace(plan, height=_bare_height(plan.row, u), lines=())
         return plan
 
 
@@ -686,6 +689,11 @@ def _header_height(row: int, lines: tuple[str, ...], line_size: int, u: int) -> 
     return pad(u) + row + round(0.75 * u) + (len(lines) - 1) * round(line_size * 1.25) + pad(u)
 
 
+def _bare_height(row: int, u: int) -> int:
+    """The whose-turn line's row alone (the turn in words in the corner, or in the post)."""
+    return pad(u) + row + pad(u)
+
+
 def _corner_plan(
     game: Game,
     names: list[str] | None,
@@ -745,7 +753,7 @@ def _words_plan(
     for make in (last_turn_line, brief_line):
         lines = wrap(make(game, names, labels), lf, cw - 2 * p, 99)
         if not any("…" in line for line in lines) and _words_height(len(lines), ts, u) <= ch:
-            height = p + beside.row + p
+            height = _bare_height(beside.row, u)
             return dataclasses.replace(beside, height=height, lines=lines, line_size=ts, corner=True, words_apart=True)
     return None
 
@@ -1151,6 +1159,7 @@ def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) ->
     # (a 4-player table is short of height, not width: a wider band costs it less)
     by_width: list[float] = []  # each width's largest preview scale
     boxes = workroom_boxes(game, cam)
+    narrowest: tuple[Band, ...] = ()  # the bands three dice wide
     for dice_wide in (3, 4, 5, 6):
         # a wider info column (fewer rows of dice and cards) while it helps: past the goal,
         # until a width does no better than the one before
@@ -1158,6 +1167,7 @@ def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) ->
             break
         tried = len(options)
         sizes = (seat_bands(game, cam, u, dice_wide, boxes), column)
+        narrowest = narrowest or sizes[0]
         options += [
             layout(game, cam, u, 1, sizes=sizes, head=head),
             layout(game, cam, u, 1, cards_below=True, sizes=sizes, head=head),
@@ -1170,9 +1180,8 @@ def _layouts(game: Game, cam: Camera, u: int, head: Head | None, goal: float) ->
     if glyph_px(cam) * max(by_width) < goal and head is not None:
         # short of the goal: a wider column, whose corner under it may take the last turn's
         # dice out of the header (a picture limited by its height has width to spare)
-        bands = seat_bands(game, cam, u, 3, boxes)
         for k in (2, 4, 6):
-            options.append(layout(game, cam, u, 1, sizes=(bands, column_sizes(game, cam, u, k * u)), head=head))
+            options.append(layout(game, cam, u, 1, sizes=(narrowest, column_sizes(game, cam, u, k * u)), head=head))
     return options
 
 
