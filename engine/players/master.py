@@ -2,17 +2,19 @@
 strong's own, each played forward in sampled worlds, and the one that does best on average
 is played.
 
-In two-player games its plans come from strong's beam search kept three times as wide
-(``beam`` 15 partial plans at each step, not 5) and allowed twelve times as many positions
-(``budget`` 6,000, not 500): strong's static value then sees plans that its own narrow beam
-drops early (alone, that search wins 58.6% of 400 two-player games against strong).  With
-three or four players it keeps strong's width: there the wider search took a turn's CPU
-past two seconds at p95 (2.46 s).
+In two-player games its plans come from strong's beam search kept six times as wide
+(``beam`` 30 partial plans at each step, not 5) and allowed forty times as many positions
+(``budget`` 20,000, not 500): strong's static value then sees plans that its own narrow beam
+drops early (alone, that search wins 59.8% of 300 two-player games against strong).  With
+three or four players it keeps strong's width: there a wider search took a turn's CPU past
+two seconds at p95 (2.46 s at 15 plans and 6,000 positions).
 
 The strong player values the position its plan reaches with a static estimate.  The
-master plays each of the strong player's top ``candidates`` plans forward in sampled worlds
-(the hidden parts, the decks' order and the dice still to be rolled, drawn again from the
-master's own generator: no peeking): the plan is played, the opponents play their turns
+master plays each of the search's top ``candidates`` plans of different values (two plans of
+one value are nearly always one plan: the same structure in the other empty workroom, the
+same die on another museum cell) forward in sampled worlds (the hidden parts, the decks'
+order and the dice still to be rolled, drawn again from the master's own generator: no
+peeking): the plan is played, the opponents play their turns
 with a cheaper strong player, and the master's position is then valued at the start of its
 next turn, with its next roll known (the best plan a cheaper strong player finds for it).
 A game that ends inside a world is valued exactly.
@@ -39,6 +41,25 @@ from .strong import Plan, StrongPlayer, final_value, position_value
 
 # Actions a rollout may take in one turn before it is cut short (no real turn takes as many).
 _ROLLOUT_ACTIONS = 60
+# Plans looked through per contender kept (the twins of a plan come right after it) and the
+# difference below which two plans' values are one value.
+_TWINS = 8
+_SAME_VALUE = 1e-9
+
+
+def contenders(ranked: list[Plan], count: int) -> list[Plan]:
+    """The first ``count`` plans of ``ranked`` (best first) of different values.  A search's
+    top plans are mostly one plan several times over (a new structure in either empty
+    workroom, a die on any free museum cell: one value), and worlds spent on those compare a
+    plan with itself while the real alternatives (not to score yet, to keep a die) go
+    unweighed."""
+    out: list[Plan] = []
+    for plan in ranked:
+        if all(abs(plan.value - other.value) > _SAME_VALUE for other in out):
+            out.append(plan)
+            if len(out) == count:
+                break
+    return out
 
 
 class MasterPlayer(StrongPlayer):
@@ -49,8 +70,8 @@ class MasterPlayer(StrongPlayer):
     def __init__(
         self,
         seed: int = 0,
-        beam: int = 15,
-        budget: int = 6000,
+        beam: int = 30,
+        budget: int = 20000,
         candidates: int = 4,
         worlds: int = 4,
         rollout_budget: int = 120,
@@ -89,7 +110,7 @@ class MasterPlayer(StrongPlayer):
         moves, draws = super()._beam_search(game, budget)
         if game.is_over or not self._ends:
             return moves, draws
-        plans = self.ranked_plans(self.candidates)
+        plans = contenders(self.ranked_plans(self.candidates * _TWINS), self.candidates)
         self._ends = []  # copies of the game, no longer needed (and not to be pickled)
         this_turn = (game.current_player, game.state.turn)
         used = self._rollouts[1] if self._rollouts[0] == this_turn else 0

@@ -11,6 +11,7 @@ import pickle
 
 from engine import Game
 from engine.players import MasterPlayer, StrongPlayer, make_player
+from engine.players.master import contenders
 
 
 def _small(seed: int) -> MasterPlayer:
@@ -106,14 +107,30 @@ def test_a_master_pickled_mid_turn_plays_on_as_before() -> None:
 
 
 def test_the_master_searches_wider_in_two_player_games_only() -> None:
-    """Two players: strong's beam kept 15 wide over 6,000 positions; three or four: strong's
+    """Two players: strong's beam kept 30 wide over 20,000 positions; three or four: strong's
     own 5 and 500 (the wider search cost more than the 2-s turn there)."""
     master = MasterPlayer(1, candidates=2, worlds=1, rollout_budget=30, turn_rollouts=2)
     strong = StrongPlayer(1)
     for players, sizes in (
-        (2, (15, 6000, 8400)),
+        (2, (30, 20000, 28000)),
         (3, (strong.beam, strong.budget, strong.turn_budget)),
-        (2, (15, 6000, 8400)),
+        (2, (30, 20000, 28000)),
     ):
         master.plan_turn(Game.new(players, 1))
         assert (master.beam, master.budget, master.turn_budget) == sizes, players
+
+
+def test_the_worlds_weigh_different_plans_not_one_plan_twice() -> None:
+    # The first turn: the best plan's structure fits either empty workroom, one value twice.
+    game = Game.new(2, 11)
+    strong = StrongPlayer(1, beam=15, budget=6000, turn_budget=8400)
+    strong.keep_ends = True
+    strong.plan_turn(game)
+    ranked = strong.ranked_plans(32)
+    assert ranked[0].value == ranked[1].value and ranked[0].moves != ranked[1].moves
+    kept = contenders(ranked, 4)
+    values = [plan.value for plan in kept]
+    assert kept[0] == ranked[0] and len(kept) == 4
+    assert values == sorted(set(values), reverse=True)
+    # each is the first plan of its value in strong's order
+    assert all(plan == next(p for p in ranked if p.value == plan.value) for plan in kept)
