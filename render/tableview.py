@@ -191,12 +191,14 @@ def _flow(
     ``tabs``: a completed card's points over its bonus dice, not beside them (narrower, two
     to a row, a little taller); by default when that makes the column lower."""
     if tabs is None:
-        held = any(v is not None for comp in game.state.players[seat].completed for v in comp.dice)
-        beside = _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
-        over = _flow(game, seat, cam, u, width, None, xy, None, tabs=True) if held else beside
-        if cv is None:  # measured only: the lower of the two
-            return min(over, beside)
-        tabs = over < beside
+        if not any(v is not None for comp in game.state.players[seat].completed for v in comp.dice):
+            tabs = False  # no bonus dice: both forms are one
+        else:
+            beside = _flow(game, seat, cam, u, width, None, xy, None, tabs=False)
+            over = _flow(game, seat, cam, u, width, None, xy, None, tabs=True)
+            if cv is None:  # measured only: the lower of the two
+                return min(over, beside)
+            tabs = over < beside
     p = pad(u)
     x0, y0 = xy
     dw, dh = cam.die_size()
